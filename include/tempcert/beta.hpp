@@ -1,0 +1,31 @@
+// Inverse temperatures (SPEC 2.3): a positive rational, an expression in n,
+// or one value per layer ("2,5,5").
+#pragma once
+
+#include "tempcert/expr.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tempcert {
+
+class BetaSpec {
+  public:
+    // Parses "B" or "B1,B2,...,BL". Throws InputError(place = `where`) on a
+    // bad expression, a use of j, or a count other than 1 or `layers`.
+    static BetaSpec parse(const std::string &text, std::size_t layers,
+                          const std::string &where = "--beta");
+    static BetaSpec constant(const Rational &beta);
+
+    // beta of layer `l` (0-based) at length n: exact when rational. Throws
+    // InputError if it is not positive, Undecided if that cannot be told.
+    Real at(std::size_t l, std::size_t n, Prec prec) const;
+    const std::string &text() const { return text_; }
+    bool per_layer() const { return exprs_.size() > 1; }
+
+  private:
+    std::string text_, where_;
+    std::vector<Expr> exprs_;
+};
+
+} // namespace tempcert

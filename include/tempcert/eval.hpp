@@ -1,0 +1,40 @@
+// Hard and soft evaluation of a model on one word (SPEC 2, 5.1).
+//
+// Hard evaluation is exact: rationals throughout, exact ties and maxima; a
+// model with irrational features keeps exact what stays rational and decides
+// comparisons on intervals, raising precision up to the cap, and throws
+// Undecided rather than guess. Soft evaluation replaces every head by
+// softmax at inverse temperature beta and propagates outward-rounded
+// intervals through the layers.
+#pragma once
+
+#include "tempcert/beta.hpp"
+#include "tempcert/model.hpp"
+#include "tempcert/trace.hpp"
+#include "tempcert/word.hpp"
+
+namespace tempcert {
+
+struct PrecisionPolicy {
+    Prec start = kPrecStart;
+    Prec cap = kPrecCapDefault;
+};
+
+// Exact hard trace. Throws Undecided if a comparison between irrational
+// values stays undecided at `policy.cap`, InputError if a positional feature
+// is undefined at some (j, n) (naming the feature's JSON path).
+Trace evaluate_hard(const Model &m, const Word &w, const PrecisionPolicy &policy = {});
+
+struct SoftOptions {
+    PrecisionPolicy precision;
+    // Precision is raised until every weight interval is narrower than this.
+    Rational target_width = Rational(1, Integer("1000000000000000000000000000000"));
+};
+
+// Soft trace at inverse temperature `beta` (per layer). `hard` is the hard
+// trace of the same word, used for the per-query TV. If the target width is
+// not reached at the cap the trace is returned with width_reached = false.
+Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
+                    const SoftOptions &options = {});
+
+} // namespace tempcert

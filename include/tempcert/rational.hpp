@@ -1,0 +1,41 @@
+// Exact rationals (GMP through Boost.Multiprecision) and their text forms.
+//
+// Exact operations take no precision argument: a signature without one
+// promises exactness (STYLE, Arb).
+#pragma once
+
+#include <boost/multiprecision/gmp.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tempcert {
+
+using Rational = boost::multiprecision::mpq_rational;
+using Integer = boost::multiprecision::mpz_int;
+using Vector = std::vector<Rational>;
+using Matrix = std::vector<Vector>; // row list: Matrix[r][c]
+
+// Parses an exact number written as an integer ("-12"), a fraction ("-3/4",
+// positive denominator) or a decimal ("0.125", "-2.5"). No exponent, no
+// leading '+', no spaces. Returns nullopt and sets `why` when the text is
+// not of that form. `max_chars` bounds the text before GMP sees it.
+std::optional<Rational> parse_rational(std::string_view text, std::string &why,
+                                       std::size_t max_chars = 10000);
+
+// As parse_rational, and also exact scientific notation ("1e-30" is
+// 10^-30 exactly), for command-line values such as tolerances.
+std::optional<Rational> parse_rational_scientific(std::string_view text, std::string &why);
+
+// "p" for integers, "p/q" otherwise (reduced, q > 0).
+std::string to_string(const Rational &q);
+
+// Decimal text of q rounded toward -infinity (`up` false) or +infinity
+// (`up` true) with `digits` digits after the point; exact when it ends early.
+std::string to_decimal(const Rational &q, int digits, bool up);
+
+bool is_integer(const Rational &q);
+
+} // namespace tempcert

@@ -1,0 +1,61 @@
+// A real number that is exact when it can be: a Rational, or else an
+// outward-rounded Interval enclosing it.
+//
+// Hard models with rational features stay exact throughout; a feature with
+// log or sqrt makes the values it reaches intervals (SPEC 2.2), while exact
+// zeros (a zero matrix entry) stay exact and cut irrational parts off. Soft
+// evaluation uses the same type: values become intervals at the first
+// softmax. Operations on two exact operands are exact and ignore `prec`;
+// otherwise the result is an interval at `prec` that contains the exact
+// result (enclosure contract of interval.hpp).
+#pragma once
+
+#include "tempcert/interval.hpp"
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tempcert {
+
+class Real {
+  public:
+    Real() : v_(Rational(0)) {}
+    Real(Rational q) : v_(std::move(q)) {}
+    Real(Interval x) : v_(std::move(x)) {}
+    Real(long v) : v_(Rational(v)) {}
+
+    bool is_exact() const { return std::holds_alternative<Rational>(v_); }
+    const Rational &exact() const { return std::get<Rational>(v_); } // requires is_exact()
+    const Interval *interval() const { return std::get_if<Interval>(&v_); }
+    bool is_zero() const { return is_exact() && exact() == 0; }
+    // An interval enclosure at `prec` (the exact value's enclosure if exact).
+    Interval enclose(Prec prec) const;
+
+  private:
+    std::variant<Rational, Interval> v_;
+};
+
+using RealVector = std::vector<Real>;
+
+Real add(const Real &a, const Real &b, Prec prec);
+Real sub(const Real &a, const Real &b, Prec prec);
+Real mul(const Real &a, const Real &b, Prec prec);
+Real mul(const Real &a, const Rational &q, Prec prec);
+Real relu(const Real &a, Prec prec); // Undecided-free: interval relu is max(0, .)
+
+// Exact comparison where both are exact; interval comparison otherwise
+// (Unknown when the intervals overlap and the values are not both exact).
+Tri less(const Real &a, const Real &b, Prec prec);
+Tri equal(const Real &a, const Real &b, Prec prec); // True only if both exact and equal
+Tri is_positive(const Real &a, Prec prec);
+
+// row . x, skipping exact-zero products (so they stay exact).
+Real dot(const Vector &row, const RealVector &x, Prec prec);
+RealVector matvec(const Matrix &m, const RealVector &x, Prec prec);
+
+// JSON-friendly text: "p/q" when exact, else "[lo, hi]" decimals outward.
+std::string to_string(const Real &r, int digits = 40);
+
+} // namespace tempcert

@@ -1,0 +1,86 @@
+// `tempcert eval MODEL --input WORD [--hard] [--beta B] [--json]`: hard
+// and/or soft evaluation with per-layer weights and scores (SPEC 7).
+#include "commands.hpp"
+#include "options.hpp"
+#include "trace_json.hpp"
+#include "trace_text.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/eval.hpp"
+
+#include <iostream>
+
+namespace tempcert::cli {
+
+int run_eval(const Args &args) {
+    po::options_description desc("eval options");
+    desc.add_options()("input,i", po::value<std::string>(), "the word to evaluate (abba, or a,b,b,a)")(
+        "hard", po::bool_switch(), "show the hard model (the default without --beta)")(
+        "beta", po::value<std::string>(),
+        "inverse temperature: a rational, an expression in n, or one per layer (2,5,5)")(
+        "width", po::value<std::string>()->default_value("1e-30"),
+        "raise precision until every soft weight interval is narrower than this");
+    add_common_options(desc);
+    po::variables_map vm;
+    if (!parse_command("eval", "MODEL --input WORD [--hard] [--beta B] [--json]", desc, args,
+                       "model", 1, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    if (!vm.count("model")) throw InputError("", "tempcert eval", "expected a MODEL file");
+    if (!vm.count("input")) throw InputError("", "tempcert eval", "expected --input WORD");
+    std::string path = vm["model"].as<std::vector<std::string>>().front();
+    Model m = load_model_file(path, common.limits);
+    Word w = parse_word(vm["input"].as<std::string>(), m.alphabet);
+    if (w.size() > common.limits.max_n)
+        throw LimitError("the word has length " + std::to_string(w.size()) +
+                         ", more than the limit " + std::to_string(common.limits.max_n) +
+                         " (--max-n)");
+    std::string why;
+    auto width = parse_rational_scientific(vm["width"].as<std::string>(), why);
+    if (!width || *width <= 0)
+        throw InputError("", "--width", width ? "expected a positive width" : why);
+
+    bool want_soft = vm.count("beta") > 0;
+    bool want_hard = vm["hard"].as<bool>() || !want_soft;
+    Trace hard = evaluate_hard(m, w, common.precision);
+    std::optional<Trace> soft;
+    if (want_soft) {
+        BetaSpec beta = BetaSpec::parse(vm["beta"].as<std::string>(), m.layers.size());
+        SoftOptions options;
+        options.precision = common.precision;
+        options.target_width = *width;
+        soft = evaluate_soft(m, w, beta, hard, options);
+    }
+
+    if (common.json) {
+        Json out;
+        out["model"] = m.name;
+        out["word"] = format_word(w, m.alphabet);
+        out["hard"] = trace_json(m, hard, false);
+        if (soft) {
+            Json s = trace_json(m, *soft, true);
+            s["beta"] = vm["beta"].as<std::string>();
+            out["soft"] = s;
+        }
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "model " << m.name << " (" << path << "), word " << format_word(w, m.alphabet)
+                  << ", n = " << w.size() << "\n";
+        if (want_hard) {
+            std::cout << "hard model (exact):\n";
+            print_trace(std::cout, m, hard, false);
+        }
+        if (soft) {
+            std::cout << "soft model at beta = " << vm["beta"].as<std::string>() << " ("
+                      << soft->prec << "-bit intervals):\n";
+            print_trace(std::cout, m, *soft, true);
+        }
+    }
+    if (soft && !soft->width_reached) {
+        std::cerr << "tempcert eval: soft weights are not narrower than the requested width at "
+                  << common.precision.cap << " bits (--prec-cap, --width)\n";
+        return kExitUndecided;
+    }
+    return kExitOk;
+}
+
+} // namespace tempcert::cli

@@ -1,0 +1,20 @@
+// Entry points of the subcommands. Each takes the arguments after its name
+// and returns the process exit code (SPEC 7); errors are thrown as the
+// exceptions of tempcert/error.hpp and mapped to exit codes in main.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tempcert::cli {
+
+using Args = std::vector<std::string>;
+
+int run_eval(const Args &args);
+int run_main_job(const Args &args);
+
+// Where the bundled cases live: $TEMPCERT_CASES, else ./cases when it
+// exists, else the source tree's cases/.
+std::string cases_dir();
+
+} // namespace tempcert::cli

@@ -1,0 +1,81 @@
+// tempcert command line: dispatch to subcommands and map errors to the exit
+// codes of SPEC 7 (0 ok, 1 refuted, 2 bad input, 3 undecided or a limit).
+// Internal errors (bugs) exit 70 with a request to report them.
+#include "commands.hpp"
+#include "tempcert/error.hpp"
+
+#include <boost/program_options/errors.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <new>
+
+namespace {
+
+using namespace tempcert;
+using namespace tempcert::cli;
+
+struct Command {
+    const char *name;
+    int (*run)(const Args &);
+    const char *summary;
+};
+
+const Command kCommands[] = {
+    {"eval", run_eval, "hard and/or soft evaluation of a model on one word"},
+};
+
+void usage(std::ostream &os) {
+    os << "usage: tempcert [COMMAND] [ARGS...]\n\n"
+          "With no command, runs the main job on the bundled cases.\n\ncommands:\n";
+    for (const auto &c : kCommands) os << "  " << c.name << "  " << c.summary << "\n";
+    os << "\n'tempcert COMMAND --help' describes each. Exit codes: 0 ok or certified, 1 refuted\n"
+          "or a check failed, 2 bad input or usage, 3 undecided or a resource limit reached.\n";
+}
+
+} // namespace
+
+namespace tempcert::cli {
+
+std::string cases_dir() {
+    if (const char *env = std::getenv("TEMPCERT_CASES")) return env;
+    if (std::filesystem::exists("cases/manifest.json")) return "cases";
+    return std::string(TEMPCERT_SOURCE_DIR) + "/cases";
+}
+
+} // namespace tempcert::cli
+
+int main(int argc, char **argv) {
+    Args args(argv + 1, argv + argc);
+    try {
+        if (args.empty()) return run_main_job(args);
+        const std::string &name = args.front();
+        if (name == "--help" || name == "-h" || name == "help") {
+            usage(std::cout);
+            return kExitOk;
+        }
+        if (name == "--version") {
+            std::cout << "tempcert " << TEMPCERT_VERSION << "\n";
+            return kExitOk;
+        }
+        for (const auto &c : kCommands)
+            if (name == c.name) return c.run(Args(args.begin() + 1, args.end()));
+        std::cerr << "tempcert: unknown command \"" << name << "\" (see tempcert --help)\n";
+        return kExitBadInput;
+    } catch (const InputError &e) {
+        std::cerr << "tempcert: " << e.message() << "\n";
+        return kExitBadInput;
+    } catch (const LimitError &e) {
+        std::cerr << "tempcert: limit reached: " << e.what() << "\n";
+        return kExitUndecided;
+    } catch (const Undecided &e) {
+        std::cerr << "tempcert: undecided: " << e.what() << "\n";
+        return kExitUndecided;
+    } catch (const std::bad_alloc &) {
+        std::cerr << "tempcert: out of memory (lower n or the limits)\n";
+        return kExitUndecided;
+    } catch (const std::exception &e) {
+        std::cerr << "tempcert: internal error: " << e.what() << " (please report this)\n";
+        return 70;
+    }
+}

@@ -1,0 +1,90 @@
+// Shared options of every command; see options.hpp.
+#include "options.hpp"
+#include "tempcert/error.hpp"
+
+#include <iostream>
+
+namespace tempcert::cli {
+
+namespace {
+
+// One row per limit: option, default (from Limits), range, help.
+struct LimitRow {
+    const char *name;
+    std::size_t Limits::*field;
+    std::size_t lo, hi;
+    const char *help;
+};
+
+const LimitRow kLimitRows[] = {
+    {"max-width", &Limits::max_width, 1, 1u << 20, "largest residual, key, value or hidden width"},
+    {"max-layers", &Limits::max_layers, 1, 1u << 16, "most layers in a model"},
+    {"max-heads", &Limits::max_heads, 1, 1u << 16, "most heads in one layer"},
+    {"max-alphabet", &Limits::max_alphabet, 1, 1u << 20, "most symbols in an alphabet"},
+    {"max-number-chars", &Limits::max_number_chars, 1, 1u << 24,
+     "most characters in one number of a model file"},
+    {"max-entries", &Limits::max_entries, 1, std::size_t(1) << 32,
+     "most matrix and vector entries in a model"},
+    {"max-file-bytes", &Limits::max_file_bytes, 1, std::size_t(1) << 34, "largest input file"},
+    {"max-n", &Limits::max_n, 1, std::size_t(1) << 32, "longest input length n"},
+};
+
+} // namespace
+
+void add_common_options(po::options_description &desc) {
+    Limits defaults;
+    desc.add_options()("json", po::bool_switch(), "print machine-readable JSON")(
+        "prec-cap", po::value<long>()->default_value(defaults.prec_cap),
+        "precision cap in bits for interval arithmetic (128..1048576)");
+    for (const auto &row : kLimitRows)
+        desc.add_options()(row.name, po::value<std::size_t>()->default_value(defaults.*row.field),
+                           row.help);
+}
+
+Common read_common_options(const po::variables_map &vm) {
+    Common c;
+    c.json = vm["json"].as<bool>();
+    long cap = vm["prec-cap"].as<long>();
+    if (cap < kPrecStart || cap > kPrecMax)
+        throw InputError("", "--prec-cap", "expected a precision from " +
+                                               std::to_string(kPrecStart) + " to " +
+                                               std::to_string(kPrecMax) + " bits, got " +
+                                               std::to_string(cap));
+    c.limits.prec_cap = cap;
+    c.precision.cap = cap;
+    for (const auto &row : kLimitRows) {
+        std::size_t v = vm[row.name].as<std::size_t>();
+        if (v < row.lo || v > row.hi)
+            throw InputError("", std::string("--") + row.name,
+                             "expected a value from " + std::to_string(row.lo) + " to " +
+                                 std::to_string(row.hi) + ", got " + std::to_string(v));
+        c.limits.*row.field = v;
+    }
+    return c;
+}
+
+bool parse_command(const std::string &name, const std::string &usage,
+                   po::options_description &desc, const std::vector<std::string> &args,
+                   const char *positional, int max_positional, po::variables_map &vm) {
+    desc.add_options()("help,h", "show this help");
+    po::options_description all(desc);
+    po::positional_options_description pos;
+    if (positional) {
+        all.add_options()(positional, po::value<std::vector<std::string>>(), "");
+        pos.add(positional, max_positional);
+    }
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error &e) {
+        throw InputError("", "tempcert " + name, std::string(e.what()) + " (see tempcert " + name +
+                                                     " --help)");
+    }
+    if (vm.count("help")) {
+        std::cout << "usage: tempcert " << name << " " << usage << "\n\n" << desc << "\n";
+        return false;
+    }
+    return true;
+}
+
+} // namespace tempcert::cli

@@ -1,0 +1,35 @@
+// The command line's shared options: one table of limits and precision
+// options (name, default, range, help) that every command registers, so
+// parsing, --help and limit checks come from one place.
+#pragma once
+
+#include "tempcert/eval.hpp"
+#include "tempcert/limits.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <string>
+#include <vector>
+
+namespace tempcert::cli {
+
+namespace po = boost::program_options;
+
+struct Common {
+    Limits limits;
+    PrecisionPolicy precision;
+    bool json = false;
+};
+
+// Adds --json, --prec-cap and the limit options (--max-*) to `desc`.
+void add_common_options(po::options_description &desc);
+// Reads them back, checking each against its range (InputError, exit 2).
+Common read_common_options(const po::variables_map &vm);
+
+// Parses `args` for command `name` with one positional argument kind
+// (`positional` may be empty). Prints help and returns false on --help.
+bool parse_command(const std::string &name, const std::string &usage,
+                   po::options_description &desc, const std::vector<std::string> &args,
+                   const char *positional, int max_positional, po::variables_map &vm);
+
+} // namespace tempcert::cli

@@ -1,0 +1,13 @@
+// Readable tables of evaluation traces (for `eval` without --json).
+#pragma once
+
+#include "tempcert/model.hpp"
+#include "tempcert/trace.hpp"
+
+#include <ostream>
+
+namespace tempcert::cli {
+
+void print_trace(std::ostream &os, const Model &m, const Trace &t, bool soft);
+
+} // namespace tempcert::cli

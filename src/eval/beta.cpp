@@ -1,0 +1,59 @@
+// Inverse-temperature specifications (SPEC 2.3).
+#include "tempcert/beta.hpp"
+#include "tempcert/error.hpp"
+
+namespace tempcert {
+
+BetaSpec BetaSpec::parse(const std::string &text, std::size_t layers, const std::string &where) {
+    BetaSpec b;
+    b.text_ = text;
+    b.where_ = where;
+    std::size_t start = 0;
+    for (;;) {
+        std::size_t comma = text.find(',', start);
+        std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                          : comma - start);
+        try {
+            Expr e = Expr::parse(part);
+            if (e.uses_j())
+                throw InputError("", where + ", column " + std::to_string(start + 1),
+                                 "beta may depend on n but not on j");
+            b.exprs_.push_back(std::move(e));
+        } catch (const ExprError &err) {
+            throw InputError("", where + ", column " + std::to_string(start + err.column()),
+                             err.what());
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (b.exprs_.size() != 1 && b.exprs_.size() != layers)
+        throw InputError("", where,
+                         "expected one beta or one per layer (" + std::to_string(layers) +
+                             "), got " + std::to_string(b.exprs_.size()));
+    return b;
+}
+
+BetaSpec BetaSpec::constant(const Rational &beta) {
+    return parse(to_string(beta), 1, "beta");
+}
+
+Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
+    const Expr &e = exprs_.size() == 1 ? exprs_[0] : exprs_[l];
+    Real v;
+    try {
+        v = e.eval(Rational(0), Rational(static_cast<long>(n)), prec);
+    } catch (const ExprError &err) {
+        throw InputError("", where_, "beta \"" + e.text() + "\" at column " +
+                                         std::to_string(err.column()) + ": " + err.what());
+    }
+    Tri pos = is_positive(v, prec);
+    if (pos == Tri::False)
+        throw InputError("", where_, "beta \"" + e.text() + "\" is not positive at n = " +
+                                         std::to_string(n) + " (value " + to_string(v, 12) + ")");
+    if (pos == Tri::Unknown)
+        throw Undecided("cannot show beta \"" + e.text() + "\" is positive at n = " +
+                        std::to_string(n) + " at " + std::to_string(prec) + " bits");
+    return v;
+}
+
+} // namespace tempcert

@@ -1,0 +1,116 @@
+// Shared forward-pass pieces for hard and soft evaluation; see layer_ops.hpp.
+#include "layer_ops.hpp"
+#include "tempcert/error.hpp"
+
+namespace tempcert::detail {
+
+std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec prec) {
+    std::size_t n = w.size();
+    std::vector<RealVector> x;
+    x.reserve(n + 1);
+    auto place = [&](const Vector &e, std::size_t j) {
+        RealVector v(e.begin(), e.end());
+        for (std::size_t k = 0; k < m.positions.size(); ++k) {
+            const auto &f = m.positions[k];
+            try {
+                Real p = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), prec);
+                v[f.dim] = add(v[f.dim], p, prec);
+            } catch (const ExprError &err) {
+                throw InputError(m.source, "$.positions[" + std::to_string(k) + "].expr",
+                                 "column " + std::to_string(err.column()) + ": " + err.what());
+            }
+        }
+        x.push_back(std::move(v));
+    };
+    if (m.bos) place(m.embedding.at(*m.bos), 0);
+    for (std::size_t j = 1; j <= n; ++j)
+        place(m.embedding.at(m.alphabet[static_cast<std::size_t>(w[j - 1])]), j);
+    return x;
+}
+
+std::vector<std::size_t> allowed_positions(Mask mask, std::size_t i, std::size_t n, bool bos) {
+    std::size_t first = bos ? 0 : 1;
+    std::vector<std::size_t> out;
+    for (std::size_t j = first; j <= n; ++j) {
+        bool ok = false;
+        switch (mask) {
+        case Mask::None: ok = true; break;
+        case Mask::Causal: ok = j <= i; break;
+        case Mask::Strict: ok = j < i; break;
+        case Mask::Future: ok = j >= i; break;
+        case Mask::StrictFuture: ok = j > i; break;
+        }
+        if (ok) out.push_back(j);
+    }
+    return out;
+}
+
+RealVector scores(const RealVector &q, const std::vector<RealVector> &keys,
+                  const std::vector<std::size_t> &allowed, bool bos, Prec prec) {
+    RealVector s;
+    s.reserve(allowed.size());
+    for (std::size_t j : allowed) {
+        const RealVector &k = keys[index_of(j, bos)];
+        Real sum(0L);
+        for (std::size_t c = 0; c < q.size(); ++c)
+            if (!q[c].is_zero() && !k[c].is_zero()) sum = add(sum, mul(q[c], k[c], prec), prec);
+        s.push_back(std::move(sum));
+    }
+    return s;
+}
+
+RealVector head_output(const Head &h, const RealVector &weights,
+                       const std::vector<RealVector> &values,
+                       const std::vector<std::size_t> &allowed, bool bos, Prec prec) {
+    RealVector mix(h.value.size(), Real(0L));
+    for (std::size_t a = 0; a < allowed.size(); ++a) {
+        if (weights[a].is_zero()) continue;
+        const RealVector &v = values[index_of(allowed[a], bos)];
+        for (std::size_t c = 0; c < mix.size(); ++c)
+            mix[c] = add(mix[c], mul(weights[a], v[c], prec), prec);
+    }
+    return matvec(h.output, mix, prec);
+}
+
+RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec) {
+    RealVector out;
+    out.reserve(a.size());
+    for (std::size_t c = 0; c < a.size(); ++c) out.push_back(add(a[c], b[c], prec));
+    return out;
+}
+
+RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec) {
+    RealVector hidden = matvec(f.w1, x, prec);
+    for (std::size_t k = 0; k < hidden.size(); ++k)
+        hidden[k] = relu(add(hidden[k], Real(f.b1[k]), prec), prec);
+    RealVector out = matvec(f.w2, hidden, prec);
+    for (std::size_t c = 0; c < out.size(); ++c)
+        out[c] = add(add(x[c], out[c], prec), Real(f.b2[c]), prec);
+    return out;
+}
+
+std::vector<std::size_t> output_positions(const Model &m, std::size_t n) {
+    switch (m.output.position) {
+    case ReadPosition::Last: return {n};
+    case ReadPosition::First: return {1};
+    case ReadPosition::All: break;
+    }
+    std::vector<std::size_t> all;
+    for (std::size_t p = 1; p <= n; ++p) all.push_back(p);
+    return all;
+}
+
+std::vector<OutputValue> readouts(const Model &m, const std::vector<RealVector> &x, std::size_t n,
+                                  bool bos, Prec prec) {
+    std::vector<OutputValue> out;
+    for (std::size_t p : output_positions(m, n)) {
+        OutputValue o;
+        o.position = p;
+        o.y = add(dot(m.output.weights, x[index_of(p, bos)], prec), Real(m.output.bias), prec);
+        o.accept = is_positive(o.y, prec);
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+} // namespace tempcert::detail

@@ -1,0 +1,45 @@
+// The parts of a forward pass that hard and soft evaluation share (SPEC 2.2,
+// 2.3): initial vectors, allowed sets, scores, value vectors, feed-forward
+// sublayers and read-outs, all over Real (exact where possible).
+#pragma once
+
+#include "tempcert/model.hpp"
+#include "tempcert/trace.hpp"
+#include "tempcert/word.hpp"
+
+namespace tempcert::detail {
+
+// Position number of activation index t, and back.
+inline std::size_t position_of(std::size_t t, bool bos) { return bos ? t : t + 1; }
+inline std::size_t index_of(std::size_t pos, bool bos) { return bos ? pos : pos - 1; }
+
+// x^(0) at every position (BOS first when present). Throws InputError
+// naming the feature's JSON path on a domain error at some (j, n).
+std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec prec);
+
+// Allowed key positions (position numbers, increasing) for query `i`.
+std::vector<std::size_t> allowed_positions(Mask mask, std::size_t i, std::size_t n, bool bos);
+
+// s_ij = (W_Q x_i) . (W_K x_j) for each allowed j, given q_i = W_Q x_i and
+// keys[t] = W_K x_t.
+RealVector scores(const RealVector &q, const std::vector<RealVector> &keys,
+                  const std::vector<std::size_t> &allowed, bool bos, Prec prec);
+
+// sum_j a_j v_j, then W_O times that.
+RealVector head_output(const Head &h, const RealVector &weights,
+                       const std::vector<RealVector> &values,
+                       const std::vector<std::size_t> &allowed, bool bos, Prec prec);
+
+RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec);
+
+// x + W_2 ReLU(W_1 x + b_1) + b_2
+RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec);
+
+// Read-outs y = c . x_p + b at the model's output positions.
+std::vector<OutputValue> readouts(const Model &m, const std::vector<RealVector> &x, std::size_t n,
+                                  bool bos, Prec prec);
+
+// The positions the model reads, as position numbers.
+std::vector<std::size_t> output_positions(const Model &m, std::size_t n);
+
+} // namespace tempcert::detail

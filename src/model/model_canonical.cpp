@@ -1,0 +1,83 @@
+// Canonical form of a model and its SHA-256, which certificates bind
+// (SPEC 5.4). The canonical form depends only on the parsed model: key
+// order is fixed, numbers are reduced "p/q" strings, expressions are the
+// parser's fully parenthesised rendering, so "0.5" and "1/2" or "j/n" and
+// "j / n" hash alike.
+#include "json_source.hpp"
+#include "tempcert/model.hpp"
+
+#include <openssl/evp.h>
+
+#include <cstdio>
+
+namespace tempcert {
+
+namespace {
+
+OJson vec(const Vector &v) {
+    OJson a = OJson::array();
+    for (const auto &x : v) a.push_back(to_string(x));
+    return a;
+}
+OJson mat(const Matrix &m) {
+    OJson a = OJson::array();
+    for (const auto &row : m) a.push_back(vec(row));
+    return a;
+}
+
+} // namespace
+
+std::string canonical_json(const Model &m) {
+    OJson doc;
+    doc["format"] = "tempcert-model/1";
+    doc["name"] = m.name;
+    doc["alphabet"] = m.alphabet;
+    doc["bos"] = m.bos ? OJson(*m.bos) : OJson(nullptr);
+    doc["width"] = m.width;
+    OJson emb = OJson::object();
+    for (const auto &s : m.alphabet) emb[s] = vec(m.embedding.at(s));
+    if (m.bos) emb[*m.bos] = vec(m.embedding.at(*m.bos));
+    doc["embedding"] = emb;
+    OJson pos = OJson::array();
+    for (const auto &f : m.positions) pos.push_back({{"dim", f.dim}, {"expr", f.expr.canonical()}});
+    doc["positions"] = pos;
+    OJson layers = OJson::array();
+    for (const auto &layer : m.layers) {
+        OJson heads = OJson::array();
+        for (const auto &h : layer.heads)
+            heads.push_back({{"kind", to_string(h.kind)},
+                             {"mask", to_string(h.mask)},
+                             {"query", mat(h.query)},
+                             {"key", mat(h.key)},
+                             {"value", mat(h.value)},
+                             {"output", mat(h.output)}});
+        OJson ffn = nullptr;
+        if (layer.ffn)
+            ffn = {{"w1", mat(layer.ffn->w1)},
+                   {"b1", vec(layer.ffn->b1)},
+                   {"w2", mat(layer.ffn->w2)},
+                   {"b2", vec(layer.ffn->b2)}};
+        layers.push_back({{"heads", heads}, {"ffn", ffn}});
+    }
+    doc["layers"] = layers;
+    doc["output"] = {{"position", to_string(m.output.position)},
+                     {"weights", vec(m.output.weights)},
+                     {"bias", to_string(m.output.bias)}};
+    return doc.dump();
+}
+
+std::string model_sha256(const Model &m) {
+    std::string text = canonical_json(m);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+    std::string hex;
+    char buf[3];
+    for (unsigned int i = 0; i < length; ++i) {
+        std::snprintf(buf, sizeof buf, "%02x", digest[i]);
+        hex += buf;
+    }
+    return hex;
+}
+
+} // namespace tempcert
