@@ -75,6 +75,7 @@ Interval div(const Interval &a, const Interval &b, Prec prec); // b containing 0
 Interval neg(const Interval &a);                               // exact
 Interval abs(const Interval &a);                               // exact
 Interval exp(const Interval &a, Prec prec);
+Interval expm1(const Interval &a, Prec prec); // exp(a) - 1, accurate near 0
 Interval log(const Interval &a, Prec prec);  // a must be > 0, else NaN parts
 Interval sqrt(const Interval &a, Prec prec); // a must be >= 0, else NaN parts
 Interval hull(const Interval &a, const Interval &b, Prec prec);

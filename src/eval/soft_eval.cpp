@@ -37,25 +37,25 @@ std::size_t reference_index(const std::vector<Interval> &s) {
 }
 
 struct Softmax {
+    std::vector<Interval> s; // scores
+    Interval beta;
     std::vector<Interval> e; // exp(beta (s_j - s_ref))
     RealVector weights;
 };
 
 Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
-    Softmax out;
+    Softmax out{{}, beta.enclose(prec), {}, {}};
     std::size_t m = scores.size();
+    for (const auto &x : scores) out.s.push_back(x.enclose(prec));
     if (m == 1) {
         out.e.emplace_back(1L, prec);
         out.weights.push_back(Real(1L));
         return out;
     }
-    std::vector<Interval> s;
-    s.reserve(m);
-    for (const auto &x : scores) s.push_back(x.enclose(prec));
-    std::size_t ref = reference_index(s);
-    Interval b = beta.enclose(prec);
+    std::size_t ref = reference_index(out.s);
     for (std::size_t k = 0; k < m; ++k)
-        out.e.push_back(k == ref ? Interval(1L, prec) : exp(mul(b, sub(s[k], s[ref], prec), prec), prec));
+        out.e.push_back(k == ref ? Interval(1L, prec)
+                                 : exp(mul(out.beta, sub(out.s[k], out.s[ref], prec), prec), prec));
     std::vector<Interval> prefix(m + 1, Interval(prec)), suffix(m + 1, Interval(prec));
     for (std::size_t k = 0; k < m; ++k) prefix[k + 1] = add(prefix[k], out.e[k], prec);
     for (std::size_t k = m; k-- > 0;) suffix[k] = add(suffix[k + 1], out.e[k], prec);
@@ -66,7 +66,8 @@ Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
 
 // The hard weights the tv criterion compares with (SPEC 5.3): a unique-hard
 // head whose tied positions carry one value vector is compared with the
-// average over its maximising set.
+// average over its maximising set. Either way the result is uniform on its
+// support S.
 RealVector compared_weights(AttnKind kind, const QueryTrace &hard) {
     if (kind == AttnKind::Average || hard.argmax.size() <= 1 || !hard.ties_share_value)
         return hard.weights;
@@ -77,24 +78,39 @@ RealVector compared_weights(AttnKind kind, const QueryTrace &hard) {
     return w;
 }
 
-// TV = 1/2 sum_j |h_j - p_j| = 1/2 (sum_{j in S} |h_j - p_j| + R/(T+R)) with
-// S the support of h, T and R the exp-masses on and off S.
+// TV(p, h) for h uniform on its support S (size k), with T and R the
+// exp-masses on and off S:
+//   TV = 1/2 (sum_{j in S} |1/k - p_j| + R/(T+R)),
+//   1/k - p_j = (R + sum_{i in S} (e_i - e_j)) / (k (T+R)),
+// and e_i - e_j = e_j expm1(beta (s_i - s_j)), exactly 0 for exact ties. So
+// the enclosure keeps relative accuracy when TV is tiny (the common case),
+// instead of an absolute error of 2^-prec. See proofs/softmax-enclosure.md.
 Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
+    std::vector<std::size_t> support;
     Interval on(prec), off(prec);
-    std::size_t support = 0;
     for (std::size_t a = 0; a < h.size(); ++a) {
         if (h[a].is_zero()) off = add(off, sm.e[a], prec);
         else {
             on = add(on, sm.e[a], prec);
-            ++support;
+            support.push_back(a);
         }
     }
-    Interval rest = share(off, on, prec);
-    if (support == 1) return rest;
+    Interval rest = share(off, on, prec); // R/(T+R)
+    if (support.size() == 1) return rest;
+    Interval total = add(on, off, prec);
+    Interval k(static_cast<long>(support.size()), prec);
     Interval sum = rest;
-    for (std::size_t a = 0; a < h.size(); ++a)
-        if (!h[a].is_zero())
-            sum = add(sum, abs(sub(h[a].enclose(prec), sm.weights[a].enclose(prec), prec)), prec);
+    for (std::size_t j : support) {
+        Interval spread(prec);
+        for (std::size_t i : support) {
+            if (i == j) continue;
+            Interval ds = sub(sm.s[i], sm.s[j], prec);
+            if (mpfi_is_zero(ds.raw())) continue;
+            spread = add(spread, mul(sm.e[j], expm1(mul(sm.beta, ds, prec), prec), prec), prec);
+        }
+        Interval gap = div(abs(add(off, spread, prec)), mul(k, total, prec), prec);
+        sum = add(sum, gap, prec);
+    }
     return mul(sum, Rational(1, 2), prec);
 }
 

@@ -5,6 +5,7 @@
 // "j / n" hash alike.
 #include "json_source.hpp"
 #include "tempcert/model.hpp"
+#include "tempcert/sha256.hpp"
 
 #include <openssl/evp.h>
 
@@ -66,11 +67,10 @@ std::string canonical_json(const Model &m) {
     return doc.dump();
 }
 
-std::string model_sha256(const Model &m) {
-    std::string text = canonical_json(m);
+std::string sha256_hex(const std::string &bytes) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
-    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+    EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
     std::string hex;
     char buf[3];
     for (unsigned int i = 0; i < length; ++i) {
@@ -79,5 +79,7 @@ std::string model_sha256(const Model &m) {
     }
     return hex;
 }
+
+std::string model_sha256(const Model &m) { return sha256_hex(canonical_json(m)); }
 
 } // namespace tempcert

@@ -181,6 +181,11 @@ Interval exp(const Interval &a, Prec prec) {
     mpfi_exp(r.raw(), a.raw());
     return r;
 }
+Interval expm1(const Interval &a, Prec prec) {
+    Interval r(prec);
+    mpfi_expm1(r.raw(), a.raw());
+    return r;
+}
 Interval log(const Interval &a, Prec prec) {
     Interval r(prec);
     mpfi_log(r.raw(), a.raw());

@@ -1,0 +1,21 @@
+// Shared helpers for the unit tests.
+#pragma once
+
+#include "tempcert/model.hpp"
+
+#include <string>
+
+namespace tempcert::test {
+
+inline std::string case_path(const std::string &name) {
+    return std::string(TEMPCERT_TEST_DIR) + "/../cases/models/" + name + ".json";
+}
+
+inline Model load_case(const std::string &name) { return load_model_file(case_path(name), Limits{}); }
+
+inline Rational q(const char *text) {
+    std::string why;
+    return *parse_rational(text, why);
+}
+
+} // namespace tempcert::test

@@ -1,0 +1,110 @@
+// Model loading: fields, defaults, canonical form and its hash.
+#include "helpers.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/sha256.hpp"
+#include "tempcert/word.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace tempcert;
+using namespace tempcert::test;
+
+namespace {
+std::string slurp(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+std::string replace_once(std::string s, const std::string &from, const std::string &to) {
+    auto at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+}
+} // namespace
+
+TEST_CASE("the SPEC's has-b model loads with every field") {
+    Model m = load_case("has-b");
+    CHECK(m.name == "has-b");
+    CHECK(m.alphabet == std::vector<std::string>{"a", "b"});
+    CHECK(!m.has_bos());
+    CHECK(m.width == 4);
+    CHECK(m.embedding.at("b") == Vector{0, 1, 0, 0});
+    REQUIRE(m.positions.size() == 1);
+    CHECK(m.positions[0].dim == 2);
+    REQUIRE(m.layers.size() == 1);
+    const Head &h = m.layers[0].heads[0];
+    CHECK(h.kind == AttnKind::Average);
+    CHECK(h.mask == Mask::Causal);
+    CHECK(h.output.size() == 4);
+    CHECK(h.output[3] == Vector{1});
+    CHECK(!m.layers[0].ffn);
+    CHECK(m.output.bias == Rational(-1, 2));
+    CHECK(m.output.position == ReadPosition::Last);
+    CHECK(m.is_rational());
+}
+
+TEST_CASE("feed-forward biases default to zero, BOS has an embedding") {
+    Model two = load_case("has-ab-two-layer");
+    REQUIRE(two.layers[0].ffn);
+    CHECK(two.layers[0].ffn->b1 == Vector{-1});
+    CHECK(two.layers[0].ffn->b2 == Vector(7, Rational(0)));
+    Model bos = load_case("prev-is-a-bos");
+    CHECK(*bos.bos == "<s>");
+    CHECK(bos.embedding.at("<s>") == Vector{0, 0, 1, 0, 0});
+}
+
+TEST_CASE("sha256 matches the FIPS 180-2 test vector") {
+    CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("the canonical hash ignores spelling and layout, not content") {
+    std::string text = slurp(case_path("has-b"));
+    Model base = load_model_text(text, "has-b", Limits{});
+    std::string h = model_sha256(base);
+    CHECK(h.size() == 64);
+    // Same model: other number spellings, layout and description.
+    std::string same = replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"-0.5\"");
+    same = replace_once(same, "\"expr\": \"j\"", "\"expr\": \" (j) \"");
+    same = replace_once(same, "\"description\": \"SPEC", "\"description\": \"other text; SPEC");
+    same = replace_once(same, "\"width\": 4,", "\"width\":\n\n   4 ,");
+    CHECK(model_sha256(load_model_text(same, "same", Limits{})) == h);
+    // Different models.
+    CHECK(model_sha256(load_model_text(replace_once(text, "\"-1/2\"", "\"-1/3\""), "x", Limits{})) != h);
+    CHECK(model_sha256(load_model_text(replace_once(text, "\"causal\"", "\"strict\""), "x", Limits{})) != h);
+    CHECK(model_sha256(load_model_text(replace_once(text, "\"j\"", "\"j/n\""), "x", Limits{})) != h);
+}
+
+TEST_CASE("loader errors carry the file and JSON path") {
+    std::string text = slurp(case_path("has-b"));
+    try {
+        load_model_text(replace_once(text, "\"causal\"", "\"sideways\""), "m.json", Limits{});
+        FAIL("no error");
+    } catch (const InputError &e) {
+        CHECK(e.file() == "m.json");
+        CHECK(e.place() == "$.layers[0].heads[0].mask");
+        CHECK(e.message().find("unknown mask \"sideways\"") != std::string::npos);
+    }
+    Limits tight;
+    tight.max_width = 3;
+    CHECK_THROWS_AS(load_model_text(text, "m.json", tight), LimitError);
+}
+
+TEST_CASE("words parse in both spellings and name the bad column") {
+    std::vector<std::string> ab{"a", "b"}, words{"the", "cat", "sat"};
+    CHECK(parse_word("abba", ab) == Word{0, 1, 1, 0});
+    CHECK(parse_word("a,b b", ab) == Word{0, 1, 1});
+    CHECK(parse_word("the,cat sat", words) == Word{0, 1, 2});
+    CHECK(format_word(Word{0, 1, 2}, words) == "the,cat,sat");
+    CHECK(format_word(Word{1, 0}, ab) == "ba");
+    try {
+        parse_word("abca", ab);
+        FAIL("no error");
+    } catch (const InputError &e) {
+        CHECK(e.place() == "--input, column 3");
+    }
+    CHECK_THROWS_AS(parse_word("", ab), InputError);
+}
