@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Command-line behaviour of `tempcert eval`, bad options and the main job:
+# exit codes, key words of messages, and values in the JSON output.
+set -u
+tempcert=$1
+cases=$2
+pass=0
+fail=0
+
+# expect CODE PATTERN -- ARGS...: exit code CODE, combined output matches the
+# extended regular expression PATTERN.
+expect() {
+    local want=$1 pattern=$2
+    shift 3
+    local out code
+    out=$("$tempcert" "$@" 2>&1)
+    code=$?
+    if [ "$code" = "$want" ] && printf '%s' "$out" | grep -Eq -- "$pattern"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: tempcert $* -> exit $code (want $want), pattern /$pattern/"
+        printf '%s\n' "$out" | head -5
+    fi
+}
+
+hasb="$cases/models/has-b.json"
+two="$cases/models/has-ab-two-layer.json"
+
+# hard evaluation, exact values
+expect 0 '"gap": "4"' -- eval "$hasb" --input abba --json
+expect 0 '"y": "1/2"' -- eval "$hasb" --input abba --json
+expect 0 '"accept": false' -- eval "$hasb" --input aaa --json
+expect 0 'argmax \{2 3\}  gap 4 \(runner-up 1\)' -- eval "$hasb" --input abba
+# soft evaluation: weights as [lo, hi] decimal strings, TV, precision
+expect 0 '^ *"3\.720075976020[0-9]*e-44",$' -- eval "$hasb" --input ab --beta 50 --json
+expect 0 '"soft":' -- eval "$hasb" --input ab --beta 50 --json
+expect 0 '"tv":' -- eval "$hasb" --input ab --beta 50 --json
+expect 0 'soft model at beta = 2,5' -- eval "$two" --input aab --beta 2,5
+expect 0 'soft model at beta = 2\*log\(n\)\+3' -- eval "$hasb" --input abab --beta '2*log(n)+3'
+expect 0 'y = \[4\.99999999999e-11, 5e-11\]  accept' -- eval "$hasb" --input ab --beta '1/10000000000' 
+# bad input: exit 2, naming the place
+expect 2 '--input, column 3: unknown symbol "c"' -- eval "$hasb" --input abca
+expect 2 'empty word' -- eval "$hasb" --input ''
+expect 2 'beta "0" is not positive' -- eval "$hasb" --input ab --beta 0
+expect 2 'beta "1-n" is not positive at n = 2' -- eval "$hasb" --input ab --beta 1-n
+expect 2 'may depend on n but not on j' -- eval "$hasb" --input ab --beta j
+expect 2 'one beta or one per layer \(2\), got 3' -- eval "$two" --input ab --beta 1,2,3
+expect 2 '--beta, column 3' -- eval "$hasb" --input ab --beta '2+'
+expect 2 'expected --input WORD' -- eval "$hasb"
+expect 2 'expected a MODEL file' -- eval --input ab
+expect 2 'unrecognised option|unrecognized option' -- eval "$hasb" --input ab --frobnicate
+expect 2 '--prec-cap: expected a precision from 128' -- eval "$hasb" --input ab --prec-cap 10
+expect 2 '--width' -- eval "$hasb" --input ab --beta 2 --width -1
+expect 2 'cannot open file' -- eval /nonexistent/model.json --input ab
+expect 2 'unknown command "frobnicate"' -- frobnicate
+expect 2 'too many positional options|can only be specified once' -- eval "$hasb" "$hasb" --input ab
+# limits: exit 3, naming the option
+expect 3 'more than the limit 2 \(--max-n\)' -- eval "$hasb" --input abab --max-n 2
+expect 3 'precision cap, --prec-cap|--prec-cap, --width' -- eval "$hasb" --input ab --beta 3 --width 1e-100 --prec-cap 128
+# help and the main job
+expect 0 'usage: tempcert eval' -- eval --help
+expect 0 'eval' -- --help
+expect 0 '[0-9]+ passed, 0 failed' --
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
