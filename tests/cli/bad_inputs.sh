@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every file in tests/bad/ must make `tempcert eval FILE --input ab` exit with
 # the code in its .expect file, print one line on stderr that contains each
-# `match` fragment and names the file, and stay within 1 s and 100 MB.
+# `match` fragment and names the file, within 5 s and 1 GB of address space.
 set -u
 tempcert=$1
 dir=$2
@@ -11,7 +11,14 @@ for model in "$dir"/*.json; do
     expect="${model%.json}.expect"
     name=$(basename "$model")
     want=$(sed -n 's/^exit //p' "$expect")
-    err=$( (ulimit -v 1000000; timeout 5 "$tempcert" eval "$model" --input ab 2>&1 >/dev/null) )
+    # ASan reserves terabytes of address space, so the memory cap (1 GB of
+    # address space, which bounds the resident size) applies to the normal
+    # build only.
+    if [ -n "${TEMPCERT_SANITIZED:-}" ]; then
+        err=$(timeout 5 "$tempcert" eval "$model" --input ab 2>&1 >/dev/null)
+    else
+        err=$( (ulimit -v 1000000; timeout 5 "$tempcert" eval "$model" --input ab 2>&1 >/dev/null) )
+    fi
     code=$?
     # Resource check: time and peak memory, measured by GNU time when present.
     ok=1
