@@ -37,4 +37,10 @@ struct SoftOptions {
 Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
                     const SoftOptions &options = {});
 
+// One soft evaluation at working precision `prec` (no precision loop);
+// width_reached tells whether every weight is narrower than `width`.
+// Throws Undecided when a beta or feature cannot be decided at `prec`.
+Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
+                       Prec prec, const Rational &width = Rational(1));
+
 } // namespace tempcert

@@ -79,6 +79,8 @@ Interval expm1(const Interval &a, Prec prec); // exp(a) - 1, accurate near 0
 Interval log(const Interval &a, Prec prec);  // a must be > 0, else NaN parts
 Interval sqrt(const Interval &a, Prec prec); // a must be >= 0, else NaN parts
 Interval hull(const Interval &a, const Interval &b, Prec prec);
+// [min(a.lo, b.lo), min(a.hi, b.hi)]: encloses min(x, y) for x in a, y in b.
+Interval min(const Interval &a, const Interval &b, Prec prec);
 
 // e / (e + r) for e, r >= 0 (a softmax share: own mass e, the rest r), by
 // its endpoints: increasing in e and decreasing in r, so the result is the

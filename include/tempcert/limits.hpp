@@ -16,6 +16,7 @@ struct Limits {
     std::size_t max_entries = 4000000;   // --max-entries: matrix entries in a model
     std::size_t max_file_bytes = 64u << 20; // --max-file-bytes
     std::size_t max_n = 100000;          // --max-n: input length
+    std::size_t max_words = 20000000;    // --max-words: words an enumeration visits
     long prec_cap = 4096;                // --prec-cap: bits
 };
 

@@ -50,6 +50,8 @@ Real relu(const Real &a, Prec prec); // Undecided-free: interval relu is max(0, 
 Tri less(const Real &a, const Real &b, Prec prec);
 Tri equal(const Real &a, const Real &b, Prec prec); // True only if both exact and equal
 Tri is_positive(const Real &a, Prec prec);
+// min(a, b): exact when both are exact, else an enclosure of the minimum.
+Real min(const Real &a, const Real &b, Prec prec);
 
 // row . x, skipping exact-zero products (so they stay exact).
 Real dot(const Vector &row, const RealVector &x, Prec prec);

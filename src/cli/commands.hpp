@@ -11,6 +11,11 @@ namespace tempcert::cli {
 using Args = std::vector<std::string>;
 
 int run_eval(const Args &args);
+int run_gap(const Args &args);
+int run_bound(const Args &args);
+int run_certify(const Args &args);
+int run_tight(const Args &args);
+int run_check(const Args &args);
 int run_main_job(const Args &args);
 
 // Where the bundled cases live: $TEMPCERT_CASES, else ./cases when it

@@ -23,6 +23,11 @@ struct Command {
 
 const Command kCommands[] = {
     {"eval", run_eval, "hard and/or soft evaluation of a model on one word"},
+    {"gap", run_gap, "minimum gap per head over all words up to n, with witnesses"},
+    {"bound", run_bound, "the Lemma GT inverse temperature for N, gap and eps"},
+    {"certify", run_certify, "certify or refute a beta for all words up to n"},
+    {"tight", run_tight, "bracket the tight inverse temperature"},
+    {"check", run_check, "independently re-verify a certificate"},
 };
 
 void usage(std::ostream &os) {

@@ -27,6 +27,8 @@ const LimitRow kLimitRows[] = {
      "most matrix and vector entries in a model"},
     {"max-file-bytes", &Limits::max_file_bytes, 1, std::size_t(1) << 34, "largest input file"},
     {"max-n", &Limits::max_n, 1, std::size_t(1) << 32, "longest input length n"},
+    {"max-words", &Limits::max_words, 1, std::size_t(1) << 40,
+     "most words an exhaustive enumeration may visit"},
 };
 
 } // namespace
@@ -61,6 +63,29 @@ Common read_common_options(const po::variables_map &vm) {
         c.limits.*row.field = v;
     }
     return c;
+}
+
+std::size_t read_n(const po::variables_map &vm, const Limits &limits) {
+    if (!vm.count("n")) throw InputError("", "--n", "expected --n N, the largest input length");
+    long long n = vm["n"].as<long long>();
+    if (n < 1) throw InputError("", "--n", "expected n >= 1, got " + std::to_string(n));
+    if (static_cast<unsigned long long>(n) > limits.max_n)
+        throw LimitError("--n " + std::to_string(n) + " is more than the limit " +
+                         std::to_string(limits.max_n) + " (--max-n)");
+    return static_cast<std::size_t>(n);
+}
+
+Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit) {
+    std::string option = std::string("--") + name;
+    if (!vm.count(name)) throw InputError("", option, "expected " + option + " VALUE");
+    std::string why;
+    auto q = parse_rational_scientific(vm[name].as<std::string>(), why);
+    if (!q) throw InputError("", option, why);
+    if (*q <= 0 || (open_unit && *q >= 1))
+        throw InputError("", option, std::string("expected a number ") +
+                                         (open_unit ? "strictly between 0 and 1" : "> 0") +
+                                         ", got " + vm[name].as<std::string>());
+    return *q;
 }
 
 bool parse_command(const std::string &name, const std::string &usage,

@@ -26,6 +26,12 @@ void add_common_options(po::options_description &desc);
 // Reads them back, checking each against its range (InputError, exit 2).
 Common read_common_options(const po::variables_map &vm);
 
+// --n: 1 <= n <= --max-n (InputError / LimitError).
+std::size_t read_n(const po::variables_map &vm, const Limits &limits);
+// An exact positive number option ("0.01", "1/100", "1e-2"); with
+// `open_unit`, also < 1 (tolerances).
+Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit);
+
 // Parses `args` for command `name` with one positional argument kind
 // (`positional` may be empty). Prints help and returns false on --help.
 bool parse_command(const std::string &name, const std::string &usage,

@@ -120,8 +120,10 @@ bool narrow(const RealVector &w, const Rational &width) {
     return true;
 }
 
-Trace soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard, Prec prec,
-              const Rational &width) {
+} // namespace
+
+Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
+                       Prec prec, const Rational &width) {
     Trace tr;
     tr.n = w.size();
     tr.bos = m.has_bos();
@@ -173,15 +175,13 @@ Trace soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &
     return tr;
 }
 
-} // namespace
-
 Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
                     const SoftOptions &options) {
     const PrecisionPolicy &p = options.precision;
     for (Prec prec = p.start;; prec *= 2) {
         if (prec > p.cap) prec = p.cap;
         try {
-            Trace tr = soft_at(m, w, beta, hard, prec, options.target_width);
+            Trace tr = evaluate_soft_at(m, w, beta, hard, prec, options.target_width);
             if (tr.width_reached || prec >= p.cap) return tr;
         } catch (const Undecided &e) {
             if (prec >= p.cap)

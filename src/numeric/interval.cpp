@@ -202,6 +202,19 @@ Interval hull(const Interval &a, const Interval &b, Prec prec) {
     return r;
 }
 
+Interval min(const Interval &a, const Interval &b, Prec prec) {
+    Fr alo(prec), ahi(prec), blo(prec), bhi(prec), lo(prec), hi(prec);
+    mpfi_get_left(alo.v, a.raw());
+    mpfi_get_right(ahi.v, a.raw());
+    mpfi_get_left(blo.v, b.raw());
+    mpfi_get_right(bhi.v, b.raw());
+    mpfr_min(lo.v, alo.v, blo.v, MPFR_RNDD);
+    mpfr_min(hi.v, ahi.v, bhi.v, MPFR_RNDU);
+    Interval r(prec);
+    mpfi_interv_fr(r.raw(), lo.v, hi.v);
+    return r;
+}
+
 Interval share(const Interval &e, const Interval &rest, Prec prec) {
     Fr elo(prec), ehi(prec), rlo(prec), rhi(prec), den(prec), lo(prec), hi(prec);
     mpfi_get_left(elo.v, e.raw());

@@ -63,6 +63,14 @@ Tri equal(const Real &a, const Real &b, Prec prec) {
     return Tri::Unknown;
 }
 
+Real min(const Real &a, const Real &b, Prec prec) {
+    if (a.is_exact() && b.is_exact()) return a.exact() < b.exact() ? a : b;
+    Tri lt = less(a, b, prec);
+    if (lt == Tri::True) return a;
+    if (less(b, a, prec) == Tri::True) return b;
+    return min(a.enclose(prec), b.enclose(prec), prec);
+}
+
 Tri is_positive(const Real &a, Prec prec) { return less(Real(0L), a, prec); }
 
 Real dot(const Vector &row, const RealVector &x, Prec prec) {

@@ -1,0 +1,37 @@
+// Inverse-temperature bounds from gaps: Lemma GT (SPEC 4.1,
+// proofs/lemma-gt.md) and the per-input profile threshold (SPEC 4.2,
+// proofs/profile-bound.md).
+#pragma once
+
+#include "tempcert/gap.hpp"
+
+#include <string>
+
+namespace tempcert {
+
+// beta_gap(N, gamma, eps) = ln((N-1)(1-eps)/eps) / gamma, enclosed, with a
+// rational upper bound and the matching temperature lower bound.
+struct GapBound {
+    bool trivial = false;  // (N-1)(1-eps)/eps <= 1 or gamma infinite: any beta > 0 works
+    Rational argument;     // (N-1)(1-eps)/eps, exact
+    std::optional<Interval> beta; // enclosure of beta_gap (absent when trivial)
+    Rational beta_up;      // >= beta_gap: the upper end rounded up to 30 decimals (0 if trivial)
+    std::string exact;     // "ln(297)/2"
+    std::string beta_decimal_up;  // beta_up to 12 significant digits, rounded up
+    std::string tau_decimal_down; // 1/beta_up to 12 significant digits, rounded down ("inf" if trivial)
+};
+
+// Requires 0 < eps < 1. gamma nullopt means +infinity. N <= 1 is trivial.
+GapBound lemma_gt(std::size_t N, const std::optional<Real> &gamma, const Rational &eps, Prec prec);
+
+// The model's beta_gap: the largest over heads of lemma_gt(N_h, gamma_h, eps).
+GapBound model_beta_gap(const GapReport &gaps, const Rational &eps, Prec prec);
+
+// Decimal text of a positive rational with `sig` significant digits, rounded
+// up or down.
+std::string decimal_significant(const Rational &q, int sig, bool up);
+
+// Smallest rational with `digits` decimals >= x (up) or <= x (down).
+Rational round_decimal(const Rational &x, int digits, bool up);
+
+} // namespace tempcert

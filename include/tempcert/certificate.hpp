@@ -1,0 +1,48 @@
+// Certificates, format `tempcert-certificate/1` (SPEC 5.4;
+// proofs/certificate.md states what a certified verdict asserts).
+#pragma once
+
+#include "tempcert/certify.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace tempcert {
+
+using CertJson = nlohmann::ordered_json;
+
+struct CertificateInput {
+    const Model *model = nullptr;
+    std::string model_file;
+    CertifyOptions options;
+    std::string beta_spec;   // the beta certified (exact text)
+    std::string beta_source; // "beta_gap" or "user"
+    const GapBound *beta_gap = nullptr; // when beta_source == "beta_gap"
+    const GapReport *gaps = nullptr;
+    const CertifyResult *result = nullptr;
+};
+
+CertJson witness_json(const Witness &w, const Model &m);
+CertJson violation_json(const Violation &v, const Model &m);
+CertJson gaps_json(const GapReport &g, const Model &m, const Rational &eps, Prec prec);
+CertJson certificate_json(const CertificateInput &in);
+
+// Writes `doc` to `path` atomically (temporary file, then rename), so that an
+// interrupted run leaves no partial certificate. Throws InputError on failure.
+void write_json_file(const std::string &path, const CertJson &doc);
+
+// Outcome of `check` (proofs/certificate.md): Accepted (exit 0), Rejected
+// with a reason naming the JSON path and the values compared (exit 1).
+struct CheckOutcome {
+    bool accepted = false;
+    std::string reason;
+    std::uint64_t words = 0;
+};
+
+// Re-verifies a certificate against a model file by the plain path only
+// (src/check/). Malformed certificates throw InputError.
+CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
+                               const Limits &limits, const PrecisionPolicy &policy);
+
+} // namespace tempcert

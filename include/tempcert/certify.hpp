@@ -1,0 +1,72 @@
+// Certification of S_beta against H for every input up to length n
+// (SPEC 5.2, 5.3), and the tight inverse-temperature bracket (SPEC 4.2).
+#pragma once
+
+#include "tempcert/bounds.hpp"
+
+#include <string>
+
+namespace tempcert {
+
+enum class Criterion { Tv, Output, Decision };
+const char *to_string(Criterion c);
+bool parse_criterion(const std::string &text, Criterion &c);
+
+enum class Verdict { Certified, Refuted, Undecided };
+const char *to_string(Verdict v);
+
+// A place where the criterion fails (Refuted) or could not be decided.
+struct Violation {
+    Word word;
+    std::string quantity;        // "tv", "output", "decision"
+    std::size_t layer = 0, head = 0, query = 0; // tv: where; output/decision: query = read position
+    Real value;                  // the violated quantity as an interval (TV, |y_S - y_H|, y_S)
+    Real hard_value;             // decision/output: y_H
+    std::string detail;          // one line, human-readable
+};
+
+// Judges one soft trace against the hard trace: True if the criterion holds
+// for this word, False with `violation` filled if it certainly fails,
+// Unknown (violation names the undecided place) otherwise.
+Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps,
+               Criterion c, Violation &violation, const Word &w);
+
+struct CertifyOptions {
+    std::size_t n = 1;
+    Rational eps;
+    Criterion criterion = Criterion::Tv;
+    Limits limits;
+    PrecisionPolicy precision;
+};
+
+struct CertifyResult {
+    Verdict verdict = Verdict::Undecided;
+    std::optional<Violation> counterexample; // Refuted: the first failing word
+    std::optional<Violation> undecided;      // Undecided: the first undecided word
+    std::uint64_t words = 0;
+    Prec max_prec = 0;                       // highest precision any word needed
+    std::string method;
+};
+
+// Every word of length 1..n, plain exact and MPFI evaluation, precision per
+// word raised until decided. Stops at the first refuted word.
+CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
+
+// Decides one word at `beta` (precision raised until decided or the cap).
+Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
+                 Violation &violation, Prec &used);
+
+struct TightResult {
+    Rational beta_lo, beta_hi;     // certified refuted at lo (if lo_witness), certified at hi
+    std::optional<Violation> lo_witness;
+    std::string kind;              // "threshold" or "bracket"
+    bool converged = false;        // (hi - lo) <= rel * hi reached
+    std::string note;
+    GapReport gaps;
+    GapBound beta_gap;
+    std::uint64_t certify_runs = 0;
+};
+
+TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel);
+
+} // namespace tempcert

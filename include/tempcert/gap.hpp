@@ -1,0 +1,55 @@
+// Minimum gaps of a model's heads over all inputs up to length n, with
+// witnesses, and the unique-hard tie check (SPEC 3).
+#pragma once
+
+#include "tempcert/eval.hpp"
+#include "tempcert/enumerate.hpp"
+#include "tempcert/limits.hpp"
+
+#include <optional>
+#include <string>
+
+namespace tempcert {
+
+// Where a gap or a tie was seen.
+struct Witness {
+    Word word;
+    std::size_t layer = 0, head = 0, query = 0; // 1-based layer/head; query a position
+    std::vector<std::size_t> argmax;
+    std::optional<std::size_t> runner_up;
+};
+
+struct HeadGap {
+    std::size_t layer = 0, head = 0; // 1-based
+    AttnKind kind = AttnKind::Average;
+    Mask mask = Mask::None;
+    std::optional<Real> min_gap;    // nullopt: +infinity (no query ever has a gap)
+    std::optional<Witness> witness; // the first word (in enumeration order) attaining it
+    // A unique-hard query whose tied positions carry different values: such a
+    // head cannot be simulated by softmax (SPEC 3). First offending word.
+    std::optional<Witness> tie;
+    std::size_t max_allowed = 0; // N: most allowed positions of any query, lengths 1..n
+};
+
+struct GapReport {
+    std::vector<HeadGap> heads;
+    std::optional<Real> min_gap; // over all heads; nullopt = +infinity
+    std::string method;          // "exhaustive", "exhaustive-prefix", "symbolic"
+    std::uint64_t words = 0;     // words visited (0 for symbolic)
+};
+
+// N for a head of mask `mask` on words up to length n (SPEC 4.1).
+std::size_t max_allowed(Mask mask, std::size_t n, bool bos);
+
+// Updates `report` with the gaps and ties of one hard trace.
+void record_gaps(GapReport &report, const Trace &hard, const Word &w, const Model &m, Prec prec);
+
+// An empty report with one entry per head (N filled in for length n).
+GapReport empty_gap_report(const Model &m, std::size_t n);
+
+// Plain path: evaluate_hard on every word of length 1..n (the order of
+// enumerate.hpp). Checks the --max-words budget first.
+GapReport min_gaps_plain(const Model &m, std::size_t n, const Limits &limits,
+                         const PrecisionPolicy &policy);
+
+} // namespace tempcert

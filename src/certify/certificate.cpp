@@ -1,0 +1,107 @@
+// Writing certificates (SPEC 5.4). Every number is written exactly ("p/q")
+// and, where a reader wants a decimal, also rounded in the safe direction.
+#include "tempcert/certificate.hpp"
+#include "tempcert/error.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+namespace tempcert {
+
+namespace {
+
+CertJson real_text(const Real &r) {
+    if (r.is_exact()) return to_string(r.exact());
+    return CertJson::array({r.interval()->lower_decimal(), r.interval()->upper_decimal()});
+}
+
+} // namespace
+
+CertJson witness_json(const Witness &w, const Model &m) {
+    return {{"word", format_word(w.word, m.alphabet)},
+            {"layer", w.layer},
+            {"head", w.head},
+            {"query", w.query},
+            {"argmax", w.argmax},
+            {"runner_up", w.runner_up ? CertJson(*w.runner_up) : CertJson(nullptr)}};
+}
+
+CertJson violation_json(const Violation &v, const Model &m) {
+    CertJson j{{"word", format_word(v.word, m.alphabet)}, {"quantity", v.quantity}};
+    if (v.quantity == "tv") {
+        j["layer"] = v.layer;
+        j["head"] = v.head;
+        j["query"] = v.query;
+    } else {
+        j["position"] = v.query;
+        j["hard_y"] = real_text(v.hard_value);
+    }
+    j["value"] = real_text(v.value);
+    j["detail"] = v.detail;
+    return j;
+}
+
+CertJson gaps_json(const GapReport &g, const Model &m, const Rational &eps, Prec prec) {
+    CertJson heads = CertJson::array();
+    for (const auto &h : g.heads) {
+        GapBound b = lemma_gt(h.max_allowed, h.min_gap, eps, prec);
+        heads.push_back({{"layer", h.layer},
+                         {"head", h.head},
+                         {"kind", to_string(h.kind)},
+                         {"mask", to_string(h.mask)},
+                         {"min_gap", h.min_gap ? real_text(*h.min_gap) : CertJson("inf")},
+                         {"N", h.max_allowed},
+                         {"witness", h.witness ? witness_json(*h.witness, m) : CertJson(nullptr)},
+                         {"ties", h.tie ? witness_json(*h.tie, m) : CertJson(nullptr)},
+                         {"beta_gap_up", to_string(b.beta_up)},
+                         {"beta_gap_decimal_up", b.beta_decimal_up}});
+    }
+    return {{"min_gap", g.min_gap ? real_text(*g.min_gap) : CertJson("inf")},
+            {"method", g.method},
+            {"heads", heads}};
+}
+
+CertJson certificate_json(const CertificateInput &in) {
+    const Model &m = *in.model;
+    const CertifyResult &r = *in.result;
+    CertJson beta{{"spec", in.beta_spec}, {"source", in.beta_source}};
+    if (in.beta_gap) {
+        beta["exact"] = in.beta_gap->exact;
+        beta["decimal_up"] = in.beta_gap->beta_decimal_up;
+        beta["tau_decimal_down"] = in.beta_gap->tau_decimal_down;
+    }
+    CertJson doc;
+    doc["format"] = "tempcert-certificate/1";
+    doc["tool"] = std::string("tempcert ") + TEMPCERT_VERSION;
+    doc["model"] = {{"name", m.name}, {"sha256", model_sha256(m)}, {"file", in.model_file}};
+    doc["n"] = in.options.n;
+    doc["eps"] = to_string(in.options.eps);
+    doc["criterion"] = to_string(in.options.criterion);
+    doc["method"] = r.method;
+    doc["beta"] = beta;
+    doc["gaps"] = gaps_json(*in.gaps, m, in.options.eps, in.options.precision.start);
+    doc["verdict"] = to_string(r.verdict);
+    doc["counterexample"] = r.counterexample ? violation_json(*r.counterexample, m) : CertJson(nullptr);
+    doc["words_checked"] = r.words;
+    doc["precision"] = {{"start", in.options.precision.start},
+                        {"cap", in.options.precision.cap},
+                        {"max_used", r.max_prec}};
+    doc["proofs"] = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
+    return doc;
+}
+
+void write_json_file(const std::string &path, const CertJson &doc) {
+    std::string tmp = path + ".partial";
+    {
+        std::ofstream out(tmp);
+        if (!out) throw InputError(path, "", "cannot open the output file for writing");
+        out << doc.dump(2) << "\n";
+        if (!out) throw InputError(path, "", "cannot write the output file");
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw InputError(path, "", "cannot move the output file into place");
+    }
+}
+
+} // namespace tempcert

@@ -1,0 +1,99 @@
+// The tight inverse temperature (SPEC 4.2; proofs/tight-bracket.md): the
+// least beta at which the criterion holds for every input up to n,
+// bracketed by beta_hi (certified) and beta_lo (refuted by a concrete word),
+// bisected until (hi - lo) <= rel * hi.
+//
+// Each end is established by certify_exhaustive, never by extrapolation.
+// For a single-layer model under tv the criterion is monotone in beta (each
+// query's TV decreases in beta, proofs/tight-bracket.md), so the bracket
+// encloses a threshold; otherwise it is reported as a "bracket".
+#include "tempcert/certify.hpp"
+#include "tempcert/error.hpp"
+
+namespace tempcert {
+
+namespace {
+
+// Midpoint rounded to a short dyadic rational inside (lo, hi), so that beta
+// stays readable and exact.
+Rational midpoint(const Rational &lo, const Rational &hi) { return (lo + hi) / 2; }
+
+} // namespace
+
+TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    TightResult r;
+    r.gaps = min_gaps_plain(m, o.n, o.limits, o.precision);
+    r.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);
+    bool monotone = m.layers.size() == 1 && o.criterion == Criterion::Tv;
+    r.kind = monotone ? "threshold" : "bracket";
+
+    auto run = [&](const Rational &beta) {
+        ++r.certify_runs;
+        return certify_exhaustive(m, BetaSpec::constant(beta), o);
+    };
+
+    // Upper end: beta_gap (or 1 when every gap is trivial), doubled until certified.
+    Rational hi = r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up;
+    for (int i = 0;; ++i) {
+        CertifyResult c = run(hi);
+        if (c.verdict == Verdict::Certified) break;
+        if (c.verdict == Verdict::Undecided)
+            throw Undecided("tight: cannot decide the criterion at beta = " + to_string(hi) +
+                            " (" + (c.undecided ? c.undecided->detail : std::string()) + ")");
+        if (i == 64)
+            throw LimitError("tight: no beta up to " + decimal_significant(hi, 6, true) +
+                             " satisfies the criterion (the model may not be simulable)");
+        hi *= 2;
+    }
+    // Lower end: halve until a word refutes, or give 0 after 60 halvings.
+    Rational lo = hi;
+    bool found = false;
+    for (int i = 0; i < 60; ++i) {
+        lo /= 2;
+        CertifyResult c = run(lo);
+        if (c.verdict == Verdict::Refuted) {
+            r.lo_witness = c.counterexample;
+            found = true;
+            break;
+        }
+        if (c.verdict == Verdict::Undecided) break;
+        hi = lo; // certified at lo: a better upper end
+    }
+    if (!found) {
+        r.beta_lo = 0;
+        r.beta_hi = hi;
+        r.converged = true;
+        r.note = "every beta down to " + decimal_significant(hi, 6, false) +
+                 " is certified; no refuting word was found";
+        return r;
+    }
+    // Bisection. The previous refuting word is tried first: it often refutes
+    // the midpoint too, at the cost of one word instead of all.
+    while (hi - lo > rel * hi) {
+        Rational mid = midpoint(lo, hi);
+        Violation v;
+        Prec used = 0;
+        if (r.lo_witness &&
+            certify_word(m, r.lo_witness->word, BetaSpec::constant(mid), o, v, used) == Tri::False) {
+            lo = mid;
+            r.lo_witness = v;
+            continue;
+        }
+        CertifyResult c = run(mid);
+        if (c.verdict == Verdict::Certified) hi = mid;
+        else if (c.verdict == Verdict::Refuted) {
+            lo = mid;
+            r.lo_witness = c.counterexample;
+        } else {
+            r.note = "stopped: the criterion is undecided at beta = " + to_string(mid) +
+                     " at the precision cap";
+            break;
+        }
+    }
+    r.beta_lo = lo;
+    r.beta_hi = hi;
+    r.converged = hi - lo <= rel * hi;
+    return r;
+}
+
+} // namespace tempcert

@@ -1,0 +1,199 @@
+// `tempcert certify`, `tempcert tight` and `tempcert check` (SPEC 5, 7).
+#include "commands.hpp"
+#include "options.hpp"
+#include "tempcert/certificate.hpp"
+#include "tempcert/error.hpp"
+
+#include <iostream>
+
+namespace tempcert::cli {
+
+namespace {
+
+void add_claim_options(po::options_description &desc) {
+    desc.add_options()("n", po::value<long long>(), "largest input length")(
+        "eps", po::value<std::string>(), "tolerance, 0 < eps < 1 (0.01, 1/100, 1e-2)")(
+        "criterion", po::value<std::string>()->default_value("tv"), "tv, output or decision")(
+        "method", po::value<std::string>()->default_value("auto"), "exhaustive or auto");
+}
+
+CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
+    CertifyOptions o;
+    o.limits = common.limits;
+    o.precision = common.precision;
+    o.n = read_n(vm, common.limits);
+    o.eps = read_fraction(vm, "eps", true);
+    if (!parse_criterion(vm["criterion"].as<std::string>(), o.criterion))
+        throw InputError("", "--criterion", "expected tv, output or decision, got \"" +
+                                                vm["criterion"].as<std::string>() + "\"");
+    std::string method = vm["method"].as<std::string>();
+    if (method != "auto" && method != "exhaustive")
+        throw InputError("", "--method", "expected exhaustive or auto, got \"" + method + "\"");
+    return o;
+}
+
+std::string model_arg(const po::variables_map &vm, const char *command) {
+    if (!vm.count("model"))
+        throw InputError("", std::string("tempcert ") + command, "expected a MODEL file");
+    return vm["model"].as<std::vector<std::string>>().front();
+}
+
+} // namespace
+
+int run_certify(const Args &args) {
+    po::options_description desc("certify options");
+    add_claim_options(desc);
+    desc.add_options()("beta", po::value<std::string>(),
+                       "inverse temperature to certify (default: the model's beta_gap)")(
+        "output,o", po::value<std::string>(), "write the certificate to this file");
+    add_common_options(desc);
+    po::variables_map vm;
+    if (!parse_command("certify",
+                       "MODEL --n N --eps E [--beta B] [--criterion tv|output|decision] [-o CERT] [--json]",
+                       desc, args, "model", 1, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    std::string path = model_arg(vm, "certify");
+    Model m = load_model_file(path, common.limits);
+    CertifyOptions o = read_claim(vm, common);
+    check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
+
+    GapReport gaps = min_gaps_plain(m, o.n, o.limits, o.precision);
+    GapBound bgap = model_beta_gap(gaps, o.eps, o.precision.start);
+    std::string beta_text, source;
+    if (vm.count("beta")) {
+        beta_text = vm["beta"].as<std::string>();
+        source = "user";
+    } else {
+        beta_text = to_string(bgap.trivial ? Rational(1) : bgap.beta_up);
+        source = "beta_gap";
+    }
+    BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
+    CertifyResult r = certify_exhaustive(m, beta, o);
+
+    CertificateInput in;
+    in.model = &m;
+    in.model_file = path;
+    in.options = o;
+    in.beta_spec = beta_text;
+    in.beta_source = source;
+    in.beta_gap = source == "beta_gap" ? &bgap : nullptr;
+    in.gaps = &gaps;
+    in.result = &r;
+    CertJson cert = certificate_json(in);
+    if (vm.count("output") && r.verdict != Verdict::Undecided)
+        write_json_file(vm["output"].as<std::string>(), cert);
+
+    if (common.json) {
+        CertJson out = cert;
+        out["min_gap"] = cert["gaps"]["min_gap"];
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
+                  << ", criterion " << to_string(o.criterion) << ", method " << r.method << "\n";
+        std::cout << "minimum gap " << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"));
+        if (!bgap.trivial)
+            std::cout << "; Lemma GT beta_gap = " << bgap.exact << " <= " << bgap.beta_decimal_up;
+        std::cout << "\nbeta = " << (source == "beta_gap" ? bgap.beta_decimal_up + " (beta_gap, rounded up)"
+                                                          : beta_text)
+                  << ", " << r.words << " words checked\n";
+        if (r.counterexample)
+            std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet) << ": "
+                      << r.counterexample->detail << "\n";
+        if (r.undecided && r.verdict == Verdict::Undecided)
+            std::cout << "undecided at " << o.precision.cap << " bits: "
+                      << format_word(r.undecided->word, m.alphabet) << ": " << r.undecided->detail << "\n";
+        std::cout << "verdict: " << to_string(r.verdict) << "\n";
+        if (vm.count("output") && r.verdict != Verdict::Undecided)
+            std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";
+    }
+    switch (r.verdict) {
+    case Verdict::Certified: return kExitOk;
+    case Verdict::Refuted: return kExitRefuted;
+    case Verdict::Undecided: return kExitUndecided;
+    }
+    return kExitUndecided;
+}
+
+int run_tight(const Args &args) {
+    po::options_description desc("tight options");
+    add_claim_options(desc);
+    desc.add_options()("rel", po::value<std::string>()->default_value("1e-6"),
+                       "stop when beta_hi - beta_lo <= rel * beta_hi");
+    add_common_options(desc);
+    po::variables_map vm;
+    if (!parse_command("tight", "MODEL --n N --eps E [--rel R] [--criterion ...] [--json]", desc,
+                       args, "model", 1, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    std::string path = model_arg(vm, "tight");
+    Model m = load_model_file(path, common.limits);
+    CertifyOptions o = read_claim(vm, common);
+    Rational rel = read_fraction(vm, "rel", true);
+    TightResult t = tight_exhaustive(m, o, rel);
+    std::string lo = decimal_significant(t.beta_lo, 15, false);
+    std::string hi = decimal_significant(t.beta_hi, 15, true);
+    if (common.json) {
+        CertJson out{{"model", m.name},
+                     {"n", o.n},
+                     {"eps", to_string(o.eps)},
+                     {"criterion", to_string(o.criterion)},
+                     {"beta_lo", lo},
+                     {"beta_hi", hi},
+                     {"beta_lo_exact", to_string(t.beta_lo)},
+                     {"beta_hi_exact", to_string(t.beta_hi)},
+                     {"lo_witness", t.lo_witness ? CertJson(format_word(t.lo_witness->word, m.alphabet)) : CertJson(nullptr)},
+                     {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : CertJson(nullptr)},
+                     {"kind", t.kind},
+                     {"converged", t.converged},
+                     {"beta_gap", t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up},
+                     {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
+                     {"method", "exhaustive"},
+                     {"certify_runs", t.certify_runs},
+                     {"note", t.note},
+                     {"proof", "proofs/tight-bracket.md"}};
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
+                  << ", criterion " << to_string(o.criterion) << "\n"
+                  << "tight beta in [" << lo << ", " << hi << "] (" << t.kind << ")\n"
+                  << "  beta_hi " << hi << ": certified for every word of length 1.." << o.n << "\n";
+        if (t.lo_witness)
+            std::cout << "  beta_lo " << lo << ": refuted by " << format_word(t.lo_witness->word, m.alphabet)
+                      << " (" << t.lo_witness->detail << ")\n";
+        std::cout << "  Lemma GT beta_gap: " << (t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up)
+                  << " (minimum gap " << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
+        if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";
+    }
+    return t.converged ? kExitOk : kExitUndecided;
+}
+
+int run_check(const Args &args) {
+    po::options_description desc("check options");
+    desc.add_options()("model", po::value<std::string>(), "the model the certificate is about");
+    add_common_options(desc);
+    po::variables_map vm;
+    if (!parse_command("check", "CERT --model MODEL [--json]", desc, args, "certificate", 1, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    if (!vm.count("certificate")) throw InputError("", "tempcert check", "expected a CERT file");
+    if (!vm.count("model")) throw InputError("", "tempcert check", "expected --model MODEL");
+    std::string cert = vm["certificate"].as<std::vector<std::string>>().front();
+    CheckOutcome out = check_certificate(cert, vm["model"].as<std::string>(), common.limits,
+                                         common.precision);
+    if (common.json) {
+        std::cout << CertJson{{"certificate", cert},
+                              {"accepted", out.accepted},
+                              {"reason", out.reason},
+                              {"words", out.words}}
+                         .dump(2)
+                  << "\n";
+    } else if (out.accepted) {
+        std::cout << "s VERIFIED " << cert << " (" << out.words << " words re-evaluated)\n";
+    } else {
+        std::cout << "s NOT VERIFIED " << cert << ": " << out.reason << "\n";
+    }
+    return out.accepted ? kExitOk : kExitRefuted;
+}
+
+} // namespace tempcert::cli
