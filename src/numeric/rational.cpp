@@ -16,7 +16,13 @@ bool all_digits(std::string_view s) {
     return true;
 }
 
-Integer integer_of(std::string_view digits) { return Integer(std::string(digits)); }
+// Base 10 explicitly: Boost's string constructor reads a leading 0 as octal
+// ("0123" would be 83), which would silently change decimals like 0.0123.
+Integer integer_of(std::string_view digits) {
+    Integer z;
+    mpz_set_str(z.backend().data(), std::string(digits).c_str(), 10);
+    return z;
+}
 
 } // namespace
 

@@ -21,6 +21,17 @@ TEST_CASE("parse_rational accepts integers, fractions and decimals exactly") {
           Rational(Integer("123456789012345678901234567890")));
 }
 
+TEST_CASE("leading zeros are decimal, never octal") {
+    std::string why;
+    CHECK(*parse_rational("0.0123", why) == Rational(123, 10000));
+    CHECK(*parse_rational("0.08", why) == Rational(8, 100));
+    CHECK(*parse_rational("007", why) == Rational(7));
+    CHECK(*parse_rational("010", why) == Rational(10));
+    CHECK(*parse_rational("010/012", why) == Rational(10, 12));
+    CHECK(*parse_rational("-0.0223672838821", why) == Rational(-223672838821, 10000000000000));
+    CHECK(*parse_rational_scientific("0.05e1", why) == Rational(1, 2));
+}
+
 TEST_CASE("parse_rational rejects what is not exact or not a number") {
     for (const char *bad : {"", "-", "1/0", "1e-3", "1.5e2", "+1", " 1", "1/", "/2", "1.2.3", "0x10",
                             "1/-2", "abc", ".", "1/2/3"}) {
