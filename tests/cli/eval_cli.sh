@@ -58,6 +58,26 @@ expect 2 'too many positional options|can only be specified once' -- eval "$hasb
 # limits: exit 3, naming the option
 expect 3 'more than the limit 2 \(--max-n\)' -- eval "$hasb" --input abab --max-n 2
 expect 3 'precision cap, --prec-cap|--prec-cap, --width' -- eval "$hasb" --input ab --beta 3 --width 1e-100 --prec-cap 128
+# gap, bound, certify, tight, check
+bounded="$cases/models/first-is-a-bounded.json"
+expect 0 'min gap 2, N = 6; witness ab query 2 argmax \{2\} runner-up 1' -- gap "$hasb" --n 6
+expect 0 '"min_gap": "1/6"' -- gap "$bounded" --n 6 --json
+expect 0 'beta_gap = ln\(297\)/\(1\) <= 5\.69373213881' -- bound --n 4 --gap 1 --eps 0.01
+expect 0 '"tau": "0\.175631725487"' -- bound --n 4 --gap 1 --eps 1/100 --json
+expect 0 'every beta >= 0' -- bound --n 2 --gap 1 --eps 0.6
+expect 0 'verdict: certified' -- certify "$hasb" --n 6 --eps 0.01
+expect 1 'counterexample: ab: TV at layer 1 head 1 query 2' -- certify "$hasb" --n 6 --eps 0.01 --beta 2
+expect 0 '"verdict": "certified"' -- certify "$hasb" --n 4 --eps 0.01 --criterion output --json
+expect 0 '"verdict": "certified"' -- certify "$hasb" --n 4 --eps 0.01 --beta 1 --criterion decision --json
+expect 0 'tight beta in \[2\.2975599[0-9]*, 2\.2975612[0-9]*\] \(threshold\)' -- tight "$hasb" --n 6 --eps 0.01
+expect 0 '"lo_witness": "ab"' -- tight "$hasb" --n 6 --eps 0.01 --json
+expect 2 '--eps: expected a number strictly between 0 and 1' -- certify "$hasb" --n 3 --eps 1
+expect 2 '--n: expected n >= 1' -- certify "$hasb" --n 0 --eps 0.1
+expect 2 '--criterion: expected tv, output or decision' -- certify "$hasb" --n 3 --eps 0.1 --criterion kl
+expect 2 '--gap: expected a number > 0' -- bound --n 3 --gap -1 --eps 0.1
+expect 3 'more than the limit 1000 \(--max-words\)' -- certify "$hasb" --n 12 --eps 0.1 --max-words 1000
+expect 3 'limit 100000 \(--max-n\)' -- certify "$hasb" --n 1000000000000 --eps 0.1
+expect 2 'expected --model MODEL' -- check /dev/null
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
 expect 0 'eval' -- --help
