@@ -69,7 +69,7 @@ expect 0 'verdict: certified' -- certify "$hasb" --n 6 --eps 0.01
 expect 1 'counterexample: ab: TV at layer 1 head 1 query 2' -- certify "$hasb" --n 6 --eps 0.01 --beta 2
 expect 0 '"verdict": "certified"' -- certify "$hasb" --n 4 --eps 0.01 --criterion output --json
 expect 0 '"verdict": "certified"' -- certify "$hasb" --n 4 --eps 0.01 --beta 1 --criterion decision --json
-expect 0 'tight beta in \[2\.2975599[0-9]*, 2\.2975612[0-9]*\] \(threshold\)' -- tight "$hasb" --n 6 --eps 0.01
+expect 0 'tight beta in \[2\.2975599[0-9]*, 2\.2975613[0-9]*\] \(threshold\)' -- tight "$hasb" --n 6 --eps 0.01
 expect 0 '"lo_witness": "ab"' -- tight "$hasb" --n 6 --eps 0.01 --json
 expect 2 '--eps: expected a number strictly between 0 and 1' -- certify "$hasb" --n 3 --eps 1
 expect 2 '--n: expected n >= 1' -- certify "$hasb" --n 0 --eps 0.1
