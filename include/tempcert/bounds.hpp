@@ -27,6 +27,33 @@ GapBound lemma_gt(std::size_t N, const std::optional<Real> &gamma, const Rationa
 // The model's beta_gap: the largest over heads of lemma_gt(N_h, gamma_h, eps).
 GapBound model_beta_gap(const GapReport &gaps, const Rational &eps, Prec prec);
 
+// The profile threshold of one query (SPEC 4.2, proofs/profile-bound.md):
+// the root beta* of X(beta) = sum_j exp(-beta d_j) = k eps / (1 - eps), where
+// d_j > 0 are the gaps from the maximum to the positions outside the
+// maximising set and k = |M|. Returned as a bracket [lo, hi] with
+// X(lo) > c and X(hi) <= c certified by MPFI (lo = hi = 0 when X(0) <= c),
+// hi - lo <= rel * hi.
+struct Bracket {
+    Rational lo, hi;
+};
+Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const Rational &eps,
+                          const Rational &rel, Prec prec);
+
+// Profile bound of each head over all words up to n (exact hard scores), the
+// maximum over every query of its threshold, with the word that attains it.
+struct HeadProfile {
+    std::size_t layer = 0, head = 0;
+    Bracket bound;              // {0, 0} when no query needs beta > 0
+    std::optional<Witness> witness;
+};
+struct ProfileReport {
+    std::vector<HeadProfile> heads;
+    Bracket bound; // over all heads
+};
+ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational &eps,
+                                  const Rational &rel, const Limits &limits,
+                                  const PrecisionPolicy &policy);
+
 // Decimal text of a positive rational with `sig` significant digits, rounded
 // up or down.
 std::string decimal_significant(const Rational &q, int sig, bool up);

@@ -64,6 +64,7 @@ struct TightResult {
     std::string note;
     GapReport gaps;
     GapBound beta_gap;
+    ProfileReport profile;         // SPEC 4.2 profile bound on the hard scores
     std::uint64_t certify_runs = 0;
 };
 

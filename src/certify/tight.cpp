@@ -24,6 +24,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
     TightResult r;
     r.gaps = min_gaps_plain(m, o.n, o.limits, o.precision);
     r.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);
+    r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
     bool monotone = m.layers.size() == 1 && o.criterion == Criterion::Tv;
     r.kind = monotone ? "threshold" : "bracket";
 

@@ -146,6 +146,9 @@ int run_tight(const Args &args) {
                      {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : CertJson(nullptr)},
                      {"kind", t.kind},
                      {"converged", t.converged},
+                     {"profile_bound", decimal_significant(t.profile.bound.hi, 15, true)},
+                     {"profile_bound_bracket", CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
+                                                                decimal_significant(t.profile.bound.hi, 15, true)})},
                      {"beta_gap", t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up},
                      {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
                      {"method", "exhaustive"},
@@ -161,6 +164,9 @@ int run_tight(const Args &args) {
         if (t.lo_witness)
             std::cout << "  beta_lo " << lo << ": refuted by " << format_word(t.lo_witness->word, m.alphabet)
                       << " (" << t.lo_witness->detail << ")\n";
+        std::cout << "  profile bound (SPEC 4.2, hard scores): ["
+                  << decimal_significant(t.profile.bound.lo, 15, false) << ", "
+                  << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
         std::cout << "  Lemma GT beta_gap: " << (t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up)
                   << " (minimum gap " << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
         if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";

@@ -132,6 +132,11 @@ TEST_CASE("tight: both ends established, 0.99 beta_lo refuted by a replayable wo
         CHECK(found);
         // beta_gap never undercuts the tight threshold
         CHECK(t.beta_gap.beta_up >= t.beta_lo);
+        // single layer, tv: the profile bound is the tight threshold, so the
+        // two brackets overlap, and it never exceeds beta_gap
+        CHECK(t.profile.bound.lo <= t.beta_hi);
+        CHECK(t.beta_lo <= t.profile.bound.hi);
+        CHECK(t.profile.bound.hi <= t.beta_gap.beta_up);
     }
 }
 
