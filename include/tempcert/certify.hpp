@@ -31,12 +31,22 @@ struct Violation {
 Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps,
                Criterion c, Violation &violation, const Word &w);
 
+// The same for one query (tv) and one read-out (output, decision).
+Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const Rational &eps,
+                Prec prec, const Word &w, Violation &violation);
+Tri judge_output(const OutputValue &ys, const OutputValue &yh, const Rational &eps, Criterion c,
+                 Prec prec, const Word &w, Violation &violation);
+
+// Order of enumeration: shorter first, then lexicographic by alphabet index.
+bool word_before(const Word &a, const Word &b);
+
 struct CertifyOptions {
     std::size_t n = 1;
     Rational eps;
     Criterion criterion = Criterion::Tv;
     Limits limits;
     PrecisionPolicy precision;
+    bool allow_prefix = true; // false: the plain path only (--method plain)
 };
 
 struct CertifyResult {
@@ -51,6 +61,16 @@ struct CertifyResult {
 // Every word of length 1..n, plain exact and MPFI evaluation, precision per
 // word raised until decided. Stops at the first refuted word.
 CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
+
+// Prefix-sharing certification (src/certify/certify_prefix.cpp): the same
+// verdict and the same counterexample as certify_exhaustive, for models where
+// PrefixEvaluator applies and beta is one constant. Undecided words fall
+// back to certify_word. Returns nullopt when prefix sharing does not apply.
+std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
+                                            const CertifyOptions &o);
+
+// certify_prefix when allowed and applicable, certify_exhaustive otherwise.
+CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
 
 // Decides one word at `beta` (precision raised until decided or the cap).
 Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,

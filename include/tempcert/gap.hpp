@@ -52,4 +52,12 @@ GapReport empty_gap_report(const Model &m, std::size_t n);
 GapReport min_gaps_plain(const Model &m, std::size_t n, const Limits &limits,
                          const PrecisionPolicy &policy);
 
+// Prefix-sharing path (same report, method "exhaustive-prefix"), or nullopt
+// when the model does not allow it (see src/eval/prefix_eval.hpp).
+std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Limits &limits);
+
+// Prefix sharing when it applies, the plain path otherwise.
+GapReport min_gaps_exhaustive(const Model &m, std::size_t n, const Limits &limits,
+                              const PrecisionPolicy &policy);
+
 } // namespace tempcert

@@ -52,3 +52,13 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
 }
 
 } // namespace tempcert
+
+namespace tempcert {
+
+CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOptions &o) {
+    if (o.allow_prefix)
+        if (auto r = certify_prefix(m, beta, o)) return *r;
+    return certify_exhaustive(m, beta, o);
+}
+
+} // namespace tempcert

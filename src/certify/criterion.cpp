@@ -31,72 +31,71 @@ const char *to_string(Verdict v) {
     return "?";
 }
 
-namespace {
-
-// Folds one check into the word's verdict: a certain failure wins; the
-// first undecided place is kept otherwise.
-void fold(Tri holds, Tri &verdict, Violation &out, Violation candidate) {
-    if (holds == Tri::True || verdict == Tri::False) return;
-    if (holds == Tri::False) {
-        verdict = Tri::False;
-        out = std::move(candidate);
-    } else if (verdict == Tri::True) {
-        verdict = Tri::Unknown;
-        out = std::move(candidate);
-    }
+Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const Rational &eps,
+                Prec prec, const Word &w, Violation &violation) {
+    if (!q.tv) return Tri::True; // no allowed position: nothing to compare
+    Tri holds = less_equal(q.tv->enclose(prec), Interval(eps, prec));
+    if (holds != Tri::True)
+        violation = Violation{w, "tv", layer, head, q.query, *q.tv, Real(0L),
+                              "TV at layer " + std::to_string(layer) + " head " +
+                                  std::to_string(head) + " query " + std::to_string(q.query) +
+                                  " is " + to_string(*q.tv, 15) + " against eps " + to_string(eps)};
+    return holds;
 }
 
-} // namespace
+Tri judge_output(const OutputValue &ys, const OutputValue &yh, const Rational &eps, Criterion c,
+                 Prec prec, const Word &w, Violation &violation) {
+    if (c == Criterion::Output) {
+        Real diff = abs(sub(ys.y.enclose(prec), yh.y.enclose(prec), prec));
+        Tri holds = less_equal(diff.enclose(prec), Interval(eps, prec));
+        if (holds != Tri::True)
+            violation = Violation{w, "output", 0, 0, ys.position, diff, yh.y,
+                                  "|y_S - y_H| at position " + std::to_string(ys.position) +
+                                      " is " + to_string(diff, 15) + " against eps " + to_string(eps)};
+        return holds;
+    }
+    if (yh.y.is_exact() && yh.y.exact() == 0) {
+        violation = Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
+                              "degenerate: the hard read-out at position " +
+                                  std::to_string(ys.position) + " is exactly 0"};
+        return Tri::Unknown;
+    }
+    Tri holds = ys.accept == Tri::Unknown ? Tri::Unknown
+                                          : (ys.accept == yh.accept ? Tri::True : Tri::False);
+    if (holds != Tri::True)
+        violation = Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
+                              "soft read-out at position " + std::to_string(ys.position) + " is " +
+                                  to_string(ys.y, 15) + ", hard is " + to_string(yh.y)};
+    return holds;
+}
 
-Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps,
-               Criterion c, Violation &violation, const Word &w) {
-    Prec prec = soft.prec;
+Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps, Criterion c,
+               Violation &violation, const Word &w) {
     Tri verdict = Tri::True;
-    Interval e(eps, prec);
+    Violation v;
+    auto fold = [&](Tri t) {
+        if (t == Tri::True) return false;
+        if (t == Tri::False) {
+            verdict = Tri::False;
+            violation = v;
+            return true; // a certain failure ends the word
+        }
+        if (verdict == Tri::True) {
+            verdict = Tri::Unknown;
+            violation = v;
+        }
+        return false;
+    };
     if (c == Criterion::Tv) {
         for (std::size_t l = 0; l < soft.layers.size(); ++l)
             for (std::size_t h = 0; h < soft.layers[l].heads.size(); ++h)
-                for (const auto &q : soft.layers[l].heads[h].queries) {
-                    if (!q.tv) continue; // no allowed position: nothing to compare
-                    Interval tv = q.tv->enclose(prec);
-                    Tri holds = less_equal(tv, e);
-                    if (holds == Tri::True) continue;
-                    Violation v{w, "tv", l + 1, h + 1, q.query, *q.tv, Real(0L),
-                                "TV at layer " + std::to_string(l + 1) + " head " +
-                                    std::to_string(h + 1) + " query " + std::to_string(q.query) +
-                                    " is " + to_string(*q.tv, 15) + " against eps " +
-                                    to_string(eps)};
-                    fold(holds, verdict, violation, std::move(v));
-                    if (verdict == Tri::False) return verdict;
-                }
+                for (const auto &q : soft.layers[l].heads[h].queries)
+                    if (fold(judge_query(q, l + 1, h + 1, eps, soft.prec, w, v))) return verdict;
         return verdict;
     }
-    for (std::size_t k = 0; k < soft.outputs.size(); ++k) {
-        const OutputValue &ys = soft.outputs[k], &yh = hard.outputs[k];
-        if (c == Criterion::Output) {
-            Real diff = abs(sub(ys.y.enclose(prec), yh.y.enclose(prec), prec));
-            Tri holds = less_equal(diff.enclose(prec), e);
-            fold(holds, verdict, violation,
-                 Violation{w, "output", 0, 0, ys.position, diff, yh.y,
-                           "|y_S - y_H| at position " + std::to_string(ys.position) + " is " +
-                               to_string(diff, 15) + " against eps " + to_string(eps)});
-        } else {
-            if (yh.y.is_exact() && yh.y.exact() == 0) {
-                fold(Tri::Unknown, verdict, violation,
-                     Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
-                               "degenerate: the hard read-out at position " +
-                                   std::to_string(ys.position) + " is exactly 0"});
-                continue;
-            }
-            Tri holds = ys.accept == Tri::Unknown ? Tri::Unknown
-                                                  : (ys.accept == yh.accept ? Tri::True : Tri::False);
-            fold(holds, verdict, violation,
-                 Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
-                           "soft read-out at position " + std::to_string(ys.position) + " is " +
-                               to_string(ys.y, 15) + ", hard is " + to_string(yh.y)});
-        }
-        if (verdict == Tri::False) return verdict;
-    }
+    for (std::size_t k = 0; k < soft.outputs.size(); ++k)
+        if (fold(judge_output(soft.outputs[k], hard.outputs[k], eps, c, soft.prec, w, v)))
+            return verdict;
     return verdict;
 }
 

@@ -22,7 +22,8 @@ Rational midpoint(const Rational &lo, const Rational &hi) { return (lo + hi) / 2
 
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel) {
     TightResult r;
-    r.gaps = min_gaps_plain(m, o.n, o.limits, o.precision);
+    r.gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
+                            : min_gaps_plain(m, o.n, o.limits, o.precision);
     r.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);
     r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
     bool monotone = m.layers.size() == 1 && o.criterion == Criterion::Tv;
@@ -30,7 +31,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
 
     auto run = [&](const Rational &beta) {
         ++r.certify_runs;
-        return certify_exhaustive(m, BetaSpec::constant(beta), o);
+        return certify_auto(m, BetaSpec::constant(beta), o);
     };
 
     // Upper end: beta_gap (or 1 when every gap is trivial), doubled until certified.

@@ -22,21 +22,23 @@ std::string argmax_text(const std::vector<std::size_t> &v) {
 int run_gap(const Args &args) {
     po::options_description desc("gap options");
     desc.add_options()("n", po::value<long long>(), "largest input length")(
-        "method", po::value<std::string>()->default_value("auto"), "exhaustive or auto");
+        "method", po::value<std::string>()->default_value("auto"),
+        "auto or exhaustive (prefix sharing where the masks allow it), or plain");
     add_common_options(desc);
     po::variables_map vm;
-    if (!parse_command("gap", "MODEL --n N [--method exhaustive|auto] [--json]", desc, args,
+    if (!parse_command("gap", "MODEL --n N [--method auto|exhaustive|plain] [--json]", desc, args,
                        "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("model")) throw InputError("", "tempcert gap", "expected a MODEL file");
     std::string method = vm["method"].as<std::string>();
-    if (method != "auto" && method != "exhaustive")
-        throw InputError("", "--method", "expected exhaustive or auto, got \"" + method + "\"");
+    if (method != "auto" && method != "exhaustive" && method != "plain")
+        throw InputError("", "--method", "expected auto, exhaustive or plain, got \"" + method + "\"");
     std::string path = vm["model"].as<std::vector<std::string>>().front();
     Model m = load_model_file(path, common.limits);
     std::size_t n = read_n(vm, common.limits);
-    GapReport g = min_gaps_plain(m, n, common.limits, common.precision);
+    GapReport g = method == "plain" ? min_gaps_plain(m, n, common.limits, common.precision)
+                                    : min_gaps_exhaustive(m, n, common.limits, common.precision);
     bool ties = false;
     for (const auto &h : g.heads) ties = ties || h.tie.has_value();
     if (common.json) {

@@ -1,0 +1,89 @@
+// Prefix-sharing certification (SPEC 5.2): a depth-first walk over the tree
+// of words where each node judges only its newest query (tv) or newest
+// read-out (output, decision); the earlier ones are its ancestors' and were
+// judged there. Nodes the fixed-precision soft state cannot decide are
+// re-judged whole by the plain path (certify_word), which raises precision.
+//
+// The counterexample is the plain path's: the first refuting word in
+// (length, lexicographic) order refutes at its newest item (else a shorter
+// prefix would refute), so it is a node; the walk keeps the least such node
+// and does not descend below a refuting node or past its length.
+#include "../eval/prefix_eval.hpp"
+#include "tempcert/certify.hpp"
+#include "tempcert/error.hpp"
+
+#include <functional>
+
+namespace tempcert {
+
+std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
+                                            const CertifyOptions &o) {
+    if (!detail::PrefixEvaluator::applies(m)) return std::nullopt;
+    // beta must be one constant per layer (no n): evaluate at two lengths.
+    std::vector<Real> betas;
+    const Prec prec = o.precision.start;
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        Real b1 = beta.at(l, 1, prec), b2 = beta.at(l, 2, prec);
+        if (!b1.is_exact() || !b2.is_exact() || b1.exact() != b2.exact()) return std::nullopt;
+        betas.push_back(b1);
+    }
+    check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
+    CertifyResult r;
+    r.method = "exhaustive-prefix";
+    r.max_prec = prec;
+    detail::PrefixEvaluator ev(m, prec, betas);
+    Word w;
+    std::function<void()> walk = [&] {
+        for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
+            ev.push(static_cast<int>(s));
+            w.push_back(static_cast<int>(s));
+            ++r.words;
+            Tri t = Tri::True;
+            Violation v;
+            auto fold = [&](Tri x, Violation &cand) {
+                if (x == Tri::True || t == Tri::False) return;
+                if (x == Tri::False || t == Tri::True) {
+                    t = x;
+                    v = cand;
+                }
+            };
+            if (o.criterion == Criterion::Tv) {
+                std::size_t idx = 0;
+                for (std::size_t l = 0; l < m.layers.size(); ++l)
+                    for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+                        Violation cand;
+                        fold(judge_query(ev.soft_queries()[idx], l + 1, h + 1, o.eps, prec, w, cand), cand);
+                    }
+            } else {
+                for (std::size_t k = 0; k < ev.soft_outputs().size(); ++k) {
+                    Violation cand;
+                    fold(judge_output(ev.soft_outputs()[k], ev.hard_outputs()[k], o.eps,
+                                      o.criterion, prec, w, cand),
+                         cand);
+                }
+            }
+            if (t == Tri::Unknown) { // fixed precision could not decide: plain path
+                Prec used = 0;
+                t = certify_word(m, w, beta, o, v, used);
+                r.max_prec = std::max(r.max_prec, used);
+            }
+            if (t == Tri::False) {
+                if (!r.counterexample || word_before(w, r.counterexample->word)) r.counterexample = v;
+            } else {
+                if (t == Tri::Unknown && (!r.undecided || word_before(w, r.undecided->word)))
+                    r.undecided = v;
+                bool deeper = w.size() < o.n &&
+                              (!r.counterexample || w.size() + 1 < r.counterexample->word.size());
+                if (deeper) walk();
+            }
+            w.pop_back();
+            ev.pop();
+        }
+    };
+    walk();
+    r.verdict = r.counterexample ? Verdict::Refuted
+                                 : (r.undecided ? Verdict::Undecided : Verdict::Certified);
+    return r;
+}
+
+} // namespace tempcert
