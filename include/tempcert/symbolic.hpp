@@ -1,0 +1,27 @@
+// Symbolic first-layer analysis (SPEC 5.2; proofs/symbolic-gap.md): minimum
+// gaps, the unique-hard tie check and the profile bound over every input up
+// to length n, without enumerating words.
+#pragma once
+
+#include "tempcert/bounds.hpp"
+
+namespace tempcert {
+
+// Whether every head is in layer 1 and every feature rational.
+bool symbolic_applies(const Model &m, std::string &why_not);
+
+struct SymbolicOptions {
+    std::optional<Rational> eps; // compute the profile bound too
+    Rational rel = Rational(1, 1000000000);
+    PrecisionPolicy precision;
+};
+
+struct SymbolicReport {
+    GapReport gaps;        // method "symbolic", words = 0
+    ProfileReport profile; // empty unless options.eps
+};
+
+// Throws InputError when symbolic_applies is false.
+SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOptions &opt);
+
+} // namespace tempcert
