@@ -48,4 +48,3 @@ BENCHMARK(BM_certify_prefix)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_gaps_plain)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_gaps_prefix)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
 
-BENCHMARK_MAIN();

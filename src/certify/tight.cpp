@@ -9,6 +9,7 @@
 // encloses a threshold; otherwise it is reported as a "bracket".
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/symbolic.hpp"
 
 namespace tempcert {
 
@@ -25,7 +26,16 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
     r.gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
                             : min_gaps_plain(m, o.n, o.limits, o.precision);
     r.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);
-    r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
+    std::string why_not;
+    if (symbolic_applies(m, why_not)) {
+        SymbolicOptions so;
+        so.eps = o.eps;
+        so.rel = rel / 4;
+        so.precision = o.precision;
+        r.profile = analyse_symbolic(m, o.n, so).profile;
+    } else {
+        r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
+    }
     bool monotone = m.layers.size() == 1 && o.criterion == Criterion::Tv;
     r.kind = monotone ? "threshold" : "bracket";
 

@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/symbolic.hpp"
 
 #include <iostream>
 
@@ -23,22 +24,27 @@ int run_gap(const Args &args) {
     po::options_description desc("gap options");
     desc.add_options()("n", po::value<long long>(), "largest input length")(
         "method", po::value<std::string>()->default_value("auto"),
-        "auto or exhaustive (prefix sharing where the masks allow it), or plain");
+        "auto (symbolic for first-layer models, else exhaustive), symbolic, exhaustive (prefix "
+        "sharing where the masks allow it), or plain (every word from scratch)");
     add_common_options(desc);
     po::variables_map vm;
-    if (!parse_command("gap", "MODEL --n N [--method auto|exhaustive|plain] [--json]", desc, args,
+    if (!parse_command("gap", "MODEL --n N [--method auto|symbolic|exhaustive|plain] [--json]", desc, args,
                        "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("model")) throw InputError("", "tempcert gap", "expected a MODEL file");
     std::string method = vm["method"].as<std::string>();
-    if (method != "auto" && method != "exhaustive" && method != "plain")
-        throw InputError("", "--method", "expected auto, exhaustive or plain, got \"" + method + "\"");
+    if (method != "auto" && method != "symbolic" && method != "exhaustive" && method != "plain")
+        throw InputError("", "--method",
+                         "expected auto, symbolic, exhaustive or plain, got \"" + method + "\"");
     std::string path = vm["model"].as<std::vector<std::string>>().front();
     Model m = load_model_file(path, common.limits);
     std::size_t n = read_n(vm, common.limits);
-    GapReport g = method == "plain" ? min_gaps_plain(m, n, common.limits, common.precision)
-                                    : min_gaps_exhaustive(m, n, common.limits, common.precision);
+    std::string why_not;
+    if (method == "auto") method = symbolic_applies(m, why_not) ? "symbolic" : "exhaustive";
+    GapReport g = method == "symbolic" ? analyse_symbolic(m, n, {}).gaps
+                  : method == "plain"  ? min_gaps_plain(m, n, common.limits, common.precision)
+                                       : min_gaps_exhaustive(m, n, common.limits, common.precision);
     bool ties = false;
     for (const auto &h : g.heads) ties = ties || h.tie.has_value();
     if (common.json) {
@@ -62,8 +68,12 @@ int run_gap(const Args &args) {
                      {"words", g.words}};
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << "minimum gaps of " << m.name << " over all " << g.words
-                  << " words of length 1.." << n << " (" << g.method << ")\n";
+        if (g.method == "symbolic")
+            std::cout << "minimum gaps of " << m.name << " over all words of length 1.." << n
+                      << " (symbolic, no enumeration; proofs/symbolic-gap.md)\n";
+        else
+            std::cout << "minimum gaps of " << m.name << " over all " << g.words
+                      << " words of length 1.." << n << " (" << g.method << ")\n";
         for (const auto &h : g.heads) {
             std::cout << "  layer " << h.layer << " head " << h.head << " (" << to_string(h.kind)
                       << ", " << to_string(h.mask) << "): min gap "

@@ -1,22 +1,25 @@
 // Symbolic analysis of first-layer heads (SPEC 5.2; proofs/symbolic-gap.md).
 //
-// In layer 1 the score s_ij = (W_Q x_i) . (W_K x_j) depends only on
-// (w_i, i, w_j, j, n): for a query at position i with symbol a, every other
-// allowed key position j picks its symbol freely, so position j offers the
-// value set V_j = { s(a, i, sigma, j, n) : sigma }, the query's own position
-// offers s(a, i, a, i, n) and BOS offers its fixed score. A word chooses one
-// value per position. With L = max_j min V_j, a value t can be the maximum
-// exactly when t >= L and some position offers t, and then:
-//  * the smallest gap with maximum t is t - r(t), r(t) the largest value
-//    below t offered by a position other than one position p offering t;
-//  * a unique-hard tie with different values needs two positions offering t
-//    with different value vectors W_V x_j;
+// In layer 1, x_j = E(w_j) + P(j, n), so the score of a query q = W_Q x_i is
+// separable: s_ij = A(w_j) + B(j) with A(sigma) = q . W_K E(sigma) and
+// B(j) = q . W_K P(j, n). For a query at position i with symbol a, every
+// other allowed key position j picks its symbol freely and offers the values
+// A(sigma) + B(j); the query's own position offers A(a) + B(i), and BOS its
+// fixed score. A word chooses one offer per position. With L the largest of
+// the positions' least offers, a value t can be the maximum exactly when
+// t >= L and some position offers it (Lemma 1 of the proof), and:
+//  * the least gap with maximum t is t - r(t), r(t) the largest offer below
+//    t from a position other than one holder p of t;
+//  * a unique-hard tie between different values needs two positions offering
+//    t whose value vectors W_V x_j differ;
 //  * the largest profile threshold with maximum t puts every free position at
-//    its largest value below t and keeps the maximising set minimal (TV only
-//    grows: proofs/symbolic-gap.md, Lemma 2).
-// Every (n', i, a) is examined: polynomial in n and the alphabet, no word
-// enumeration. Witness words are built from the optimal choices and replayed
-// through the exact hard evaluator before they are reported.
+//    its largest offer below t and keeps the maximising set minimal (Lemma 2).
+// Per query only the offers >= L and the best two offers below L (from
+// distinct positions) are needed for the gap and the ties, so the work is
+// O(i |Sigma|) comparisons per query and no sort of all offers; the profile
+// bound, which needs every position's offer below each t, is O(i^2 |Sigma|).
+// Witness words are built from the optimal choices and replayed through the
+// exact hard evaluator before they are reported.
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
@@ -37,15 +40,15 @@ struct Offer {
     int symbol;           // alphabet index, -1 for BOS
 };
 
-// Per-length precomputation of W_Q x, W_K x, W_V x for every (symbol, position).
-struct LengthTables {
-    std::size_t n;
-    // [symbol][position] with symbol == alphabet.size() meaning BOS (position 0 only)
-    std::vector<std::vector<Vector>> q, k, v;
+// W_Q, W_K, W_V applied to the embeddings and to the positional parts.
+struct Tables {
+    std::vector<Vector> QE, KE, VE; // [symbol], index |Sigma| = BOS
+    std::vector<Vector> QP, KP, VP; // [position 0..n]
 };
 
 Vector exact_vector(const RealVector &r) {
     Vector out;
+    out.reserve(r.size());
     for (const auto &x : r) out.push_back(x.exact());
     return out;
 }
@@ -57,100 +60,150 @@ Rational dot_exact(const Vector &a, const Vector &b) {
     return s;
 }
 
-LengthTables tables(const Model &m, const Head &head, std::size_t n) {
-    LengthTables t;
-    t.n = n;
+Vector plus(const Vector &a, const Vector &b) {
+    Vector out(a);
+    for (std::size_t c = 0; c < out.size(); ++c) out[c] += b[c];
+    return out;
+}
+
+Tables tables(const Model &m, const Head &head, std::size_t n) {
+    Tables t;
+    const Prec p = kPrecStart;
     std::size_t k = m.alphabet.size();
-    t.q.assign(k + 1, std::vector<Vector>(n + 1));
-    t.k = t.q;
-    t.v = t.q;
     for (std::size_t s = 0; s <= k; ++s) {
-        bool is_bos = s == k;
-        if (is_bos && !m.bos) continue;
-        const Vector &e = m.embedding.at(is_bos ? *m.bos : m.alphabet[s]);
-        for (std::size_t j = is_bos ? 0 : 1; j <= (is_bos ? 0 : n); ++j) {
-            RealVector x(e.begin(), e.end());
-            for (const auto &f : m.positions)
-                x[f.dim] = add(x[f.dim], f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), kPrecStart), kPrecStart);
-            t.q[s][j] = exact_vector(matvec(head.query, x, kPrecStart));
-            t.k[s][j] = exact_vector(matvec(head.key, x, kPrecStart));
-            t.v[s][j] = exact_vector(matvec(head.value, x, kPrecStart));
-        }
+        if (s == k && !m.bos) break;
+        const Vector &e = m.embedding.at(s == k ? *m.bos : m.alphabet[s]);
+        RealVector x(e.begin(), e.end());
+        t.QE.push_back(exact_vector(matvec(head.query, x, p)));
+        t.KE.push_back(exact_vector(matvec(head.key, x, p)));
+        t.VE.push_back(exact_vector(matvec(head.value, x, p)));
+    }
+    for (std::size_t j = 0; j <= n; ++j) {
+        RealVector x(m.width, Real(0L));
+        for (const auto &f : m.positions)
+            x[f.dim] = add(x[f.dim], f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), p), p);
+        t.QP.push_back(exact_vector(matvec(head.query, x, p)));
+        t.KP.push_back(exact_vector(matvec(head.key, x, p)));
+        t.VP.push_back(exact_vector(matvec(head.value, x, p)));
     }
     return t;
 }
 
-// One query configuration: its offers, grouped by position.
+// One query configuration (length, position i, symbol a).
 struct QueryView {
-    std::size_t query;
-    int query_symbol; // alphabet index, or -1 for the BOS query
-    std::vector<std::size_t> positions;       // allowed, increasing
-    std::vector<std::vector<Offer>> offers;   // per allowed position, sorted by value ascending
-    Rational L;                               // max over positions of the least offer
+    std::size_t len = 0, query = 0;
+    int query_symbol = 0; // -1 for the BOS query
+    std::vector<std::size_t> positions; // allowed, increasing
+    std::vector<Rational> A;            // A(sigma), sigma in the alphabet; A[|Sigma|] = BOS
+    std::vector<int> by_A;              // alphabet indices by A descending, then index
+    int least_symbol = 0;               // argmin A (least index among ties)
+    Rational L;
+    std::vector<Offer> top;             // offers >= L, value descending, then position
+    std::vector<Offer> below;           // best offers < L from two distinct positions
+    std::vector<std::vector<Offer>> all; // per allowed position, ascending (profile only)
 };
 
-QueryView view(const Model &m, const LengthTables &t, const Head &head, std::size_t i, int a) {
+bool fixed_slot(const QueryView &qv, std::size_t j) { return j == 0 || j == qv.query; }
+
+// The fixed offer of the query's own position or BOS.
+Offer fixed_offer(const QueryView &qv, const Tables &t, const Vector &q, std::size_t j,
+                  std::size_t ksym) {
+    if (j == 0) return {qv.A[ksym] + dot_exact(q, t.KP[0]), 0, -1};
+    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot_exact(q, t.KP[j]), j, qv.query_symbol};
+}
+
+QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t len, std::size_t i,
+               int a, bool full) {
     QueryView qv;
+    qv.len = len;
     qv.query = i;
     qv.query_symbol = a;
     std::size_t k = m.alphabet.size();
-    std::size_t qs = a < 0 ? k : static_cast<std::size_t>(a);
-    const Vector &q = t.q[qs][i];
-    qv.positions = allowed_positions(head.mask, i, t.n, m.has_bos());
-    for (std::size_t j : qv.positions) {
-        std::vector<Offer> o;
-        if (j == 0) o.push_back({dot_exact(q, t.k[k][0]), 0, -1});
-        else if (j == i) o.push_back({dot_exact(q, t.k[qs][j]), j, a});
-        else
-            for (std::size_t s = 0; s < k; ++s)
-                o.push_back({dot_exact(q, t.k[s][j]), j, static_cast<int>(s)});
-        std::sort(o.begin(), o.end(), [](const Offer &x, const Offer &y) {
-            return x.value < y.value || (x.value == y.value && x.symbol < y.symbol);
-        });
-        qv.L = qv.offers.empty() ? o.front().value : std::max(qv.L, o.front().value);
-        qv.offers.push_back(std::move(o));
+    qv.positions = allowed_positions(head.mask, i, len, m.has_bos());
+    if (qv.positions.empty()) return qv;
+    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
+    for (std::size_t s = 0; s < t.KE.size(); ++s) qv.A.push_back(dot_exact(q, t.KE[s]));
+    for (std::size_t s = 0; s < k; ++s) qv.by_A.push_back(static_cast<int>(s));
+    std::stable_sort(qv.by_A.begin(), qv.by_A.end(),
+                     [&](int x, int y) { return qv.A[static_cast<std::size_t>(x)] > qv.A[static_cast<std::size_t>(y)]; });
+    qv.least_symbol = qv.by_A.back();
+    for (int s = static_cast<int>(k) - 1; s >= 0; --s)
+        if (qv.A[static_cast<std::size_t>(s)] == qv.A[static_cast<std::size_t>(qv.least_symbol)]) qv.least_symbol = s;
+    const Rational &amax = qv.A[static_cast<std::size_t>(qv.by_A.front())];
+    const Rational &amin = qv.A[static_cast<std::size_t>(qv.by_A.back())];
+
+    std::vector<Rational> B(qv.positions.size());
+    bool have_L = false;
+    for (std::size_t s = 0; s < qv.positions.size(); ++s) {
+        std::size_t j = qv.positions[s];
+        Rational least = fixed_slot(qv, j) ? fixed_offer(qv, t, q, j, k).value
+                                           : Rational(amin + (B[s] = dot_exact(q, t.KP[j])));
+        if (!have_L || least > qv.L) qv.L = least;
+        have_L = true;
     }
+    auto note_below = [&](const Offer &o) {
+        // keep the best offer below L and the best from another position
+        auto &b = qv.below;
+        if (b.empty()) { b.push_back(o); return; }
+        if (o.value > b[0].value) {
+            if (o.position != b[0].position) b.insert(b.begin(), o);
+            else b[0] = o;
+        } else if (o.position != b[0].position && (b.size() < 2 || o.value > b[1].value)) {
+            if (b.size() < 2) b.push_back(o);
+            else b[1] = o;
+        }
+        if (b.size() > 2) b.resize(2);
+    };
+    for (std::size_t s = 0; s < qv.positions.size(); ++s) {
+        std::size_t j = qv.positions[s];
+        if (fixed_slot(qv, j)) {
+            Offer o = fixed_offer(qv, t, q, j, k);
+            if (o.value >= qv.L) qv.top.push_back(o);
+            else note_below(o);
+            if (full) qv.all.push_back({o});
+            continue;
+        }
+        Rational D = qv.L - B[s]; // offer A + B >= L  iff  A >= D
+        bool below_done = false;
+        if (amax >= D || full)
+            for (int sym : qv.by_A) {
+                const Rational &as = qv.A[static_cast<std::size_t>(sym)];
+                if (as >= D) qv.top.push_back({as + B[s], j, sym});
+                else if (!below_done) {
+                    note_below({as + B[s], j, sym});
+                    below_done = true;
+                    if (!full) break;
+                }
+            }
+        else
+            note_below({amax + B[s], j, qv.by_A.front()});
+        if (full) {
+            std::vector<Offer> o;
+            for (std::size_t sym = 0; sym < k; ++sym) o.push_back({qv.A[sym] + B[s], j, static_cast<int>(sym)});
+            std::sort(o.begin(), o.end(), [](const Offer &x, const Offer &y) {
+                return x.value < y.value || (x.value == y.value && x.symbol < y.symbol);
+            });
+            qv.all.push_back(std::move(o));
+        }
+    }
+    std::sort(qv.top.begin(), qv.top.end(), [](const Offer &x, const Offer &y) {
+        return x.value > y.value || (x.value == y.value && (x.position < y.position ||
+                                                             (x.position == y.position && x.symbol < y.symbol)));
+    });
     return qv;
 }
 
-// Largest offer of position slot `s` strictly below t, if any.
-const Offer *below(const std::vector<Offer> &o, const Rational &t) {
-    const Offer *best = nullptr;
-    for (const auto &x : o)
-        if (x.value < t) best = &x; // sorted ascending: the last one below t
-    return best;
-}
-const Offer *at(const std::vector<Offer> &o, const Rational &t) {
-    for (const auto &x : o)
-        if (x.value == t) return &x;
-    return nullptr;
-}
-
-// A word realising chosen offers: the chosen symbols where given, the least
-// offer (by value, then symbol) at other allowed positions, symbol 0 at
-// positions the query does not see.
-Word realise(const QueryView &qv, std::size_t n, const std::map<std::size_t, int> &chosen) {
-    Word w(n, 0);
-    if (qv.query >= 1 && qv.query_symbol >= 0) w[qv.query - 1] = qv.query_symbol;
-    for (std::size_t s = 0; s < qv.positions.size(); ++s) {
-        std::size_t j = qv.positions[s];
+// A word realising chosen offers: chosen symbols where given, the least
+// offer's symbol at other free allowed positions, symbol 0 elsewhere.
+Word realise(const QueryView &qv, const std::map<std::size_t, int> &chosen) {
+    Word w(qv.len, 0);
+    if (qv.query >= 1) w[qv.query - 1] = qv.query_symbol;
+    for (std::size_t j : qv.positions) {
         if (j == 0 || j == qv.query) continue;
         auto it = chosen.find(j);
-        w[j - 1] = it != chosen.end() ? it->second : qv.offers[s].front().symbol;
+        w[j - 1] = it != chosen.end() ? it->second : qv.least_symbol;
     }
     return w;
-}
-
-// Distinct candidate maxima t >= L, descending.
-std::vector<Rational> candidate_maxima(const QueryView &qv) {
-    std::vector<Rational> ts;
-    for (const auto &o : qv.offers)
-        for (const auto &x : o)
-            if (x.value >= qv.L) ts.push_back(x.value);
-    std::sort(ts.begin(), ts.end());
-    ts.erase(std::unique(ts.begin(), ts.end()), ts.end());
-    std::reverse(ts.begin(), ts.end());
-    return ts;
 }
 
 struct Candidate {
@@ -159,12 +212,100 @@ struct Candidate {
     std::size_t query;
 };
 
-// Replays `w` through the hard evaluator and returns the head's trace at `query`.
 QueryTrace replay(const Model &m, const Word &w, std::size_t head_index, std::size_t query) {
     Trace tr = evaluate_hard(m, w);
     for (const auto &q : tr.layers[0].heads[head_index].queries)
         if (q.query == query) return q;
     throw std::logic_error("symbolic: replayed query not found");
+}
+
+Vector value_of(const Tables &t, const Offer &o, std::size_t ksym) {
+    return plus(t.VE[o.symbol < 0 ? ksym : static_cast<std::size_t>(o.symbol)], t.VP[o.position]);
+}
+
+// Minimum gap and ties of one query view; updates `best` and `tie`.
+void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool unique,
+                   std::optional<Candidate> &best, std::optional<Candidate> &tie) {
+    const auto &top = qv.top;
+    for (std::size_t g = 0; g < top.size();) {
+        std::size_t e = g;
+        while (e < top.size() && top[e].value == top[g].value) ++e;
+        const Rational &tval = top[g].value;
+        bool many = false;
+        for (std::size_t x = g + 1; x < e; ++x) many = many || top[x].position != top[g].position;
+        // runner-up: the first offer below t from a position other than the holder
+        const Offer *r = nullptr;
+        for (std::size_t x = e; x < top.size() && !r; ++x)
+            if (many || top[x].position != top[g].position) r = &top[x];
+        for (std::size_t x = 0; x < qv.below.size() && !r; ++x)
+            if (many || qv.below[x].position != top[g].position) r = &qv.below[x];
+        if (r) {
+            Rational gap = tval - r->value;
+            if (!best || gap < best->gap) {
+                const Offer *p = &top[g];
+                for (std::size_t x = g; x < e; ++x)
+                    if (top[x].position != r->position) { p = &top[x]; break; }
+                best = Candidate{gap, realise(qv, {{p->position, p->symbol}, {r->position, r->symbol}}), qv.query};
+            }
+        }
+        if (unique && !tie && many)
+            for (std::size_t x = g; x < e && !tie; ++x)
+                for (std::size_t y = x + 1; y < e && !tie; ++y)
+                    if (top[x].position != top[y].position &&
+                        value_of(t, top[x], ksym) != value_of(t, top[y], ksym))
+                        tie = Candidate{0, realise(qv, {{top[x].position, top[x].symbol}, {top[y].position, top[y].symbol}}), qv.query};
+        g = e;
+    }
+}
+
+// Largest profile threshold of one query view (Lemma 2); updates the head's bracket.
+void profile_of(const QueryView &qv, const SymbolicOptions &opt, HeadProfile &prof,
+                std::optional<std::pair<Word, std::size_t>> &prof_word) {
+    const Prec prec = opt.precision.start;
+    Rational c_factor = *opt.eps / (1 - *opt.eps);
+    std::vector<Rational> tops;
+    for (const auto &o : qv.top) tops.push_back(o.value);
+    tops.erase(std::unique(tops.begin(), tops.end()), tops.end());
+    for (const Rational &top : tops) {
+        std::vector<const Offer *> pred(qv.all.size(), nullptr), hold(qv.all.size(), nullptr);
+        for (std::size_t s = 0; s < qv.all.size(); ++s)
+            for (const auto &o : qv.all[s]) {
+                if (o.value < top) pred[s] = &o;
+                if (o.value == top && !hold[s]) hold[s] = &o;
+            }
+        std::vector<std::size_t> forced;
+        for (std::size_t s = 0; s < qv.all.size(); ++s)
+            if (!pred[s]) forced.push_back(s); // least offer == top: must hold it
+        std::optional<std::size_t> p;
+        if (forced.empty())
+            for (std::size_t s = 0; s < qv.all.size(); ++s)
+                if (hold[s] && (!p || top - pred[s]->value > top - pred[*p]->value)) p = s;
+        std::vector<Rational> d;
+        std::map<std::size_t, int> chosen;
+        for (std::size_t s = 0; s < qv.all.size(); ++s) {
+            std::size_t j = qv.positions[s];
+            if (!pred[s] || (p && s == *p)) {
+                chosen[j] = hold[s]->symbol;
+                continue;
+            }
+            d.push_back(top - pred[s]->value);
+            chosen[j] = pred[s]->symbol;
+        }
+        if (d.empty()) continue;
+        std::size_t kM = forced.empty() ? 1 : forced.size();
+        Rational c = Rational(static_cast<long>(kM)) * c_factor;
+        if (prof.bound.lo > 0) {
+            Interval x(prec), b(prof.bound.lo, prec);
+            for (const auto &dj : d) x = add(x, exp(neg(mul(b, dj, prec)), prec), prec);
+            if (less_equal(x, c) == Tri::True) continue; // threshold below the current lower end
+        }
+        Bracket br = profile_threshold(d, kM, *opt.eps, opt.rel, prec);
+        if (!prof_word || br.lo > prof.bound.lo) {
+            prof.bound.lo = br.lo;
+            prof_word = std::make_pair(realise(qv, chosen), qv.query);
+        }
+        prof.bound.hi = std::max(prof.bound.hi, br.hi);
+    }
 }
 
 } // namespace
@@ -191,7 +332,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
     out.gaps.method = "symbolic";
     if (m.layers.empty()) return out;
     const Layer &layer = m.layers[0];
-    Rational c_factor = opt.eps ? *opt.eps / (1 - *opt.eps) : Rational(0);
+    const std::size_t ksym = m.alphabet.size();
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const Head &head = layer.heads[h];
         HeadGap &g = out.gaps.heads[h];
@@ -199,97 +340,24 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
         std::optional<Candidate> best, tie;
         HeadProfile prof{1, h + 1, {0, 0}, std::nullopt};
         std::optional<std::pair<Word, std::size_t>> prof_word;
-        // Lengths: with features free of n and a backward mask, a query's view
-        // is the same at every length >= i, so only n' = i is examined.
+        // With features free of n, tables are the same at every length, and
+        // under a backward mask a query's view is too: only n' = i is examined.
+        std::optional<Tables> fixed;
+        if (!m.features_use_n()) fixed = tables(m, head, n);
         bool backward = head.mask == Mask::Causal || head.mask == Mask::Strict;
-        bool one_length = backward && !m.features_use_n();
+        bool one_length = backward && fixed;
         for (std::size_t len = 1; len <= n; ++len) {
-            LengthTables t = tables(m, head, len);
-            std::size_t first_query = m.has_bos() ? 0 : 1;
-            for (std::size_t i = first_query; i <= len; ++i) {
-                if (one_length && i != len && i != 0) continue;
-                if (one_length && i == 0 && len != 1) continue;
-                int symbols = i == 0 ? 1 : static_cast<int>(m.alphabet.size());
+            std::optional<Tables> local;
+            if (!fixed) local = tables(m, head, len);
+            const Tables &t = fixed ? *fixed : *local;
+            for (std::size_t i = m.has_bos() ? 0 : 1; i <= len; ++i) {
+                if (one_length && (i == 0 ? len != 1 : i != len)) continue;
+                int symbols = i == 0 ? 1 : static_cast<int>(ksym);
                 for (int a = 0; a < symbols; ++a) {
-                    QueryView qv = view(m, t, head, i, i == 0 ? -1 : a);
+                    QueryView qv = view(m, t, head, len, i, i == 0 ? -1 : a, opt.eps.has_value());
                     if (qv.positions.empty()) continue;
-                    for (const Rational &top : candidate_maxima(qv)) {
-                        // positions offering top, and each position's best offer below top
-                        std::vector<std::size_t> holders;
-                        std::vector<const Offer *> pred(qv.positions.size(), nullptr);
-                        for (std::size_t s = 0; s < qv.positions.size(); ++s) {
-                            if (at(qv.offers[s], top)) holders.push_back(s);
-                            pred[s] = below(qv.offers[s], top);
-                        }
-                        // --- minimum gap: r(top) from a position other than the holder
-                        std::optional<std::size_t> r_slot;
-                        for (std::size_t s = 0; s < qv.positions.size(); ++s) {
-                            if (!pred[s]) continue;
-                            bool other_holder = holders.size() > 1 || holders.front() != s;
-                            if (!other_holder) continue;
-                            if (!r_slot || pred[s]->value > pred[*r_slot]->value) r_slot = s;
-                        }
-                        if (r_slot) {
-                            Rational gap = top - pred[*r_slot]->value;
-                            std::size_t p = holders.front() != *r_slot ? holders.front() : holders[1];
-                            if (!best || gap < best->gap) {
-                                std::map<std::size_t, int> chosen{
-                                    {qv.positions[p], at(qv.offers[p], top)->symbol},
-                                    {qv.positions[*r_slot], pred[*r_slot]->symbol}};
-                                best = Candidate{gap, realise(qv, len, chosen), i};
-                            }
-                        }
-                        // --- unique-hard ties between different values
-                        if (unique && !tie && holders.size() >= 2) {
-                            std::size_t ks = m.alphabet.size();
-                            for (std::size_t x = 0; x < holders.size() && !tie; ++x)
-                                for (std::size_t y = x + 1; y < holders.size() && !tie; ++y)
-                                    for (const auto &ox : qv.offers[holders[x]])
-                                        for (const auto &oy : qv.offers[holders[y]]) {
-                                            if (tie || ox.value != top || oy.value != top) continue;
-                                            const Vector &vx = t.v[ox.symbol < 0 ? ks : static_cast<std::size_t>(ox.symbol)][ox.position];
-                                            const Vector &vy = t.v[oy.symbol < 0 ? ks : static_cast<std::size_t>(oy.symbol)][oy.position];
-                                            if (vx != vy)
-                                                tie = Candidate{0, realise(qv, len, {{ox.position, ox.symbol}, {oy.position, oy.symbol}}), i};
-                                        }
-                        }
-                        // --- profile threshold with maximum top
-                        if (!opt.eps) continue;
-                        std::vector<std::size_t> forced;
-                        for (std::size_t s = 0; s < qv.positions.size(); ++s)
-                            if (!pred[s]) forced.push_back(s); // every offer >= top, and min <= L <= top
-                        std::optional<std::size_t> p;
-                        if (forced.empty()) {
-                            // the holder that loses least: no offer below, else the largest gap
-                            for (std::size_t s : holders)
-                                if (!p || top - pred[s]->value > top - pred[*p]->value) p = s;
-                        }
-                        std::vector<Rational> d;
-                        std::map<std::size_t, int> chosen;
-                        for (std::size_t s = 0; s < qv.positions.size(); ++s) {
-                            if (!pred[s] || (p && s == *p)) {
-                                chosen[qv.positions[s]] = at(qv.offers[s], top)->symbol;
-                                continue;
-                            }
-                            d.push_back(top - pred[s]->value);
-                            chosen[qv.positions[s]] = pred[s]->symbol;
-                        }
-                        if (d.empty()) continue;
-                        std::size_t kM = forced.empty() ? 1 : forced.size();
-                        Rational c = Rational(static_cast<long>(kM)) * c_factor;
-                        if (prof.bound.lo > 0) {
-                            // skip when X(lo) <= c is certain: this threshold is below lo
-                            Interval x(opt.precision.start), b(prof.bound.lo, opt.precision.start);
-                            for (const auto &dj : d) x = add(x, exp(neg(mul(b, dj, opt.precision.start)), opt.precision.start), opt.precision.start);
-                            if (less_equal(x, c) == Tri::True) continue;
-                        }
-                        Bracket br = profile_threshold(d, kM, *opt.eps, opt.rel, opt.precision.start);
-                        if (!prof_word || br.lo > prof.bound.lo) {
-                            prof.bound.lo = br.lo;
-                            prof_word = std::make_pair(realise(qv, len, chosen), i);
-                        }
-                        prof.bound.hi = std::max(prof.bound.hi, br.hi);
-                    }
+                    gaps_and_ties(qv, t, ksym, unique, best, tie);
+                    if (opt.eps) profile_of(qv, opt, prof, prof_word);
                 }
             }
         }

@@ -22,7 +22,8 @@ CertifyOptions options(std::size_t n, const Rational &eps) {
     return o;
 }
 
-const char *kSingleLayer[] = {"has-b", "prev-is-a-bos", "first-is-a-bounded", "earlier-b-strict"};
+const char *kSingleLayer[] = {"has-b", "prev-is-a-bos", "first-is-a-bounded", "earlier-b-strict",
+                              "last-cd-is-d"};
 
 } // namespace
 
@@ -96,19 +97,20 @@ TEST_CASE("gaps: exhaustive minimum gaps and witnesses of the bundled cases") {
 TEST_CASE("certify at beta_gap is certified on every single-layer bundled case") {
     for (const char *name : kSingleLayer) {
         Model m = load_case(name);
-        CertifyOptions o = options(6, Rational(1, 100));
+        std::size_t n = m.alphabet.size() == 2 ? 6 : 4;
+        CertifyOptions o = options(n, Rational(1, 100));
         GapReport g = min_gaps_plain(m, o.n, o.limits, o.precision);
         GapBound b = model_beta_gap(g, o.eps, 128);
         CertifyResult r = certify_exhaustive(m, BetaSpec::constant(b.beta_up), o);
         CHECK_MESSAGE(r.verdict == Verdict::Certified, name);
-        CHECK(r.words == 126);
+        CHECK(r.words == count_words(m.alphabet.size(), n));
     }
 }
 
 TEST_CASE("tight: both ends established, 0.99 beta_lo refuted by a replayable word") {
     for (const char *name : kSingleLayer) {
         Model m = load_case(name);
-        CertifyOptions o = options(5, Rational(1, 100));
+        CertifyOptions o = options(m.alphabet.size() == 2 ? 5 : 4, Rational(1, 100));
         TightResult t = tight_exhaustive(m, o, Rational(1, 1000000));
         CAPTURE(name);
         CHECK(t.kind == "threshold");

@@ -53,6 +53,7 @@ TEST_CASE("symbolic = exhaustive on the bundled first-layer cases") {
         CAPTURE(name);
         compare(load_case(name), 6, Rational(1, 100));
     }
+    compare(load_case("last-cd-is-d"), 4, Rational(1, 100));
     std::string why;
     CHECK(!symbolic_applies(load_case("has-ab-two-layer"), why));
     CHECK(why.find("layer 2") != std::string::npos);
