@@ -1,17 +1,45 @@
-// The bare `tempcert` command: the main job on the bundled cases. Until the
-// certifier lands it evaluates every case's listed words in the hard model
-// and in the soft model at the case's demo beta, and checks both against
-// the manifest's expected acceptance.
+// The bare `tempcert` command: the main job on the bundled cases. For each
+// case of cases/manifest.json it checks the listed words against the hard
+// and soft model, certifies the Lemma GT beta for every word up to a small n
+// (writing the certificate to report/ and re-verifying it with the
+// independent checker), and brackets the tight inverse temperature.
+// (The full report with tables and plots is issue 6's.)
 #include "commands.hpp"
+#include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/eval.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 namespace tempcert::cli {
+
+namespace {
+
+// Words listed in the manifest: hard and soft (at the demo beta) acceptance.
+std::pair<int, int> check_words(const nlohmann::json &c, const Model &m) {
+    std::optional<BetaSpec> beta;
+    if (c.contains("demo_beta"))
+        beta = BetaSpec::parse(c["demo_beta"].get<std::string>(), m.layers.size(), "demo_beta");
+    int ok = 0, total = 0;
+    for (const auto &[key, expected] : {std::pair{"accept", true}, std::pair{"reject", false}})
+        for (const auto &text : c.at("words").at(key)) {
+            Word w = parse_word(text.get<std::string>(), m.alphabet, "manifest");
+            Trace hard = evaluate_hard(m, w);
+            Tri want = expected ? Tri::True : Tri::False;
+            bool good = hard.outputs.back().accept == want;
+            if (beta) good = good && evaluate_soft(m, w, *beta, hard).outputs.back().accept == want;
+            ++total;
+            ok += good;
+            if (!good)
+                std::cout << "    MISMATCH on " << text.get<std::string>() << "\n";
+        }
+    return {ok, total};
+}
+
+} // namespace
 
 int run_main_job(const Args &) {
     std::string dir = cases_dir();
@@ -19,41 +47,54 @@ int run_main_job(const Args &) {
     std::ifstream in(manifest_path);
     if (!in) throw InputError(manifest_path, "", "cannot open the bundled cases' manifest");
     nlohmann::json manifest = nlohmann::json::parse(in);
-    Limits limits;
+    std::filesystem::create_directories("report");
+    const Rational eps(1, 100);
     int failures = 0, checks = 0;
-    std::cout << "tempcert: evaluating the bundled cases in " << dir << "\n";
+    std::cout << "tempcert " << TEMPCERT_VERSION << ": the bundled cases in " << dir
+              << ", eps = 1/100, criterion tv\n\n";
     for (const auto &c : manifest.at("cases")) {
-        Model m = load_model_file(dir + "/" + c.at("model").get<std::string>(), limits);
-        std::optional<BetaSpec> beta;
-        if (c.contains("demo_beta"))
-            beta = BetaSpec::parse(c["demo_beta"].get<std::string>(), m.layers.size(), "demo_beta");
-        int ok = 0, total = 0;
-        for (const auto &[key, expected] : {std::pair{"accept", true}, std::pair{"reject", false}}) {
-            for (const auto &word_text : c.at("words").at(key)) {
-                Word w = parse_word(word_text.get<std::string>(), m.alphabet, "manifest");
-                Trace hard = evaluate_hard(m, w);
-                bool hard_ok = hard.outputs.back().accept == (expected ? Tri::True : Tri::False);
-                bool soft_ok = true;
-                if (beta) {
-                    Trace soft = evaluate_soft(m, w, *beta, hard);
-                    soft_ok = soft.outputs.back().accept == (expected ? Tri::True : Tri::False);
-                }
-                ++total;
-                if (hard_ok && soft_ok) ++ok;
-                else
-                    std::cout << "  MISMATCH " << c.at("id").get<std::string>() << " on "
-                              << word_text.get<std::string>() << ": hard "
-                              << (hard_ok ? "ok" : "wrong") << ", soft "
-                              << (soft_ok ? "ok" : "wrong") << "\n";
-            }
-        }
-        std::cout << "  " << c.at("id").get<std::string>() << ": " << ok << "/" << total
-                  << " words as expected (hard" << (beta ? " and soft at beta = " + beta->text() : "")
-                  << ")\n";
+        std::string id = c.at("id");
+        std::string model_path = dir + "/" + c.at("model").get<std::string>();
+        Model m = load_model_file(model_path, Limits{});
+        std::cout << id << ": " << c.at("language").get<std::string>() << "\n";
+        auto [ok, total] = check_words(c, m);
         checks += total;
         failures += total - ok;
+        std::cout << "  words: " << ok << "/" << total << " as the manifest expects (hard and soft)\n";
+
+        CertifyOptions o;
+        o.n = m.alphabet.size() == 2 ? 8 : 5;
+        o.eps = eps;
+        GapReport gaps = min_gaps_exhaustive(m, o.n, o.limits, o.precision);
+        GapBound b = model_beta_gap(gaps, eps, o.precision.start);
+        std::string beta_text = to_string(b.trivial ? Rational(1) : b.beta_up);
+        CertifyResult r = certify_auto(m, BetaSpec::parse(beta_text, m.layers.size()), o);
+        CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
+        std::string cert_path = "report/" + id + ".certificate.json";
+        write_json_file(cert_path, certificate_json(ci));
+        CheckOutcome chk = check_certificate(cert_path, model_path, o.limits, o.precision);
+        std::cout << "  n <= " << o.n << ": minimum gap "
+                  << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"))
+                  << ", Lemma GT beta = " << b.beta_decimal_up << ": " << to_string(r.verdict);
+        if (r.counterexample)
+            std::cout << " (counterexample " << format_word(r.counterexample->word, m.alphabet)
+                      << ": soft errors of earlier layers shrink later gaps)";
+        std::cout << "\n  certificate " << cert_path << ": "
+                  << (chk.accepted ? "independently re-verified" : "REJECTED: " + chk.reason) << "\n";
+        ++checks;
+        failures += !chk.accepted;
+
+        CertifyOptions t = o;
+        t.n = m.alphabet.size() == 2 ? 6 : 4;
+        TightResult tr = tight_exhaustive(m, t, Rational(1, 1000000));
+        std::cout << "  n <= " << t.n << ": tight beta in [" << decimal_significant(tr.beta_lo, 12, false)
+                  << ", " << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
+        if (tr.lo_witness)
+            std::cout << ", refuted below by " << format_word(tr.lo_witness->word, m.alphabet);
+        std::cout << "\n\n";
     }
-    std::cout << "tempcert: " << checks - failures << " passed, " << failures << " failed\n";
+    std::cout << "tempcert: " << checks - failures << " passed, " << failures << " failed"
+              << " (certificates in report/)\n";
     return failures == 0 ? kExitOk : kExitRefuted;
 }
 

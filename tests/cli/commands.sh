@@ -25,6 +25,7 @@ expect() {
 }
 
 hasb="$cases/models/has-b.json"
+bounded="$cases/models/first-is-a-bounded.json"
 two="$cases/models/has-ab-two-layer.json"
 
 # hard evaluation, exact values
@@ -59,8 +60,13 @@ expect 2 'too many positional options|can only be specified once' -- eval "$hasb
 expect 3 'more than the limit 2 \(--max-n\)' -- eval "$hasb" --input abab --max-n 2
 expect 3 'precision cap, --prec-cap|--prec-cap, --width' -- eval "$hasb" --input ab --beta 3 --width 1e-100 --prec-cap 128
 # gap, bound, certify, tight, check
-bounded="$cases/models/first-is-a-bounded.json"
-expect 0 'min gap 2, N = 6; witness ab query 2 argmax \{2\} runner-up 1' -- gap "$hasb" --n 6
+expect 0 'min gap 2, N = 6; witness ab query 2 argmax \{2\} runner-up 1' -- gap "$hasb" --n 6 --method exhaustive
+expect 0 '126 words of length 1\.\.6 \(exhaustive\)' -- gap "$hasb" --n 6 --method plain
+expect 0 '\(symbolic, no enumeration' -- gap "$hasb" --n 6
+expect 0 '"min_gap": "1/500"' -- gap "$bounded" --n 500 --json
+expect 0 'exhaustive-prefix' -- gap "$two" --n 5
+expect 2 'symbolic method analyses first-layer heads only' -- gap "$two" --n 5 --method symbolic
+expect 2 '--method: expected auto, symbolic, exhaustive or plain' -- gap "$hasb" --n 5 --method magic
 expect 0 '"min_gap": "1/6"' -- gap "$bounded" --n 6 --json
 expect 0 'beta_gap = ln\(297\)/\(1\) <= 5\.69373213881' -- bound --n 4 --gap 1 --eps 0.01
 expect 0 '"tau": "0\.175631725487"' -- bound --n 4 --gap 1 --eps 1/100 --json
@@ -81,7 +87,8 @@ expect 2 'expected --model MODEL' -- check /dev/null
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
 expect 0 'eval' -- --help
-expect 0 '[0-9]+ passed, 0 failed' --
+expect 0 'has-b.certificate.json: independently re-verified' --
+expect 0 'tight beta in \[4\.605170' --
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
