@@ -79,7 +79,43 @@ RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec) {
     return out;
 }
 
+// On a box where every hidden unit keeps one phase (pre-activation certainly
+// >= 0 or certainly <= 0) the sublayer is the affine map
+//   x -> (I + W2 D W1) x + W2 D b1 + b2,   D = diag(active units),
+// so it is evaluated through that composed exact matrix: an output whose row
+// has zero coefficients on the interval coordinates stays exact (the
+// rounding sublayers of SPEC 6 map a perturbed Boolean back onto 0 or 1).
+// This is the same function as the unit-by-unit evaluation on the box, with
+// less dependency; when some phase is undecided the unit-by-unit interval
+// evaluation is used instead. proofs/softmax-enclosure.md, "Feed-forward".
 RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec) {
+    RealVector pre = matvec(f.w1, x, prec);
+    bool exact_input = true;
+    for (const auto &v : x) exact_input = exact_input && v.is_exact();
+    std::vector<char> active(pre.size(), 0);
+    bool stable = !exact_input;
+    for (std::size_t k = 0; k < pre.size() && stable; ++k) {
+        pre[k] = add(pre[k], Real(f.b1[k]), prec);
+        if (less(pre[k], Real(0L), prec) == Tri::False) active[k] = 1;      // certainly >= 0
+        else if (less(Real(0L), pre[k], prec) == Tri::False) active[k] = 0; // certainly <= 0
+        else stable = false;
+    }
+    if (stable) {
+        RealVector out;
+        out.reserve(x.size());
+        for (std::size_t c = 0; c < x.size(); ++c) {
+            Vector row(x.size(), Rational(0));
+            row[c] = 1;
+            Rational offset = f.b2[c];
+            for (std::size_t k = 0; k < f.w1.size(); ++k) {
+                if (!active[k] || f.w2[c][k] == 0) continue;
+                offset += f.w2[c][k] * f.b1[k];
+                for (std::size_t i = 0; i < x.size(); ++i) row[i] += f.w2[c][k] * f.w1[k][i];
+            }
+            out.push_back(add(dot(row, x, prec), Real(offset), prec));
+        }
+        return out;
+    }
     RealVector hidden = matvec(f.w1, x, prec);
     for (std::size_t k = 0; k < hidden.size(); ++k)
         hidden[k] = relu(add(hidden[k], Real(f.b1[k]), prec), prec);

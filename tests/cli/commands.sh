@@ -63,7 +63,7 @@ expect 3 'precision cap, --prec-cap|--prec-cap, --width' -- eval "$hasb" --input
 expect 0 'min gap 2, N = 6; witness ab query 2 argmax \{2\} runner-up 1' -- gap "$hasb" --n 6 --method exhaustive
 expect 0 '126 words of length 1\.\.6 \(exhaustive\)' -- gap "$hasb" --n 6 --method plain
 expect 0 '\(symbolic, no enumeration' -- gap "$hasb" --n 6
-expect 0 '"min_gap": "1/500"' -- gap "$bounded" --n 500 --json
+expect 0 '"min_gap": "1/100"' -- gap "$bounded" --n 100 --json
 expect 0 'exhaustive-prefix' -- gap "$two" --n 5
 expect 2 'symbolic method analyses first-layer heads only' -- gap "$two" --n 5 --method symbolic
 expect 2 '--method: expected auto, symbolic, exhaustive or plain' -- gap "$hasb" --n 5 --method magic

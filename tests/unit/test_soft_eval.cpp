@@ -190,3 +190,29 @@ TEST_CASE("an unreachable width is reported, not faked") {
     CHECK(!s.width_reached);
     CHECK(s.prec == 128);
 }
+
+TEST_CASE("a phase-stable rounding sublayer returns exact Booleans from soft inputs") {
+    // One head copying "previous symbol is a" into coordinate 3 (soft: near 0
+    // or 1), then r(t) = ReLU(2t - 1/2) - ReLU(2t - 3/2) into coordinate 4.
+    std::string text = R"({"format": "tempcert-model/1", "name": "round", "alphabet": ["a", "b"],
+      "bos": null, "width": 5, "embedding": {"a": [1, 1, 0, 0, 0], "b": [1, 0, 0, 0, 0]},
+      "positions": [{"dim": 2, "expr": "j"}],
+      "layers": [{"heads": [{"kind": "rightmost", "mask": "strict",
+        "query": [[1, 0, 0, 0, 0]], "key": [[0, 0, 1, 0, 0]], "value": [[0, 1, 0, 0, 0]],
+        "output": [[0], [0], [0], [1], [0]]}],
+        "ffn": {"w1": [[0, 0, 0, 2, 0], ["-1/2", 0, 0, 2, 0], ["-3/2", 0, 0, 2, 0]],
+                "b1": [0, 0, 0],
+                "w2": [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 1, -1]]}}],
+      "output": {"weights": [0, 0, 0, 0, 1], "bias": "-1/2"}})";
+    Model m = load_model_text(text, "inline", Limits{});
+    Word w = parse_word("abab", m.alphabet);
+    Trace h = evaluate_hard(m, w);
+    Trace s = evaluate_soft(m, w, BetaSpec::parse("10", 1), h);
+    for (std::size_t t = 1; t < 4; ++t) {
+        const RealVector &x = s.layers[0].after_ffn[t];
+        CHECK(!x[3].is_exact()); // the attention output is a soft interval
+        REQUIRE(x[4].is_exact()); // its rounding is exact
+        CHECK(x[4].exact() == h.layers[0].after_ffn[t][4].exact());
+    }
+    CHECK(s.outputs[0].y.is_exact());
+}
