@@ -4,9 +4,9 @@
 // bisected until (hi - lo) <= rel * hi.
 //
 // Each end is established by certify_exhaustive, never by extrapolation.
-// For a single-layer model under tv the criterion is monotone in beta (each
-// query's TV decreases in beta, proofs/tight-bracket.md), so the bracket
-// encloses a threshold; otherwise it is reported as a "bracket".
+// When exactly one layer has heads, under tv, the criterion is monotone in
+// beta (each query's TV decreases in beta, proofs/tight-bracket.md), so the
+// bracket encloses a threshold; otherwise it is reported as a "bracket".
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
@@ -36,7 +36,11 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
     } else {
         r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
     }
-    bool monotone = m.layers.size() == 1 && o.criterion == Criterion::Tv;
+    // Monotone in beta when one layer has heads: the layers before it are
+    // head-less and exact, so its scores are the hard scores (tv criterion).
+    std::size_t attention_layers = 0;
+    for (const auto &layer : m.layers) attention_layers += !layer.heads.empty();
+    bool monotone = attention_layers == 1 && o.criterion == Criterion::Tv;
     r.kind = monotone ? "threshold" : "bracket";
 
     auto run = [&](const Rational &beta) {

@@ -28,6 +28,7 @@ const Command kCommands[] = {
     {"certify", run_certify, "certify or refute a beta for all words up to n"},
     {"tight", run_tight, "bracket the tight inverse temperature"},
     {"check", run_check, "independently re-verify a certificate"},
+    {"compile", run_compile, "compile an LTL formula into a hard-attention model"},
 };
 
 void usage(std::ostream &os) {

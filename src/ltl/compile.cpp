@@ -1,0 +1,282 @@
+// LTL to hard-attention transformer (SPEC 6; proofs/ltl-construction.md).
+//
+// Residual coordinates: one per symbol (one-hot), a constant 1, the
+// positional features, and one Boolean coordinate per subformula (temporal
+// operators also get a raw coordinate for the attention output before it is
+// rounded). H and G are compiled as !O! and !F!, O and F as true S and true U.
+//
+// Temporal operators, each one attention layer (scores below, unbounded PE;
+// under bounded PE every feature is divided by n, so every score and gap is
+// divided by n):
+//   phi S psi  causal, rightmost:  s_ij = i (2 c_j - 1) + j,            value psi
+//   phi U psi  future, leftmost:   s_ij = (n-i+1)(2 c_j - 1) - j,       value psi
+//   Y phi      strict, rightmost:  s_ij = j,                            value phi
+//   X phi      strict-future, leftmost: s_ij = -j,                      value phi
+// with c = psi | !phi (a Boolean computed before the layer). Each attention
+// layer's feed-forward sublayer rounds the raw output t into the Boolean
+// coordinate: r(t) = ReLU(2t - 1/2) - ReLU(2t - 3/2), exact on [0, 1/4] and
+// [3/4, 1]. Connectives are ReLU units in feed-forward sublayers, placed in
+// the earliest layer after their operands are available (a head-less layer
+// when needed).
+#include "tempcert/error.hpp"
+#include "tempcert/ltl.hpp"
+
+#include <map>
+
+namespace tempcert {
+
+namespace {
+
+using Op = Formula::Op;
+
+// A formula rewritten to the core operators, as a DAG of nodes.
+struct Core {
+    enum class K { Atom, True, False, Not, And, Or, Implies, Y, X, S, U };
+    struct N {
+        K k;
+        int symbol = -1, a = -1, b = -1;
+    };
+    std::vector<N> nodes;
+    std::map<std::tuple<int, int, int, int>, int> memo;
+    int add(K k, int a = -1, int b = -1, int symbol = -1) {
+        auto key = std::make_tuple(static_cast<int>(k), a, b, symbol);
+        if (auto it = memo.find(key); it != memo.end()) return it->second;
+        nodes.push_back({k, symbol, a, b});
+        return memo[key] = static_cast<int>(nodes.size()) - 1;
+    }
+};
+
+int lower(const Formula &f, int i, Core &c) {
+    const auto &n = f.nodes()[static_cast<std::size_t>(i)];
+    using K = Core::K;
+    auto A = [&] { return lower(f, n.a, c); };
+    auto B = [&] { return lower(f, n.b, c); };
+    switch (n.op) {
+    case Op::Atom: return c.add(K::Atom, -1, -1, n.symbol);
+    case Op::True: return c.add(K::True);
+    case Op::False: return c.add(K::False);
+    case Op::Not: return c.add(K::Not, A());
+    case Op::And: { int a = A(); return c.add(K::And, a, B()); }
+    case Op::Or: { int a = A(); return c.add(K::Or, a, B()); }
+    case Op::Implies: { int a = A(); return c.add(K::Implies, a, B()); }
+    case Op::Y: return c.add(K::Y, A());
+    case Op::X: return c.add(K::X, A());
+    case Op::O: { int a = A(); return c.add(K::S, c.add(K::True), a); }
+    case Op::F: { int a = A(); return c.add(K::U, c.add(K::True), a); }
+    case Op::H: { int a = A(); return c.add(K::Not, c.add(K::S, c.add(K::True), c.add(K::Not, a))); }
+    case Op::G: { int a = A(); return c.add(K::Not, c.add(K::U, c.add(K::True), c.add(K::Not, a))); }
+    case Op::S: { int a = A(); return c.add(K::S, a, B()); }
+    case Op::U: { int a = A(); return c.add(K::U, a, B()); }
+    }
+    return -1;
+}
+
+// A ReLU unit: out[coord] += sign * ReLU(sum w_k x_k); the bias rides on the
+// constant coordinate.
+struct Unit {
+    std::vector<std::pair<int, Rational>> in;
+    int out;
+    Rational sign;
+};
+
+struct PendingHead {
+    Mask mask;
+    AttnKind kind;
+    std::vector<std::pair<int, Rational>> q1, k1, q2, k2; // two bilinear terms (q2/k2 may be empty)
+    int value, raw;
+};
+
+struct PendingLayer {
+    std::optional<PendingHead> head;
+    std::vector<Unit> units;
+};
+
+class Compiler {
+  public:
+    Compiler(const Formula &f, PositionEncoding pe) : f_(f), pe_(pe) {}
+
+    Model run(bool at_first) {
+        int root = lower(f_, f_.root(), core_);
+        std::size_t k = f_.alphabet().size();
+        next_ = static_cast<int>(k);
+        const_ = next_++;
+        zero_ = next_++;
+        fj_ = next_++;
+        bool future = false;
+        for (const auto &n : core_.nodes) future = future || n.k == Core::K::U;
+        if (future) fk_ = next_++;
+        coord_.assign(core_.nodes.size(), -1);
+        ready_.assign(core_.nodes.size(), 0);
+        for (std::size_t i = 0; i < core_.nodes.size(); ++i) build(static_cast<int>(i));
+        return materialise(root, at_first);
+    }
+
+  private:
+    const Formula &f_;
+    PositionEncoding pe_;
+    Core core_;
+    int next_ = 0, const_ = 0, zero_ = 0, fj_ = 0, fk_ = -1;
+    std::vector<int> coord_;
+    std::vector<std::size_t> ready_; // layer count after which the node's coordinate holds it
+    std::vector<PendingLayer> layers_;
+
+    using Lin = std::vector<std::pair<int, Rational>>;
+
+    // Puts units reading values available after `after` layers into the last
+    // layer's feed-forward sublayer when that layer comes after them, else
+    // into a new head-less layer. Returns the layer count after which the
+    // units' outputs are available.
+    std::size_t place(const std::vector<Unit> &units, std::size_t after) {
+        std::size_t at = layers_.size();
+        if (!layers_.empty() && layers_.size() > after) at = layers_.size() - 1;
+        if (at == layers_.size()) layers_.push_back({});
+        for (const auto &u : units) layers_[at].units.push_back(u);
+        return at + 1;
+    }
+
+    // Boolean connectives as ReLU units on exact Booleans.
+    std::vector<Unit> connective(Core::K k, int x, int y, int out) {
+        Rational one(1), m1(-1);
+        switch (k) {
+        case Core::K::Not: return {{{{const_, one}, {x, m1}}, out, one}};
+        case Core::K::And: return {{{{x, one}, {y, one}, {const_, m1}}, out, one}};
+        case Core::K::Or:
+            return {{{{x, one}, {y, one}}, out, one}, {{{x, one}, {y, one}, {const_, m1}}, out, m1}};
+        case Core::K::Implies: // !x | y
+            return {{{{const_, one}, {x, m1}, {y, one}}, out, one}, {{{x, m1}, {y, one}}, out, m1}};
+        default: throw std::logic_error("not a connective");
+        }
+    }
+
+    void build(int i) {
+        const auto &n = core_.nodes[static_cast<std::size_t>(i)];
+        auto ready = [&](int c) { return ready_[static_cast<std::size_t>(c)]; };
+        auto coord = [&](int c) { return coord_[static_cast<std::size_t>(c)]; };
+        switch (n.k) {
+        case Core::K::Atom: coord_[static_cast<std::size_t>(i)] = n.symbol; return;
+        case Core::K::True: coord_[static_cast<std::size_t>(i)] = const_; return;
+        case Core::K::False: coord_[static_cast<std::size_t>(i)] = zero_; return;
+        case Core::K::Not:
+        case Core::K::And:
+        case Core::K::Or:
+        case Core::K::Implies: {
+            int out = next_++;
+            coord_[static_cast<std::size_t>(i)] = out;
+            std::size_t after = ready(n.a);
+            if (n.b >= 0) after = std::max(after, ready(n.b));
+            ready_[static_cast<std::size_t>(i)] =
+                place(connective(n.k, coord(n.a), n.b >= 0 ? coord(n.b) : -1, out), after);
+            return;
+        }
+        default: break;
+        }
+        // temporal: the attention layer comes after its inputs
+        PendingHead h;
+        Rational one(1), two(2), m1(-1);
+        if (n.k == Core::K::Y || n.k == Core::K::X) {
+            h.mask = n.k == Core::K::Y ? Mask::Strict : Mask::StrictFuture;
+            h.kind = n.k == Core::K::Y ? AttnKind::Rightmost : AttnKind::Leftmost;
+            h.q1 = {{const_, one}};
+            h.k1 = {{fj_, n.k == Core::K::Y ? one : m1}};
+            h.value = coord(n.a);
+        } else {
+            // c = psi | !phi = phi -> psi, computed first
+            int phi = n.a, psi = n.b;
+            std::size_t after = std::max(ready(phi), ready(psi));
+            int c;
+            if (core_.nodes[static_cast<std::size_t>(phi)].k == Core::K::True) {
+                c = coord(psi); // true S psi: c = psi
+            } else {
+                c = next_++;
+                place(connective(Core::K::Implies, coord(phi), coord(psi), c), after);
+            }
+            bool past = n.k == Core::K::S;
+            h.mask = past ? Mask::Causal : Mask::Future;
+            h.kind = past ? AttnKind::Rightmost : AttnKind::Leftmost;
+            // (K_i)(2 c_j - 1) + (+/-) j with K_i = i (past) or n - i + 1 (future)
+            h.q1 = {{past ? fj_ : fk_, one}};
+            h.k1 = {{c, two}, {const_, m1}};
+            h.q2 = {{const_, one}};
+            h.k2 = {{fj_, past ? one : m1}};
+            h.value = coord(psi);
+        }
+        h.raw = next_++;
+        int out = next_++;
+        coord_[static_cast<std::size_t>(i)] = out;
+        PendingLayer layer;
+        layer.head = h;
+        // rounding r(t) = ReLU(2t - 1/2) - ReLU(2t - 3/2)
+        layer.units.push_back({{{h.raw, two}, {const_, Rational(-1, 2)}}, out, one});
+        layer.units.push_back({{{h.raw, two}, {const_, Rational(-3, 2)}}, out, m1});
+        // Appended last, the attention layer follows every input it reads.
+        layers_.push_back(std::move(layer));
+        ready_[static_cast<std::size_t>(i)] = layers_.size();
+    }
+
+    Vector row(int width, const Lin &terms) {
+        Vector r(static_cast<std::size_t>(width), Rational(0));
+        for (const auto &[c, w] : terms) r[static_cast<std::size_t>(c)] += w;
+        return r;
+    }
+
+    Model materialise(int root, bool at_first) {
+        int width = next_;
+        Model m;
+        m.name = "ltl: " + f_.to_string();
+        m.alphabet = f_.alphabet();
+        m.width = static_cast<std::size_t>(width);
+        for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
+            Vector e(static_cast<std::size_t>(width), Rational(0));
+            e[s] = 1;
+            e[static_cast<std::size_t>(const_)] = 1;
+            m.embedding[m.alphabet[s]] = e;
+        }
+        bool bounded = pe_ == PositionEncoding::Bounded;
+        m.positions.push_back({static_cast<std::size_t>(fj_), Expr::parse(bounded ? "j/n" : "j")});
+        if (fk_ >= 0)
+            m.positions.push_back({static_cast<std::size_t>(fk_), Expr::parse(bounded ? "(n-j+1)/n" : "n-j+1")});
+        for (const auto &pl : layers_) {
+            Layer layer;
+            if (pl.head) {
+                const PendingHead &h = *pl.head;
+                Head head;
+                head.kind = h.kind;
+                head.mask = h.mask;
+                head.query.push_back(row(width, h.q1));
+                head.key.push_back(row(width, h.k1));
+                if (!h.q2.empty()) {
+                    head.query.push_back(row(width, h.q2));
+                    head.key.push_back(row(width, h.k2));
+                }
+                head.value.push_back(row(width, {{h.value, Rational(1)}}));
+                head.output.assign(static_cast<std::size_t>(width), Vector{Rational(0)});
+                head.output[static_cast<std::size_t>(h.raw)][0] = 1;
+                layer.heads.push_back(std::move(head));
+            }
+            if (!pl.units.empty()) {
+                Ffn f;
+                for (const auto &u : pl.units) f.w1.push_back(row(width, u.in));
+                f.b1.assign(pl.units.size(), Rational(0));
+                f.w2.assign(static_cast<std::size_t>(width), Vector(pl.units.size(), Rational(0)));
+                for (std::size_t k = 0; k < pl.units.size(); ++k)
+                    f.w2[static_cast<std::size_t>(pl.units[k].out)][k] = pl.units[k].sign;
+                f.b2.assign(static_cast<std::size_t>(width), Rational(0));
+                layer.ffn = std::move(f);
+            }
+            m.layers.push_back(std::move(layer));
+        }
+        m.output.position = at_first ? ReadPosition::First : ReadPosition::Last;
+        m.output.weights.assign(static_cast<std::size_t>(width), Rational(0));
+        m.output.weights[static_cast<std::size_t>(coord_[static_cast<std::size_t>(root)])] = 1;
+        m.output.bias = Rational(-1, 2);
+        return m;
+    }
+};
+
+} // namespace
+
+Model compile_formula(const Formula &f, PositionEncoding pe, bool accept_at_first) {
+    return Compiler(f, pe).run(accept_at_first);
+}
+
+} // namespace tempcert

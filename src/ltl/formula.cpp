@@ -1,0 +1,310 @@
+// LTL formulas: parser, printer and direct semantics (SPEC 6).
+//
+// Grammar (unary operators bind tightest, then S and U, then &, then |,
+// then -> which associates to the right):
+//   impl  := or ('->' impl)?
+//   or    := and ('|' and)*
+//   and   := since ('&' since)*
+//   since := unary (('S' | 'U') unary)*
+//   unary := ('!' | 'Y' | 'X' | 'O' | 'F' | 'H' | 'G') unary | atom
+//   atom  := symbol | 'true' | 'false' | '(' impl ')'
+#include "tempcert/error.hpp"
+#include "tempcert/ltl.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tempcert {
+
+class FormulaParser {
+  public:
+    FormulaParser(const std::string &text, const std::vector<std::string> &alphabet,
+                  const std::string &where)
+        : s_(text), alphabet_(alphabet), where_(where) {}
+
+    Formula run() {
+        for (const auto &sym : alphabet_)
+            if (is_operator_word(sym) || sym == "true" || sym == "false")
+                fail(1, "the alphabet symbol \"" + sym + "\" is an operator name; rename it");
+        if (s_.size() > 100000) fail(1, "formula longer than 100000 characters");
+        f_.text_ = s_;
+        f_.alphabet_ = alphabet_;
+        skip();
+        if (pos_ == s_.size()) fail(1, "empty formula: expected a symbol, true, false, ( or an operator");
+        f_.root_ = impl();
+        skip();
+        if (pos_ < s_.size()) {
+            if (s_[pos_] == ')') fail(pos_ + 1, "unbalanced ')': no '(' to close");
+            fail(pos_ + 1, "unexpected '" + token() + "': expected an operator (& | -> S U) or the end");
+        }
+        return std::move(f_);
+    }
+
+  private:
+    const std::string &s_;
+    const std::vector<std::string> &alphabet_;
+    std::string where_;
+    std::size_t pos_ = 0;
+    int depth_ = 0;
+    Formula f_;
+
+    [[noreturn]] void fail(std::size_t column, const std::string &what) {
+        throw InputError("", where_ + ", column " + std::to_string(column), what);
+    }
+    static bool is_operator_word(const std::string &w) {
+        return w.size() == 1 && std::string("YXOFHGSU").find(w[0]) != std::string::npos;
+    }
+    void skip() {
+        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    }
+    static bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+    // The next token's text, for messages.
+    std::string token() {
+        if (pos_ >= s_.size()) return "end";
+        if (word_char(s_[pos_])) {
+            std::size_t e = pos_;
+            while (e < s_.size() && word_char(s_[e])) ++e;
+            return s_.substr(pos_, e - pos_);
+        }
+        if (s_.compare(pos_, 2, "->") == 0) return "->";
+        return std::string(1, s_[pos_]);
+    }
+    int add(Formula::Node n) {
+        f_.nodes_.push_back(n);
+        return static_cast<int>(f_.nodes_.size()) - 1;
+    }
+    bool peek_word(const char *w) {
+        skip();
+        std::size_t len = std::char_traits<char>::length(w);
+        return s_.compare(pos_, len, w) == 0 &&
+               (pos_ + len == s_.size() || !word_char(s_[pos_ + len]));
+    }
+    void enter() {
+        if (++depth_ > 500) fail(pos_ + 1, "formula nested more than 500 deep");
+    }
+
+    int impl() {
+        enter();
+        int left = disj();
+        skip();
+        if (s_.compare(pos_, 2, "->") == 0) {
+            std::size_t c = pos_ + 1;
+            pos_ += 2;
+            left = add({Formula::Op::Implies, -1, left, operand_after("->", [&] { return impl(); }), c});
+        }
+        --depth_;
+        return left;
+    }
+    template <class F> int operand_after(const char *op, F parse) {
+        skip();
+        if (pos_ >= s_.size() || s_[pos_] == ')' || s_[pos_] == '&' || s_[pos_] == '|' ||
+            s_.compare(pos_, 2, "->") == 0)
+            fail(pos_ + 1, std::string("missing operand after '") + op + "'");
+        return parse();
+    }
+    int disj() {
+        int left = conj();
+        for (;;) {
+            skip();
+            if (pos_ < s_.size() && s_[pos_] == '|') {
+                std::size_t c = ++pos_;
+                left = add({Formula::Op::Or, -1, left, operand_after("|", [&] { return conj(); }), c});
+            } else {
+                return left;
+            }
+        }
+    }
+    int conj() {
+        int left = since();
+        for (;;) {
+            skip();
+            if (pos_ < s_.size() && s_[pos_] == '&') {
+                std::size_t c = ++pos_;
+                left = add({Formula::Op::And, -1, left, operand_after("&", [&] { return since(); }), c});
+            } else {
+                return left;
+            }
+        }
+    }
+    int since() {
+        int left = unary();
+        for (;;) {
+            if (peek_word("S") || peek_word("U")) {
+                bool s = s_[pos_] == 'S';
+                std::size_t c = ++pos_;
+                int right = operand_after(s ? "S" : "U", [&] { return unary(); });
+                left = add({s ? Formula::Op::S : Formula::Op::U, -1, left, right, c});
+            } else {
+                return left;
+            }
+        }
+    }
+    int unary() {
+        skip();
+        std::size_t c = pos_ + 1;
+        if (pos_ < s_.size() && s_[pos_] == '!') {
+            ++pos_;
+            enter();
+            int a = operand_after("!", [&] { return unary(); });
+            --depth_;
+            return add({Formula::Op::Not, -1, a, -1, c});
+        }
+        static const std::pair<const char *, Formula::Op> ops[] = {
+            {"Y", Formula::Op::Y}, {"X", Formula::Op::X}, {"O", Formula::Op::O},
+            {"F", Formula::Op::F}, {"H", Formula::Op::H}, {"G", Formula::Op::G}};
+        for (const auto &[name, op] : ops)
+            if (peek_word(name)) {
+                ++pos_;
+                enter();
+                int a = operand_after(name, [&] { return unary(); });
+                --depth_;
+                return add({op, -1, a, -1, c});
+            }
+        return atom();
+    }
+    int atom() {
+        skip();
+        std::size_t c = pos_ + 1;
+        if (pos_ >= s_.size()) fail(c, "unexpected end: expected a symbol, true, false or '('");
+        if (s_[pos_] == '(') {
+            ++pos_;
+            int a = impl();
+            skip();
+            if (pos_ >= s_.size() || s_[pos_] != ')')
+                fail(pos_ + 1, "expected ')' to close the '(' at column " + std::to_string(c));
+            ++pos_;
+            return a;
+        }
+        if (!word_char(s_[pos_]))
+            fail(c, "unexpected '" + token() + "': expected a symbol, true, false or '('");
+        std::string w = token();
+        if (is_operator_word(w) && w != "S" && w != "U")
+            fail(c, "operator " + w + " needs an operand");
+        if (w == "S" || w == "U") fail(c, "missing left operand of " + w);
+        pos_ += w.size();
+        if (w == "true") return add({Formula::Op::True, -1, -1, -1, c});
+        if (w == "false") return add({Formula::Op::False, -1, -1, -1, c});
+        auto it = std::find(alphabet_.begin(), alphabet_.end(), w);
+        if (it == alphabet_.end()) {
+            std::string list;
+            for (const auto &a : alphabet_) list += (list.empty() ? "" : ", ") + a;
+            fail(c, "symbol \"" + w + "\" is not in the alphabet {" + list + "}");
+        }
+        return add({Formula::Op::Atom, static_cast<int>(it - alphabet_.begin()), -1, -1, c});
+    }
+};
+
+Formula Formula::parse(const std::string &text, const std::vector<std::string> &alphabet,
+                       const std::string &where) {
+    return FormulaParser(text, alphabet, where).run();
+}
+
+std::string Formula::render(int i) const {
+    const Node &n = nodes_[static_cast<std::size_t>(i)];
+    switch (n.op) {
+    case Op::Atom: return alphabet_[static_cast<std::size_t>(n.symbol)];
+    case Op::True: return "true";
+    case Op::False: return "false";
+    case Op::Not: return "!" + render(n.a);
+    case Op::And: return "(" + render(n.a) + " & " + render(n.b) + ")";
+    case Op::Or: return "(" + render(n.a) + " | " + render(n.b) + ")";
+    case Op::Implies: return "(" + render(n.a) + " -> " + render(n.b) + ")";
+    case Op::Y: return "Y " + render(n.a);
+    case Op::X: return "X " + render(n.a);
+    case Op::O: return "O " + render(n.a);
+    case Op::F: return "F " + render(n.a);
+    case Op::H: return "H " + render(n.a);
+    case Op::G: return "G " + render(n.a);
+    case Op::S: return "(" + render(n.a) + " S " + render(n.b) + ")";
+    case Op::U: return "(" + render(n.a) + " U " + render(n.b) + ")";
+    }
+    return "?";
+}
+
+std::string Formula::to_string() const { return render(root_); }
+
+std::size_t Formula::depth() const {
+    std::vector<std::size_t> d(nodes_.size(), 0);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) { // children precede parents
+        const Node &n = nodes_[i];
+        std::size_t c = 0;
+        if (n.a >= 0) c = std::max(c, d[static_cast<std::size_t>(n.a)]);
+        if (n.b >= 0) c = std::max(c, d[static_cast<std::size_t>(n.b)]);
+        d[i] = c + (n.op == Op::Atom || n.op == Op::True || n.op == Op::False ? 0 : 1);
+    }
+    return nodes_.empty() ? 0 : d[static_cast<std::size_t>(root_)];
+}
+
+std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
+    std::size_t n = w.size();
+    std::vector<std::vector<char>> t(nodes_.size(), std::vector<char>(n, 0));
+    for (std::size_t k = 0; k < nodes_.size(); ++k) { // children precede parents
+        const Node &nd = nodes_[k];
+        auto &v = t[k];
+        const auto *A = nd.a >= 0 ? &t[static_cast<std::size_t>(nd.a)] : nullptr;
+        const auto *B = nd.b >= 0 ? &t[static_cast<std::size_t>(nd.b)] : nullptr;
+        for (std::size_t i = 0; i < n; ++i) { // position i + 1
+            switch (nd.op) {
+            case Op::Atom: v[i] = w[i] == nd.symbol; break;
+            case Op::True: v[i] = 1; break;
+            case Op::False: v[i] = 0; break;
+            case Op::Not: v[i] = !(*A)[i]; break;
+            case Op::And: v[i] = (*A)[i] && (*B)[i]; break;
+            case Op::Or: v[i] = (*A)[i] || (*B)[i]; break;
+            case Op::Implies: v[i] = !(*A)[i] || (*B)[i]; break;
+            case Op::Y: v[i] = i > 0 && (*A)[i - 1]; break;
+            case Op::X: v[i] = i + 1 < n && (*A)[i + 1]; break;
+            case Op::O: {
+                bool any = false;
+                for (std::size_t j = 0; j <= i; ++j) any = any || (*A)[j];
+                v[i] = any;
+                break;
+            }
+            case Op::F: {
+                bool any = false;
+                for (std::size_t j = i; j < n; ++j) any = any || (*A)[j];
+                v[i] = any;
+                break;
+            }
+            case Op::H: {
+                bool all = true;
+                for (std::size_t j = 0; j <= i; ++j) all = all && (*A)[j];
+                v[i] = all;
+                break;
+            }
+            case Op::G: {
+                bool all = true;
+                for (std::size_t j = i; j < n; ++j) all = all && (*A)[j];
+                v[i] = all;
+                break;
+            }
+            case Op::S: { // some j <= i has B, and A at every k in (j, i]
+                bool holds = false;
+                for (std::size_t j = i + 1; j-- > 0;) {
+                    if ((*B)[j]) { holds = true; break; }
+                    if (!(*A)[j]) break;
+                }
+                v[i] = holds;
+                break;
+            }
+            case Op::U: { // some j >= i has B, and A at every k in [i, j)
+                bool holds = false;
+                for (std::size_t j = i; j < n; ++j) {
+                    if ((*B)[j]) { holds = true; break; }
+                    if (!(*A)[j]) break;
+                }
+                v[i] = holds;
+                break;
+            }
+            }
+        }
+    }
+    return t;
+}
+
+bool Formula::accepts(const Word &w, bool at_first) const {
+    auto t = evaluate(w);
+    return t[static_cast<std::size_t>(root_)][at_first ? 0 : w.size() - 1];
+}
+
+} // namespace tempcert

@@ -1,0 +1,149 @@
+// MONA as an independent oracle for the LTL compiler (SPEC 6): a formula is
+// translated into MONA's M2L-Str (positions 0 .. max($), one second-order
+// variable per symbol, constrained to partition the positions); MONA builds
+// the minimal automaton (`mona -q -w`), whose transition table is read back
+// and run on words. Nothing here shares code with the compiler.
+#include "tempcert/ltl.hpp"
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace tempcert {
+
+namespace {
+
+class MonaWriter {
+  public:
+    explicit MonaWriter(const Formula &f) : f_(f) {}
+
+    // The formula at first-order variable `i`.
+    std::string at(int node, const std::string &i) {
+        const auto &n = f_.nodes()[static_cast<std::size_t>(node)];
+        using Op = Formula::Op;
+        std::string j = fresh(), k = fresh();
+        auto A = [&](const std::string &v) { return at(n.a, v); };
+        auto B = [&](const std::string &v) { return at(n.b, v); };
+        const std::string last = "max($)";
+        switch (n.op) {
+        case Op::Atom: return "(" + i + " in S" + std::to_string(n.symbol) + ")";
+        case Op::True: return "true";
+        case Op::False: return "false";
+        case Op::Not: return "~" + A(i);
+        case Op::And: return "(" + A(i) + " & " + B(i) + ")";
+        case Op::Or: return "(" + A(i) + " | " + B(i) + ")";
+        case Op::Implies: return "(" + A(i) + " => " + B(i) + ")";
+        case Op::Y: return "(ex1 " + j + ": " + j + " + 1 = " + i + " & " + A(j) + ")";
+        case Op::X: return "(ex1 " + j + ": " + j + " = " + i + " + 1 & " + j + " <= " + last + " & " + A(j) + ")";
+        case Op::O: return "(ex1 " + j + ": " + j + " <= " + i + " & " + A(j) + ")";
+        case Op::F: return "(ex1 " + j + ": " + i + " <= " + j + " & " + j + " <= " + last + " & " + A(j) + ")";
+        case Op::H: return "(all1 " + j + ": " + j + " <= " + i + " => " + A(j) + ")";
+        case Op::G: return "(all1 " + j + ": (" + i + " <= " + j + " & " + j + " <= " + last + ") => " + A(j) + ")";
+        case Op::S:
+            return "(ex1 " + j + ": " + j + " <= " + i + " & " + B(j) + " & (all1 " + k + ": (" + j +
+                   " < " + k + " & " + k + " <= " + i + ") => " + A(k) + "))";
+        case Op::U:
+            return "(ex1 " + j + ": " + i + " <= " + j + " & " + j + " <= " + last + " & " + B(j) +
+                   " & (all1 " + k + ": (" + i + " <= " + k + " & " + k + " < " + j + ") => " + A(k) + "))";
+        }
+        return "false";
+    }
+
+  private:
+    const Formula &f_;
+    int counter_ = 0;
+    std::string fresh() { return "v" + std::to_string(counter_++); }
+};
+
+} // namespace
+
+std::string to_mona(const Formula &f, bool accept_at_first) {
+    std::size_t k = f.alphabet().size();
+    std::ostringstream s;
+    s << "m2l-str;\nvar2 ";
+    for (std::size_t i = 0; i < k; ++i) s << (i ? ", " : "") << "S" << i;
+    s << ";\n# every position holds exactly one symbol\nall1 p: ";
+    for (std::size_t i = 0; i < k; ++i) {
+        s << (i ? " | " : "(") << "(p in S" << i;
+        for (std::size_t o = 0; o < k; ++o)
+            if (o != i) s << " & p notin S" << o;
+        s << ")";
+    }
+    s << ");\n# the formula at the " << (accept_at_first ? "first" : "last") << " position\n";
+    MonaWriter w(f);
+    s << "ex1 p: p = " << (accept_at_first ? "0" : "max($)") << " & " << w.at(f.root(), "p") << ";\n";
+    return s.str();
+}
+
+MonaAutomaton MonaAutomaton::build(const std::string &program, std::size_t symbols) {
+    char path[] = "/tmp/tempcert-mona-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file for MONA");
+    close(fd);
+    {
+        std::ofstream out(path);
+        out << program;
+    }
+    std::string cmd = std::string("mona -q -w ") + path + " 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(cmd.c_str(), "r"), pclose);
+    if (!pipe) throw std::runtime_error("cannot run mona");
+    std::string output;
+    std::array<char, 4096> buf;
+    while (std::size_t got = fread(buf.data(), 1, buf.size(), pipe.get())) output.append(buf.data(), got);
+    std::remove(path);
+
+    MonaAutomaton a;
+    a.symbols_ = symbols;
+    std::istringstream in(output);
+    std::string line;
+    bool seen = false;
+    std::regex edge(R"(State (\d+): ([01X]+) -> state (\d+))");
+    while (std::getline(in, line)) {
+        std::smatch mt;
+        if (line.rfind("Initial state:", 0) == 0) a.start_ = std::stoi(line.substr(14));
+        if (line.rfind("Accepting states:", 0) == 0) {
+            std::istringstream ss(line.substr(17));
+            int s;
+            while (ss >> s) {
+                if (a.accepting_.size() <= static_cast<std::size_t>(s)) a.accepting_.resize(static_cast<std::size_t>(s) + 1, 0);
+                a.accepting_[static_cast<std::size_t>(s)] = 1;
+            }
+        }
+        if (std::regex_search(line, mt, edge)) {
+            seen = true;
+            std::size_t from = std::stoul(mt[1]), to = std::stoul(mt[3]);
+            if (a.edges_.size() <= std::max(from, to)) a.edges_.resize(std::max(from, to) + 1);
+            a.edges_[from].push_back({mt[2], static_cast<int>(to)});
+        }
+    }
+    if (!seen) throw std::runtime_error("could not read MONA's automaton:\n" + output);
+    a.accepting_.resize(a.edges_.size(), 0);
+    return a;
+}
+
+bool MonaAutomaton::accepts(const Word &w) const {
+    // MONA's automata first read one letter for the empty prefix (state 0).
+    auto step = [&](int s, const std::string &bits) {
+        for (const auto &e : edges_[static_cast<std::size_t>(s)]) {
+            bool match = true;
+            for (std::size_t b = 0; b < bits.size() && match; ++b)
+                match = e.bits[b] == 'X' || e.bits[b] == bits[b];
+            if (match) return e.to;
+        }
+        throw std::runtime_error("MONA automaton has no transition");
+    };
+    int s = step(start_, std::string(symbols_, '0'));
+    for (int sym : w) {
+        std::string bits(symbols_, '0');
+        bits[static_cast<std::size_t>(sym)] = '1';
+        s = step(s, bits);
+    }
+    return accepting_[static_cast<std::size_t>(s)];
+}
+
+} // namespace tempcert
