@@ -9,6 +9,9 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <random>
 
 using namespace tempcert;
@@ -152,4 +155,30 @@ TEST_CASE("unbounded PE: a S b needs ln 100 at every n; bounded: n ln 100") {
         CHECK(tb.beta_lo < hi);
         CHECK(tb.beta_hi > lo);
     }
+}
+
+TEST_CASE("cases/ltl: every formula compiles and agrees with MONA on all words up to 6") {
+    std::ifstream in(std::string(TEMPCERT_TEST_DIR) + "/../cases/ltl/manifest.json");
+    auto manifest = nlohmann::json::parse(in);
+    std::size_t count = 0, nested = 0, three = 0;
+    for (const auto &c : manifest.at("formulas")) {
+        std::vector<std::string> alphabet = c.at("alphabet").get<std::vector<std::string>>();
+        std::string text = c.at("formula");
+        CAPTURE(text);
+        Formula f = Formula::parse(text, alphabet);
+        MonaAutomaton mona = MonaAutomaton::build(to_mona(f, false), alphabet.size());
+        Model m = compile_formula(f, PositionEncoding::Unbounded, false);
+        for_each_word(alphabet.size(), alphabet.size() == 2 ? 6 : 5, [&](const Word &w) {
+            bool d = f.accepts(w);
+            CHECK(mona.accepts(w) == d);
+            CHECK(evaluate_hard(m, w).outputs.back().accept == (d ? Tri::True : Tri::False));
+            return true;
+        });
+        ++count;
+        three += alphabet.size() == 3;
+        nested += f.depth() >= 3;
+    }
+    CHECK(count >= 20);
+    CHECK(three >= 3);
+    CHECK(nested >= 5);
 }
