@@ -84,6 +84,29 @@ expect 2 '--gap: expected a number > 0' -- bound --n 3 --gap -1 --eps 0.1
 expect 3 'more than the limit 1000 \(--max-words\)' -- certify "$hasb" --n 12 --eps 0.1 --max-words 1000
 expect 3 'limit 100000 \(--max-n\)' -- certify "$hasb" --n 1000000000000 --eps 0.1
 expect 2 'expected --model MODEL' -- check /dev/null
+# compile: LTL to a model file, then the model is used like any other
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+expect 0 'compiled \(a S b\) \(unbounded PE\) into 2 layers of width 8' -- compile 'a S b' --alphabet a,b --pe unbounded -o "$work/asb.json" --mona "$work/asb.mona"
+expect 0 'tight beta in \[4\.6051[0-9]*, 4\.6051[0-9]*\] \(threshold\)' -- tight "$work/asb.json" --n 6 --eps 0.01
+expect 0 'verdict: certified' -- certify "$work/asb.json" --n 6 --eps 0.01
+expect 0 'accept' -- eval "$work/asb.json" --input abaa --beta 10
+expect 0 '"layers": 5' -- compile 'H (a -> Y b)' --alphabet a,b --pe bounded -o "$work/h.json" --json
+expect 0 'compiled' -- compile 'a S (b | c)' --alphabet a,b,c --pe bounded --accept-at first -o "$work/abc.json"
+expect 2 'formula, column 5: symbol "c" is not in the alphabet \{a, b\}' -- compile 'a & c' --alphabet a,b --pe unbounded -o "$work/x.json"
+expect 2 'formula, column 7: expected .\). to close' -- compile '(a | b' --alphabet a,b --pe unbounded -o "$work/x.json"
+expect 2 'formula, column 4: missing operand' -- compile 'a &' --alphabet a,b --pe unbounded -o "$work/x.json"
+expect 2 'formula, column 6: unbalanced' -- compile 'a | b)' --alphabet a,b --pe unbounded -o "$work/x.json"
+expect 2 '--pe: expected unbounded or bounded' -- compile 'a' --alphabet a,b --pe huge -o "$work/x.json"
+expect 2 '--alphabet, column 3: symbol "a" appears twice' -- compile 'a' --alphabet a,a --pe bounded -o "$work/x.json"
+expect 2 '--accept-at: expected last or first' -- compile 'a' --alphabet a,b --pe bounded --accept-at middle -o "$work/x.json"
+expect 2 'expected -o MODEL' -- compile 'a' --alphabet a,b --pe bounded
+if command -v mona >/dev/null && mona -q "$work/asb.mona" 2>&1 | grep -Eq 'satisfying example|counter-example|Formula is'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: MONA does not read the program written by compile --mona"
+fi
+
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
 expect 0 'eval' -- --help
