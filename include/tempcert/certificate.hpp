@@ -44,5 +44,9 @@ struct CheckOutcome {
 // (src/check/). Malformed certificates throw InputError.
 CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
                                const Limits &limits, const PrecisionPolicy &policy);
+// The same on certificate text and a loaded model.
+CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,
+                                    const Model &m, const Limits &limits,
+                                    const PrecisionPolicy &policy);
 
 } // namespace tempcert

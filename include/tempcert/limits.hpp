@@ -3,7 +3,10 @@
 // model or input beyond one is rejected before any evaluation.
 #pragma once
 
+#include <chrono>
+#include <csignal>
 #include <cstddef>
+#include <optional>
 
 namespace tempcert {
 
@@ -18,6 +21,18 @@ struct Limits {
     std::size_t max_n = 100000;          // --max-n: input length
     std::size_t max_words = 20000000;    // --max-words: words an enumeration visits
     long prec_cap = 4096;                // --prec-cap: bits
+    // --time-limit: wall-clock budget; checked between units of work.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    double time_limit_seconds = 0;
+    // Set by the command line's SIGINT handler; nullptr in library use.
+    const volatile std::sig_atomic_t *interrupted = nullptr;
 };
+
+// Thrown by check_budget when the run is interrupted (SIGINT).
+struct Interrupted {};
+
+// Throws LimitError when the wall-clock budget is spent and Interrupted
+// when SIGINT arrived. Cheap: call it between words or queries.
+void check_budget(const Limits &limits);
 
 } // namespace tempcert

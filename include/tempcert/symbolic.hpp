@@ -14,6 +14,7 @@ struct SymbolicOptions {
     std::optional<Rational> eps; // compute the profile bound too
     Rational rel = Rational(1, 1000000000);
     PrecisionPolicy precision;
+    Limits limits; // the wall-clock budget and interrupt are checked per query
 };
 
 struct SymbolicReport {

@@ -31,6 +31,7 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
     r.method = "exhaustive";
     bool undecided = false;
     for_each_word(m.alphabet.size(), o.n, [&](const Word &w) {
+        check_budget(o.limits);
         Violation v;
         Prec used = 0;
         Tri t = certify_word(m, w, beta, o, v, used);

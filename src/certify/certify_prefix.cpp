@@ -35,6 +35,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     Word w;
     std::function<void()> walk = [&] {
         for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
+            check_budget(o.limits);
             ev.push(static_cast<int>(s));
             w.push_back(static_cast<int>(s));
             ++r.words;

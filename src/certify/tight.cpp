@@ -32,6 +32,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         so.eps = o.eps;
         so.rel = rel / 4;
         so.precision = o.precision;
+        so.limits = o.limits;
         r.profile = analyse_symbolic(m, o.n, so).profile;
     } else {
         r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);

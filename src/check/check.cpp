@@ -194,6 +194,7 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
             facts.push_back(f);
         }
     for_each_word(k, n, [&](const Word &w) {
+        check_budget(limits);
         Trace t = evaluate_hard(m, w, policy);
         std::size_t idx = 0;
         for (std::size_t l = 0; l < t.layers.size(); ++l)
@@ -289,6 +290,7 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
                                           std::to_string(n));
         std::string failure;
         for_each_word(k, n, [&](const Word &w) {
+            check_budget(limits);
             std::string where;
             Tri t = judge_word_plain(m, w, beta, eps, criterion, policy, where);
             ++out.words;
@@ -327,13 +329,13 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
 
 } // namespace
 
-CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
-                               const Limits &limits, const PrecisionPolicy &policy) {
+CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,
+                                    const Model &m, const Limits &limits,
+                                    const PrecisionPolicy &policy) {
     CheckOutcome out;
-    Model m = load_model_file(model_path, limits);
     OJson cert;
     try {
-        cert = parse_json_strict(read_text_file(cert_path, limits.max_file_bytes), cert_path);
+        cert = parse_json_strict(cert_text, cert_name);
     } catch (const InputError &e) {
         out.reason = e.message();
         return out;
@@ -345,6 +347,20 @@ CheckOutcome check_certificate(const std::string &cert_path, const std::string &
         out.reason = r.reason;
     }
     return out;
+}
+
+CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
+                               const Limits &limits, const PrecisionPolicy &policy) {
+    Model m = load_model_file(model_path, limits);
+    std::string text;
+    try {
+        text = read_text_file(cert_path, limits.max_file_bytes);
+    } catch (const InputError &e) {
+        CheckOutcome out;
+        out.reason = e.message();
+        return out;
+    }
+    return check_certificate_text(text, cert_path, m, limits, policy);
 }
 
 } // namespace tempcert

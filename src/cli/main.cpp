@@ -3,9 +3,11 @@
 // Internal errors (bugs) exit 70 with a request to report them.
 #include "commands.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/limits.hpp"
 
 #include <boost/program_options/errors.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -43,6 +45,14 @@ void usage(std::ostream &os) {
 
 namespace tempcert::cli {
 
+namespace {
+// The only process-wide state: what the SIGINT handler may touch.
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+} // namespace
+
+const volatile std::sig_atomic_t *interrupt_flag() { return &g_interrupted; }
+
 std::string cases_dir() {
     if (const char *env = std::getenv("TEMPCERT_CASES")) return env;
     if (std::filesystem::exists("cases/manifest.json")) return "cases";
@@ -53,6 +63,7 @@ std::string cases_dir() {
 
 int main(int argc, char **argv) {
     Args args(argv + 1, argv + argc);
+    std::signal(SIGINT, tempcert::cli::on_sigint);
     try {
         if (args.empty()) return run_main_job(args);
         const std::string &name = args.front();
@@ -77,6 +88,9 @@ int main(int argc, char **argv) {
     } catch (const Undecided &e) {
         std::cerr << "tempcert: undecided: " << e.what() << "\n";
         return kExitUndecided;
+    } catch (const Interrupted &) {
+        std::cerr << "tempcert: interrupted; no result was certified and no certificate written\n";
+        return 130;
     } catch (const std::bad_alloc &) {
         std::cerr << "tempcert: out of memory (lower n or the limits)\n";
         return kExitUndecided;

@@ -37,7 +37,9 @@ void add_common_options(po::options_description &desc) {
     Limits defaults;
     desc.add_options()("json", po::bool_switch(), "print machine-readable JSON")(
         "prec-cap", po::value<long>()->default_value(defaults.prec_cap),
-        "precision cap in bits for interval arithmetic (128..1048576)");
+        "precision cap in bits for interval arithmetic (128..1048576)")(
+        "time-limit", po::value<double>()->default_value(0),
+        "wall-clock budget in seconds (0: none); reaching it exits 3");
     for (const auto &row : kLimitRows)
         desc.add_options()(row.name, po::value<std::size_t>()->default_value(defaults.*row.field),
                            row.help);
@@ -53,6 +55,15 @@ Common read_common_options(const po::variables_map &vm) {
                                                std::to_string(kPrecMax) + " bits, got " +
                                                std::to_string(cap));
     c.limits.prec_cap = cap;
+    double budget = vm["time-limit"].as<double>();
+    if (!(budget >= 0) || budget > 1e7)
+        throw InputError("", "--time-limit", "expected seconds from 0 to 10000000, got " + std::to_string(budget));
+    if (budget > 0) {
+        c.limits.time_limit_seconds = budget;
+        c.limits.deadline = std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(budget));
+    }
+    c.limits.interrupted = interrupt_flag();
     c.precision.cap = cap;
     for (const auto &row : kLimitRows) {
         std::size_t v = vm[row.name].as<std::size_t>();

@@ -27,6 +27,7 @@ std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Li
     const Prec prec = kPrecStart;
     std::function<void()> walk = [&] {
         for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
+            check_budget(limits);
             ev.push(static_cast<int>(s));
             w.push_back(static_cast<int>(s));
             ++report.words;

@@ -73,6 +73,7 @@ GapReport min_gaps_plain(const Model &m, std::size_t n, const Limits &limits,
     GapReport report = empty_gap_report(m, n);
     report.method = "exhaustive";
     for_each_word(m.alphabet.size(), n, [&](const Word &w) {
+        check_budget(limits);
         Trace t = evaluate_hard(m, w, policy);
         record_gaps(report, t, w, m, t.prec);
         ++report.words;

@@ -61,6 +61,7 @@ ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational 
         for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h)
             r.heads.push_back(HeadProfile{l + 1, h + 1, {0, 0}, std::nullopt});
     for_each_word(m.alphabet.size(), n, [&](const Word &w) {
+        check_budget(limits);
         Trace t = evaluate_hard(m, w, policy);
         std::size_t idx = 0;
         for (std::size_t l = 0; l < t.layers.size(); ++l)

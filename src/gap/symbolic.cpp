@@ -354,6 +354,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
                 if (one_length && (i == 0 ? len != 1 : i != len)) continue;
                 int symbols = i == 0 ? 1 : static_cast<int>(ksym);
                 for (int a = 0; a < symbols; ++a) {
+                    check_budget(opt.limits);
                     QueryView qv = view(m, t, head, len, i, i == 0 ? -1 : a, opt.eps.has_value());
                     if (qv.positions.empty()) continue;
                     gaps_and_ties(qv, t, ksym, unique, best, tie);

@@ -118,6 +118,18 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
         std::string what = e.what();
         if (auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
         throw InputError(file, place(loc), "invalid JSON: " + what);
+    } catch (const OJson::exception &e) {
+        // e.g. out_of_range for a number literal like 9e99999999, which
+        // carries no position: point at the first fractional/exponent literal.
+        std::size_t offset = 0;
+        std::string literal;
+        if (first_float_literal(text, offset, literal))
+            throw InputError(file, place(location_of(text, offset)),
+                             "the JSON number " + literal.substr(0, 40) +
+                                 " is out of range and not exact: " + hint_for(literal.substr(0, 40)));
+        std::string what = e.what();
+        if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+        throw InputError(file, "", "invalid JSON: " + what);
     }
     if (!duplicate.empty()) {
         auto at = text.find("\"" + duplicate + "\"");

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for a bounded time: new inputs go to a work
+# corpus in the build tree (the seed corpus in the repository is read only),
+# crashes to <work>/artifacts/. Passes when the fuzzer finds nothing.
+set -u
+bin=$1 seeds=$2 work=$3 seconds=$4
+mkdir -p "$work/corpus" "$work/artifacts"
+"$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=4096 \
+    -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$work/corpus" "$seeds" 2>"$work/log"
+code=$?
+tail -n 12 "$work/log"
+if [ $code -ne 0 ] || ls "$work/artifacts"/* >/dev/null 2>&1; then
+    echo "fuzz: $(basename "$bin") found a failing input in $work/artifacts (exit $code)"
+    exit 1
+fi
+echo "fuzz: $(basename "$bin") ran ${seconds}s clean"
