@@ -107,6 +107,22 @@ else
     fail=$((fail + 1)); echo "FAIL: MONA does not read the program written by compile --mona"
 fi
 
+# SIGINT stops a long run within a second, exit 130, and leaves no certificate
+"$tempcert" certify "$two" --n 14 --eps 0.01 --beta 9 --method plain -o "$work/int.cert" >/dev/null 2>"$work/int.err" &
+pid=$!
+sleep 1
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+code=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $code = 130 ] && [ $ms -lt 1000 ] && [ ! -e "$work/int.cert" ] && [ ! -e "$work/int.cert.partial" ] &&
+   grep -q 'interrupted' "$work/int.err"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: SIGINT: exit $code after $ms ms; $(cat "$work/int.err")"; ls "$work"
+fi
+
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
 expect 0 'eval' -- --help
