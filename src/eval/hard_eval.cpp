@@ -17,37 +17,12 @@ Trace hard_at(const Model &m, const Word &w, Prec prec) {
     tr.n = w.size();
     tr.bos = m.has_bos();
     tr.prec = prec;
-    std::vector<RealVector> x = initial_activations(m, w, prec);
-    tr.initial = x;
-    const std::size_t positions = x.size();
-    for (std::size_t l = 0; l < m.layers.size(); ++l) {
-        const Layer &layer = m.layers[l];
-        LayerTrace lt;
-        std::vector<RealVector> half = x;
-        for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-            const Head &head = layer.heads[h];
-            std::vector<RealVector> keys, values;
-            for (const auto &xt : x) {
-                keys.push_back(matvec(head.key, xt, prec));
-                values.push_back(matvec(head.value, xt, prec));
-            }
-            HeadTrace ht;
-            for (std::size_t t = 0; t < positions; ++t) {
-                QueryTrace q = hard_query(head, position_of(t, tr.bos), x[t], keys, values, tr.n,
-                                          tr.bos, m.width, l + 1, h + 1, prec);
-                half[t] = add_vectors(half[t], q.output, prec);
-                ht.queries.push_back(std::move(q));
-            }
-            lt.heads.push_back(std::move(ht));
-        }
-        lt.after_attention = half;
-        if (layer.ffn)
-            for (auto &v : half) v = apply_ffn(*layer.ffn, v, prec);
-        lt.after_ffn = half;
-        x = std::move(half);
-        tr.layers.push_back(std::move(lt));
-    }
-    tr.outputs = readouts(m, x, tr.n, tr.bos, prec);
+    run_layers(m, tr, initial_activations(m, w, prec), prec,
+               [&](std::size_t l, std::size_t h, std::size_t t, const RealVector &xq,
+                   const std::vector<RealVector> &keys, const std::vector<RealVector> &values) {
+                   return hard_query(m.layers[l].heads[h], position_of(t, tr.bos), xq, keys, values,
+                                     tr.n, tr.bos, m.width, l + 1, h + 1, prec);
+               });
     for (const auto &o : tr.outputs)
         if (o.accept == Tri::Unknown)
             throw Undecided("cannot decide the sign of the read-out at position " +

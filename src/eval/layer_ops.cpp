@@ -149,4 +149,36 @@ std::vector<OutputValue> readouts(const Model &m, const std::vector<RealVector> 
     return out;
 }
 
+void run_layers(const Model &m, Trace &tr, std::vector<RealVector> x, Prec prec,
+                const QueryFn &query) {
+    tr.initial = x;
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        const Layer &layer = m.layers[l];
+        LayerTrace lt;
+        std::vector<RealVector> half = x;
+        for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+            const Head &head = layer.heads[h];
+            std::vector<RealVector> keys, values;
+            for (const auto &xt : x) {
+                keys.push_back(matvec(head.key, xt, prec));
+                values.push_back(matvec(head.value, xt, prec));
+            }
+            HeadTrace ht;
+            for (std::size_t t = 0; t < x.size(); ++t) {
+                QueryTrace q = query(l, h, t, x[t], keys, values);
+                half[t] = add_vectors(half[t], q.output, prec);
+                ht.queries.push_back(std::move(q));
+            }
+            lt.heads.push_back(std::move(ht));
+        }
+        lt.after_attention = half;
+        if (layer.ffn)
+            for (auto &v : half) v = apply_ffn(*layer.ffn, v, prec);
+        lt.after_ffn = half;
+        x = std::move(half);
+        tr.layers.push_back(std::move(lt));
+    }
+    tr.outputs = readouts(m, x, tr.n, tr.bos, prec);
+}
+
 } // namespace tempcert::detail

@@ -7,6 +7,8 @@
 #include "tempcert/trace.hpp"
 #include "tempcert/word.hpp"
 
+#include <functional>
+
 namespace tempcert::detail {
 
 // Position number of activation index t, and back.
@@ -41,5 +43,16 @@ std::vector<OutputValue> readouts(const Model &m, const std::vector<RealVector> 
 
 // The positions the model reads, as position numbers.
 std::vector<std::size_t> output_positions(const Model &m, std::size_t n);
+
+// The forward pass shared by hard and soft evaluation: from x^(0) through
+// every layer (heads, residual, feed-forward), filling tr.layers and the
+// read-outs; `query` computes one head's trace at one position, given
+// W_K x and W_V x at every position.
+using QueryFn = std::function<QueryTrace(std::size_t layer, std::size_t head, std::size_t t,
+                                         const RealVector &x_query,
+                                         const std::vector<RealVector> &keys,
+                                         const std::vector<RealVector> &values)>;
+void run_layers(const Model &m, Trace &tr, std::vector<RealVector> x, Prec prec,
+                const QueryFn &query);
 
 } // namespace tempcert::detail

@@ -34,38 +34,16 @@ Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, cons
     tr.n = w.size();
     tr.bos = m.has_bos();
     tr.prec = prec;
-    std::vector<RealVector> x = initial_activations(m, w, prec);
-    tr.initial = x;
-    for (std::size_t l = 0; l < m.layers.size(); ++l) {
-        const Layer &layer = m.layers[l];
-        Real b = beta.at(l, tr.n, prec);
-        LayerTrace lt;
-        std::vector<RealVector> half = x;
-        for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-            const Head &head = layer.heads[h];
-            std::vector<RealVector> keys, values;
-            for (const auto &xt : x) {
-                keys.push_back(matvec(head.key, xt, prec));
-                values.push_back(matvec(head.value, xt, prec));
-            }
-            HeadTrace ht;
-            for (std::size_t t = 0; t < x.size(); ++t) {
-                const QueryTrace &hq = hard.layers[l].heads[h].queries[t];
-                QueryTrace q = soft_query(head, hq, x[t], keys, values, tr.bos, m.width, b, prec);
-                if (!narrow(q.weights, width)) tr.width_reached = false;
-                half[t] = add_vectors(half[t], q.output, prec);
-                ht.queries.push_back(std::move(q));
-            }
-            lt.heads.push_back(std::move(ht));
-        }
-        lt.after_attention = half;
-        if (layer.ffn)
-            for (auto &v : half) v = apply_ffn(*layer.ffn, v, prec);
-        lt.after_ffn = half;
-        x = std::move(half);
-        tr.layers.push_back(std::move(lt));
-    }
-    tr.outputs = readouts(m, x, tr.n, tr.bos, prec);
+    std::vector<Real> betas;
+    for (std::size_t l = 0; l < m.layers.size(); ++l) betas.push_back(beta.at(l, tr.n, prec));
+    run_layers(m, tr, initial_activations(m, w, prec), prec,
+               [&](std::size_t l, std::size_t h, std::size_t t, const RealVector &xq,
+                   const std::vector<RealVector> &keys, const std::vector<RealVector> &values) {
+                   QueryTrace q = soft_query(m.layers[l].heads[h], hard.layers[l].heads[h].queries[t],
+                                             xq, keys, values, tr.bos, m.width, betas[l], prec);
+                   if (!narrow(q.weights, width)) tr.width_reached = false;
+                   return q;
+               });
     return tr;
 }
 
