@@ -6,6 +6,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace tempcert {
@@ -26,6 +28,9 @@ struct Limits {
     double time_limit_seconds = 0;
     // Set by the command line's SIGINT handler; nullptr in library use.
     const volatile std::sig_atomic_t *interrupted = nullptr;
+    // Progress of an enumeration (words done, words in all); the command
+    // line sets it only when stderr is a terminal.
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 // Thrown by check_budget when the run is interrupted (SIGINT).

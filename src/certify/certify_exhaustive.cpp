@@ -29,9 +29,11 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     CertifyResult r;
     r.method = "exhaustive";
+    const std::uint64_t total = count_words(m.alphabet.size(), o.n);
     bool undecided = false;
     for_each_word(m.alphabet.size(), o.n, [&](const Word &w) {
         check_budget(o.limits);
+        if (o.limits.progress) o.limits.progress(r.words, total);
         Violation v;
         Prec used = 0;
         Tri t = certify_word(m, w, beta, o, v, used);

@@ -30,12 +30,14 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     CertifyResult r;
     r.method = "exhaustive-prefix";
+    const std::uint64_t total = count_words(m.alphabet.size(), o.n);
     r.max_prec = prec;
     detail::PrefixEvaluator ev(m, prec, betas);
     Word w;
     std::function<void()> walk = [&] {
         for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
             check_budget(o.limits);
+            if (o.limits.progress) o.limits.progress(r.words, total);
             ev.push(static_cast<int>(s));
             w.push_back(static_cast<int>(s));
             ++r.words;

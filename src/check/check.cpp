@@ -291,6 +291,7 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         std::string failure;
         for_each_word(k, n, [&](const Word &w) {
             check_budget(limits);
+            if (limits.progress) limits.progress(out.words, count_words(k, n));
             std::string where;
             Tri t = judge_word_plain(m, w, beta, eps, criterion, policy, where);
             ++out.words;

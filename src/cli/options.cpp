@@ -2,7 +2,10 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 
+#include <cstdio>
 #include <iostream>
+#include <memory>
+#include <unistd.h>
 
 namespace tempcert::cli {
 
@@ -64,6 +67,18 @@ Common read_common_options(const po::variables_map &vm) {
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(budget));
     }
     c.limits.interrupted = interrupt_flag();
+    if (isatty(STDERR_FILENO)) {
+        // A progress line on the terminal, at most every 200 ms; nothing when piped.
+        auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+        c.limits.progress = [last](std::uint64_t done, std::uint64_t total) {
+            auto now = std::chrono::steady_clock::now();
+            if (now - *last < std::chrono::milliseconds(200) && done + 1 < total) return;
+            *last = now;
+            std::fprintf(stderr, "\r  %llu / %llu words (%.0f%%)\x1b[K", static_cast<unsigned long long>(done),
+                         static_cast<unsigned long long>(total), total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0);
+            if (done + 1 >= total) std::fprintf(stderr, "\r\x1b[K");
+        };
+    }
     c.precision.cap = cap;
     for (const auto &row : kLimitRows) {
         std::size_t v = vm[row.name].as<std::size_t>();
