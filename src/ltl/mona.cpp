@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -102,9 +101,7 @@ MonaAutomaton MonaAutomaton::build(const std::string &program, std::size_t symbo
     std::istringstream in(output);
     std::string line;
     bool seen = false;
-    std::regex edge(R"(State (\d+): ([01X]+) -> state (\d+))");
     while (std::getline(in, line)) {
-        std::smatch mt;
         if (line.rfind("Initial state:", 0) == 0) a.start_ = std::stoi(line.substr(14));
         if (line.rfind("Accepting states:", 0) == 0) {
             std::istringstream ss(line.substr(17));
@@ -114,11 +111,13 @@ MonaAutomaton MonaAutomaton::build(const std::string &program, std::size_t symbo
                 a.accepting_[static_cast<std::size_t>(s)] = 1;
             }
         }
-        if (std::regex_search(line, mt, edge)) {
+        // "State 3: 0X1 -> state 4"
+        unsigned from = 0, to = 0;
+        char bits[257] = {0};
+        if (std::sscanf(line.c_str(), "State %u: %256[01X] -> state %u", &from, bits, &to) == 3) {
             seen = true;
-            std::size_t from = std::stoul(mt[1]), to = std::stoul(mt[3]);
             if (a.edges_.size() <= std::max(from, to)) a.edges_.resize(std::max(from, to) + 1);
-            a.edges_[from].push_back({mt[2], static_cast<int>(to)});
+            a.edges_[from].push_back({bits, static_cast<int>(to)});
         }
     }
     if (!seen) throw std::runtime_error("could not read MONA's automaton:\n" + output);
