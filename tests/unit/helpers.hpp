@@ -3,6 +3,7 @@
 
 #include "tempcert/model.hpp"
 
+#include <cstdlib>
 #include <string>
 
 namespace tempcert::test {
@@ -12,6 +13,11 @@ inline std::string case_path(const std::string &name) {
 }
 
 inline Model load_case(const std::string &name) { return load_model_file(case_path(name), Limits{}); }
+
+// Under sanitizers (about 10x slower) the heaviest tests use shorter words:
+// the sanitizer run looks for memory and undefined-behaviour errors, the
+// normal run for the full samples.
+inline bool reduced() { return std::getenv("TEMPCERT_SANITIZED") != nullptr; }
 
 inline Rational q(const char *text) {
     std::string why;

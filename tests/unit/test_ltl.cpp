@@ -130,8 +130,9 @@ TEST_CASE("direct = MONA = compiled hard = soft at the certified beta on 48 form
     while (ab.size() < 40) ab.push_back(random_formula(rng, 4, AB));
     while (abc.size() < 8) abc.push_back(random_formula(rng, 3, ABC));
     Agreement total;
-    for (const auto &text : ab) agree(text, AB, 8, 6, total);
-    for (const auto &text : abc) agree(text, ABC, 6, 4, total);
+    bool small = test::reduced();
+    for (const auto &text : ab) agree(text, AB, small ? 5 : 8, small ? 4 : 6, total);
+    for (const auto &text : abc) agree(text, ABC, small ? 4 : 6, small ? 3 : 4, total);
     CHECK(total.formulas == 48);
     MESSAGE("words compared: hard " << total.words_hard << ", soft " << total.words_soft);
 }
@@ -140,7 +141,7 @@ TEST_CASE("unbounded PE: a S b needs ln 100 at every n; bounded: n ln 100") {
     Formula f = Formula::parse("a S b", AB);
     Model unb = compile_formula(f, PositionEncoding::Unbounded, false);
     Model bnd = compile_formula(f, PositionEncoding::Bounded, false);
-    for (std::size_t n : {4, 7}) {
+    for (std::size_t n : {std::size_t(4), std::size_t(test::reduced() ? 5 : 7)}) {
         CertifyOptions o;
         o.n = n;
         o.eps = Rational(1, 100);
@@ -168,7 +169,9 @@ TEST_CASE("cases/ltl: every formula compiles and agrees with MONA on all words u
         Formula f = Formula::parse(text, alphabet);
         MonaAutomaton mona = MonaAutomaton::build(to_mona(f, false), alphabet.size());
         Model m = compile_formula(f, PositionEncoding::Unbounded, false);
-        for_each_word(alphabet.size(), alphabet.size() == 2 ? 6 : 5, [&](const Word &w) {
+        std::size_t longest = alphabet.size() == 2 ? 6 : 5;
+        if (test::reduced()) longest -= 2;
+        for_each_word(alphabet.size(), longest, [&](const Word &w) {
             bool d = f.accepts(w);
             CHECK(mona.accepts(w) == d);
             CHECK(evaluate_hard(m, w).outputs.back().accept == (d ? Tri::True : Tri::False));
