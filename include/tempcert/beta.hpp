@@ -22,6 +22,8 @@ class BetaSpec {
     Real at(std::size_t l, std::size_t n, Prec prec) const;
     const std::string &text() const { return text_; }
     bool per_layer() const { return exprs_.size() > 1; }
+    // Whether some layer's beta depends on the input length n.
+    bool uses_n() const;
 
   private:
     std::string text_, where_;

@@ -33,6 +33,12 @@ BetaSpec BetaSpec::parse(const std::string &text, std::size_t layers, const std:
     return b;
 }
 
+bool BetaSpec::uses_n() const {
+    for (const auto &e : exprs_)
+        if (e.uses_n()) return true;
+    return false;
+}
+
 BetaSpec BetaSpec::constant(const Rational &beta) {
     return parse(to_string(beta), 1, "beta");
 }

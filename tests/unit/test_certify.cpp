@@ -183,3 +183,20 @@ TEST_CASE("the word budget is checked before work") {
     CHECK(count_words(2, 3) == 14);
     CHECK(count_words(4, 200) == UINT64_MAX);
 }
+
+TEST_CASE("prefix sharing is used only for betas free of n") {
+    // 3 + (n-1)(n-2) is 3 at n = 1 and 2 but 5 at n = 3: a value test would
+    // wrongly share prefixes across lengths.
+    Model m = load_case("has-b");
+    CertifyOptions o;
+    o.n = 4;
+    o.eps = Rational(1, 100);
+    BetaSpec tricky = BetaSpec::parse("1 + (n-1)*(n-2)", 1);
+    CHECK(tricky.uses_n());
+    CHECK(!certify_prefix(m, tricky, o).has_value());
+    CertifyResult plain = certify_exhaustive(m, tricky, o);
+    CertifyResult chosen = certify_auto(m, tricky, o);
+    CHECK(chosen.method == "exhaustive");
+    CHECK(to_string(chosen.verdict) == std::string(to_string(plain.verdict)));
+    CHECK(certify_prefix(m, BetaSpec::parse("2*3", 1), o).has_value());
+}
