@@ -49,6 +49,20 @@ struct CertifyOptions {
     bool allow_prefix = true; // false: the plain path only (--method plain)
 };
 
+// The largest value a head's checked quantity reached (tv: TV's upper end;
+// output: |y_S - y_H|'s), where, and so its slack eps - value.
+struct Binding {
+    std::size_t layer = 0, head = 0; // 0 for a read-out (output, decision)
+    Rational value;                  // an upper bound of the quantity
+    Word word;
+    std::size_t query = 0;
+};
+
+// Folds one word's soft trace into per-head bindings (index: flat head, or
+// one entry for the read-out).
+void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &soft, Criterion c,
+                    const Word &w);
+
 struct CertifyResult {
     Verdict verdict = Verdict::Undecided;
     std::optional<Violation> counterexample; // Refuted: the first failing word
@@ -56,6 +70,9 @@ struct CertifyResult {
     std::uint64_t words = 0;
     Prec max_prec = 0;                       // highest precision any word needed
     std::string method;
+    std::vector<Binding> bindings;           // per head (tv) or read-out; see record_binding
+    // The binding place: the largest value, i.e. the smallest slack.
+    const Binding *binding() const;
 };
 
 // Every word of length 1..n, plain exact and MPFI evaluation, precision per
@@ -74,7 +91,7 @@ CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOp
 
 // Decides one word at `beta` (precision raised until decided or the cap).
 Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
-                 Violation &violation, Prec &used);
+                 Violation &violation, Prec &used, std::vector<Binding> *bindings = nullptr);
 
 struct TightResult {
     Rational beta_lo, beta_hi;     // certified refuted at lo (if lo_witness), certified at hi

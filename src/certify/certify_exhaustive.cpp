@@ -9,7 +9,7 @@
 namespace tempcert {
 
 Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
-                 Violation &violation, Prec &used) {
+                 Violation &violation, Prec &used, std::vector<Binding> *bindings) {
     Trace hard = evaluate_hard(m, w, o.precision);
     for (Prec prec = o.precision.start;; prec *= 2) {
         if (prec > o.precision.cap) prec = o.precision.cap;
@@ -18,6 +18,7 @@ Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const Cert
         try {
             Trace soft = evaluate_soft_at(m, w, beta, hard, prec);
             t = judge_word(hard, soft, o.eps, o.criterion, violation, w);
+            if (t == Tri::True && bindings) record_binding(*bindings, hard, soft, o.criterion, w);
         } catch (const Undecided &e) {
             violation = Violation{w, "precision", 0, 0, 0, Real(0L), Real(0L), e.what()};
         }
@@ -36,7 +37,7 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
         if (o.limits.progress) o.limits.progress(r.words, total);
         Violation v;
         Prec used = 0;
-        Tri t = certify_word(m, w, beta, o, v, used);
+        Tri t = certify_word(m, w, beta, o, v, used, &r.bindings);
         ++r.words;
         r.max_prec = std::max(r.max_prec, used);
         if (t == Tri::False) {

@@ -65,8 +65,24 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
             }
             if (t == Tri::Unknown) { // fixed precision could not decide: plain path
                 Prec used = 0;
-                t = certify_word(m, w, beta, o, v, used);
+                t = certify_word(m, w, beta, o, v, used, &r.bindings);
                 r.max_prec = std::max(r.max_prec, used);
+            } else if (t == Tri::True) {
+                // the newest query of each head, or the newest read-out
+                Trace hard_new, soft_new;
+                soft_new.prec = prec;
+                if (o.criterion == Criterion::Tv) {
+                    std::size_t idx = 0;
+                    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+                        soft_new.layers.emplace_back();
+                        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx)
+                            soft_new.layers[l].heads.push_back(HeadTrace{{ev.soft_queries()[idx]}});
+                    }
+                } else {
+                    hard_new.outputs = ev.hard_outputs();
+                    soft_new.outputs = ev.soft_outputs();
+                }
+                record_binding(r.bindings, hard_new, soft_new, o.criterion, w);
             }
             if (t == Tri::False) {
                 if (!r.counterexample || word_before(w, r.counterexample->word)) r.counterexample = v;

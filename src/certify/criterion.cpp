@@ -31,6 +31,38 @@ const char *to_string(Verdict v) {
     return "?";
 }
 
+void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &soft, Criterion c,
+                    const Word &w) {
+    auto update = [&](std::size_t idx, std::size_t layer, std::size_t head, const Real &v,
+                      std::size_t query) {
+        if (b.size() <= idx) b.resize(idx + 1);
+        Rational up = v.is_exact() ? v.exact() : v.interval()->upper_exact();
+        // ties go to the first word in enumeration order, whichever path ran
+        if (b[idx].word.empty() || up > b[idx].value ||
+            (up == b[idx].value && word_before(w, b[idx].word)))
+            b[idx] = Binding{layer, head, up, w, query};
+    };
+    if (c == Criterion::Tv) {
+        std::size_t idx = 0;
+        for (std::size_t l = 0; l < soft.layers.size(); ++l)
+            for (std::size_t h = 0; h < soft.layers[l].heads.size(); ++h, ++idx)
+                for (const auto &q : soft.layers[l].heads[h].queries)
+                    if (q.tv) update(idx, l + 1, h + 1, *q.tv, q.query);
+        return;
+    }
+    if (c == Criterion::Output)
+        for (std::size_t k = 0; k < soft.outputs.size(); ++k)
+            update(0, 0, 0, abs(sub(soft.outputs[k].y.enclose(soft.prec), hard.outputs[k].y.enclose(soft.prec), soft.prec)),
+                   soft.outputs[k].position);
+}
+
+const Binding *CertifyResult::binding() const {
+    const Binding *best = nullptr;
+    for (const auto &b : bindings)
+        if (!b.word.empty() && (!best || b.value > best->value)) best = &b;
+    return best;
+}
+
 Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const Rational &eps,
                 Prec prec, const Word &w, Violation &violation) {
     if (!q.tv) return Tri::True; // no allowed position: nothing to compare

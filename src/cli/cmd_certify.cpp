@@ -87,9 +87,15 @@ int run_certify(const Args &args) {
     if (vm.count("output") && r.verdict != Verdict::Undecided)
         write_json_file(vm["output"].as<std::string>(), cert);
 
+    const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
     if (common.json) {
         CertJson out = cert;
         out["min_gap"] = cert["gaps"]["min_gap"];
+        if (bind)
+            out["binding"] = {{"layer", bind->layer}, {"head", bind->head}, {"query", bind->query},
+                              {"word", format_word(bind->word, m.alphabet)},
+                              {"value_up", decimal_significant(bind->value, 12, true)},
+                              {"slack", decimal_significant(Rational(o.eps - bind->value), 12, false)}};
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
@@ -106,6 +112,13 @@ int run_certify(const Args &args) {
         if (r.undecided && r.verdict == Verdict::Undecided)
             std::cout << "undecided at " << o.precision.cap << " bits: "
                       << format_word(r.undecided->word, m.alphabet) << ": " << r.undecided->detail << "\n";
+        if (bind && bind->value > 0)
+            std::cout << "binding: " << (bind->layer ? "layer " + std::to_string(bind->layer) + " head " + std::to_string(bind->head) + " query "
+                                                     : std::string("read-out at position "))
+                      << bind->query << " on " << format_word(bind->word, m.alphabet) << ", "
+                      << to_string(o.criterion) << " <= " << decimal_significant(bind->value, 6, true)
+                      << " against eps " << to_string(o.eps) << " (slack >= "
+                      << decimal_significant(Rational(o.eps - bind->value), 6, false) << ")\n";
         std::cout << "verdict: " << to_string(r.verdict) << "\n";
         if (vm.count("output") && r.verdict != Verdict::Undecided)
             std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";

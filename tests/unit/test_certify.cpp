@@ -200,3 +200,38 @@ TEST_CASE("prefix sharing is used only for betas free of n") {
     CHECK(to_string(chosen.verdict) == std::string(to_string(plain.verdict)));
     CHECK(certify_prefix(m, BetaSpec::parse("2*3", 1), o).has_value());
 }
+
+TEST_CASE("the binding head is the same on both paths and replays") {
+    for (const char *name : {"has-ab-two-layer", "has-b", "earlier-b-strict"}) {
+        CAPTURE(name);
+        Model m = load_case(name);
+        CertifyOptions o;
+        o.n = 7;
+        o.eps = Rational(1, 100);
+        BetaSpec beta = BetaSpec::constant(Rational(8));
+        CertifyResult prefix = certify_auto(m, beta, o);
+        o.allow_prefix = false;
+        CertifyResult plain = certify_auto(m, beta, o);
+        REQUIRE(prefix.verdict == Verdict::Certified);
+        REQUIRE(plain.verdict == Verdict::Certified);
+        CHECK(prefix.method == "exhaustive-prefix");
+        const Binding *a = prefix.binding(), *b = plain.binding();
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(a->word == b->word);
+        CHECK(a->query == b->query);
+        CHECK(a->layer == b->layer);
+        CHECK(a->value == b->value);
+        CHECK(a->value <= o.eps);
+        // replay: the binding query's TV upper end on that word is the value
+        Trace h = evaluate_hard(m, a->word);
+        Trace s = evaluate_soft_at(m, a->word, beta, h, 128);
+        bool seen = false;
+        for (const auto &q : s.layers[a->layer - 1].heads[a->head - 1].queries)
+            if (q.query == a->query) {
+                seen = true;
+                CHECK(q.tv->enclose(128).upper_exact() == a->value);
+            }
+        CHECK(seen);
+    }
+}
