@@ -2,6 +2,7 @@
 // names, on every word up to length 8, and the listed words agree with it.
 #include "helpers.hpp"
 #include "tempcert/enumerate.hpp"
+#include "tempcert/certify.hpp"
 #include "tempcert/eval.hpp"
 
 #include <doctest/doctest.h>
@@ -25,6 +26,10 @@ bool rule(const std::string &name, const Word &w) {
         for (std::size_t i = n; i-- > 0;)
             if (w[i] >= 2) return w[i] == 3;
         return false;
+    }
+    if (name == "prev-a-earlier-b") {
+        if (n < 2 || w[n - 2] != 0) return false;
+        return std::find(w.begin(), w.end() - 1, 1) != w.end() - 1;
     }
     if (name == "contains:ab") {
         for (std::size_t i = 0; i + 1 < n; ++i)
@@ -64,4 +69,25 @@ TEST_CASE("every bundled case computes its manifest language on all words up to 
         for (const auto &word : c.at("words").at("reject"))
             CHECK(!rule(r, parse_word(word.get<std::string>(), m.alphabet)));
     }
+}
+
+TEST_CASE("the tight brackets stated in the manifest hold") {
+    int checked = 0;
+    const nlohmann::json doc = manifest();
+    for (const auto &c : doc.at("cases")) {
+        if (!c.contains("expected_tight")) continue;
+        CAPTURE(c.at("id").get<std::string>());
+        Model m = load_model_file(std::string(TEMPCERT_TEST_DIR) + "/../cases/" +
+                                      c.at("model").get<std::string>(), Limits{});
+        const auto &e = c.at("expected_tight");
+        CertifyOptions o;
+        o.n = e.at("n").get<std::size_t>();
+        o.eps = q(e.at("eps").get<std::string>().c_str());
+        TightResult t = tight_exhaustive(m, o, Rational(1, 1000000));
+        // the manifest's number lies in the certified bracket
+        CHECK(t.beta_lo <= q(e.at("beta_lo_at_most").get<std::string>().c_str()));
+        CHECK(t.beta_hi >= q(e.at("beta_hi_at_least").get<std::string>().c_str()));
+        ++checked;
+    }
+    CHECK(checked >= 3);
 }
