@@ -11,8 +11,8 @@ using namespace tempcert;
 namespace {
 
 const Model &two_layer() {
-    static const Model m =
-        load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-ab-two-layer.json", Limits{});
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-ab-two-layer.json", Limits{});
     return m;
 }
 
@@ -29,16 +29,22 @@ void run(benchmark::State &state, bool prefix) {
     }
 }
 
-void BM_certify_plain(benchmark::State &state) { run(state, false); }
-void BM_certify_prefix(benchmark::State &state) { run(state, true); }
+void BM_certify_plain(benchmark::State &state) {
+    run(state, false);
+}
+void BM_certify_prefix(benchmark::State &state) {
+    run(state, true);
+}
 
 void BM_gaps_plain(benchmark::State &state) {
     for (auto _ : state)
-        benchmark::DoNotOptimize(min_gaps_plain(two_layer(), static_cast<std::size_t>(state.range(0)), Limits{}, {}));
+        benchmark::DoNotOptimize(
+            min_gaps_plain(two_layer(), static_cast<std::size_t>(state.range(0)), Limits{}, {}));
 }
 void BM_gaps_prefix(benchmark::State &state) {
     for (auto _ : state)
-        benchmark::DoNotOptimize(min_gaps_prefix(two_layer(), static_cast<std::size_t>(state.range(0)), Limits{}));
+        benchmark::DoNotOptimize(
+            min_gaps_prefix(two_layer(), static_cast<std::size_t>(state.range(0)), Limits{}));
 }
 
 } // namespace
@@ -47,4 +53,3 @@ BENCHMARK(BM_certify_plain)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_certify_prefix)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_gaps_plain)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_gaps_prefix)->Arg(14)->Iterations(1)->Unit(benchmark::kSecond);
-

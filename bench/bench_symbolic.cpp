@@ -10,21 +10,24 @@ using namespace tempcert;
 namespace {
 
 const Model &four_symbols() {
-    static const Model m =
-        load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/last-cd-is-d.json", Limits{});
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/last-cd-is-d.json", Limits{});
     return m;
 }
 
 void BM_symbolic_gap(benchmark::State &state) {
     for (auto _ : state) {
-        SymbolicReport r = analyse_symbolic(four_symbols(), static_cast<std::size_t>(state.range(0)), {});
-        if (!r.gaps.min_gap || r.gaps.min_gap->exact() != 1) state.SkipWithError("wrong minimum gap");
+        SymbolicReport r =
+            analyse_symbolic(four_symbols(), static_cast<std::size_t>(state.range(0)), {});
+        if (!r.gaps.min_gap || r.gaps.min_gap->exact() != 1)
+            state.SkipWithError("wrong minimum gap");
     }
 }
 
 void BM_exhaustive_gap(benchmark::State &state) {
     for (auto _ : state)
-        benchmark::DoNotOptimize(min_gaps_exhaustive(four_symbols(), static_cast<std::size_t>(state.range(0)), Limits{}, {}));
+        benchmark::DoNotOptimize(min_gaps_exhaustive(
+            four_symbols(), static_cast<std::size_t>(state.range(0)), Limits{}, {}));
 }
 
 } // namespace

@@ -12,13 +12,15 @@
 using namespace tempcert;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
-    static const Model m = load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-b.json", Limits{});
+    static const Model m =
+        load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-b.json", Limits{});
     Limits lim;
     lim.max_n = 3; // keeps each run short
     lim.max_words = 100;
     try {
-        CheckOutcome out = check_certificate_text(std::string(reinterpret_cast<const char *>(data), size),
-                                                  "fuzz", m, lim, PrecisionPolicy{128, 256});
+        CheckOutcome out =
+            check_certificate_text(std::string(reinterpret_cast<const char *>(data), size), "fuzz",
+                                   m, lim, PrecisionPolicy{128, 256});
         (void)out;
     } catch (const InputError &) {
     } catch (const LimitError &) {

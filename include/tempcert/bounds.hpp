@@ -12,13 +12,14 @@ namespace tempcert {
 // beta_gap(N, gamma, eps) = ln((N-1)(1-eps)/eps) / gamma, enclosed, with a
 // rational upper bound and the matching temperature lower bound.
 struct GapBound {
-    bool trivial = false;  // (N-1)(1-eps)/eps <= 1 or gamma infinite: any beta > 0 works
-    Rational argument;     // (N-1)(1-eps)/eps, exact
+    bool trivial = false;         // (N-1)(1-eps)/eps <= 1 or gamma infinite: any beta > 0 works
+    Rational argument;            // (N-1)(1-eps)/eps, exact
     std::optional<Interval> beta; // enclosure of beta_gap (absent when trivial)
-    Rational beta_up;      // >= beta_gap: the upper end rounded up to 30 decimals (0 if trivial)
-    std::string exact;     // "ln(297)/2"
-    std::string beta_decimal_up;  // beta_up to 12 significant digits, rounded up
-    std::string tau_decimal_down; // 1/beta_up to 12 significant digits, rounded down ("inf" if trivial)
+    Rational beta_up;  // >= beta_gap: the upper end rounded up to 30 decimals (0 if trivial)
+    std::string exact; // "ln(297)/2"
+    std::string beta_decimal_up; // beta_up to 12 significant digits, rounded up
+    std::string
+        tau_decimal_down; // 1/beta_up to 12 significant digits, rounded down ("inf" if trivial)
 };
 
 // Requires 0 < eps < 1. gamma nullopt means +infinity. N <= 1 is trivial.
@@ -43,7 +44,7 @@ Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const R
 // maximum over every query of its threshold, with the word that attains it.
 struct HeadProfile {
     std::size_t layer = 0, head = 0;
-    Bracket bound;              // {0, 0} when no query needs beta > 0
+    Bracket bound; // {0, 0} when no query needs beta > 0
     std::optional<Witness> witness;
 };
 struct ProfileReport {

@@ -16,8 +16,8 @@ struct CertificateInput {
     const Model *model = nullptr;
     std::string model_file;
     CertifyOptions options;
-    std::string beta_spec;   // the beta certified (exact text)
-    std::string beta_source; // "beta_gap" or "user"
+    std::string beta_spec;              // the beta certified (exact text)
+    std::string beta_source;            // "beta_gap" or "user"
     const GapBound *beta_gap = nullptr; // when beta_source == "beta_gap"
     const GapReport *gaps = nullptr;
     const CertifyResult *result = nullptr;

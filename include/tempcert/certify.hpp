@@ -18,18 +18,18 @@ const char *to_string(Verdict v);
 // A place where the criterion fails (Refuted) or could not be decided.
 struct Violation {
     Word word;
-    std::string quantity;        // "tv", "output", "decision"
+    std::string quantity;                       // "tv", "output", "decision"
     std::size_t layer = 0, head = 0, query = 0; // tv: where; output/decision: query = read position
-    Real value;                  // the violated quantity as an interval (TV, |y_S - y_H|, y_S)
-    Real hard_value;             // decision/output: y_H
-    std::string detail;          // one line, human-readable
+    Real value;         // the violated quantity as an interval (TV, |y_S - y_H|, y_S)
+    Real hard_value;    // decision/output: y_H
+    std::string detail; // one line, human-readable
 };
 
 // Judges one soft trace against the hard trace: True if the criterion holds
 // for this word, False with `violation` filled if it certainly fails,
 // Unknown (violation names the undecided place) otherwise.
-Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps,
-               Criterion c, Violation &violation, const Word &w);
+Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps, Criterion c,
+               Violation &violation, const Word &w);
 
 // The same for one query (tv) and one read-out (output, decision).
 Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const Rational &eps,
@@ -68,9 +68,9 @@ struct CertifyResult {
     std::optional<Violation> counterexample; // Refuted: the first failing word
     std::optional<Violation> undecided;      // Undecided: the first undecided word
     std::uint64_t words = 0;
-    Prec max_prec = 0;                       // highest precision any word needed
+    Prec max_prec = 0; // highest precision any word needed
     std::string method;
-    std::vector<Binding> bindings;           // per head (tv) or read-out; see record_binding
+    std::vector<Binding> bindings; // per head (tv) or read-out; see record_binding
     // The binding place: the largest value, i.e. the smallest slack.
     const Binding *binding() const;
 };
@@ -94,14 +94,14 @@ Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const Cert
                  Violation &violation, Prec &used, std::vector<Binding> *bindings = nullptr);
 
 struct TightResult {
-    Rational beta_lo, beta_hi;     // certified refuted at lo (if lo_witness), certified at hi
+    Rational beta_lo, beta_hi; // certified refuted at lo (if lo_witness), certified at hi
     std::optional<Violation> lo_witness;
-    std::string kind;              // "threshold" or "bracket"
-    bool converged = false;        // (hi - lo) <= rel * hi reached
+    std::string kind;       // "threshold" or "bracket"
+    bool converged = false; // (hi - lo) <= rel * hi reached
     std::string note;
     GapReport gaps;
     GapBound beta_gap;
-    ProfileReport profile;         // SPEC 4.2 profile bound on the hard scores
+    ProfileReport profile; // SPEC 4.2 profile bound on the hard scores
     std::uint64_t certify_runs = 0;
 };
 

@@ -31,10 +31,10 @@ class Expr {
     enum class Op { Number, J, N, Add, Sub, Mul, Div, Neg, Pow, Log, Sqrt };
     struct Node {
         Op op;
-        Rational value;      // Number
-        long exponent = 0;   // Pow
-        int a = -1, b = -1;  // operands (node indices)
-        std::size_t column;  // where the node starts, for messages
+        Rational value;     // Number
+        long exponent = 0;  // Pow
+        int a = -1, b = -1; // operands (node indices)
+        std::size_t column; // where the node starts, for messages
     };
 
     // Throws ExprError naming the column and what was expected.

@@ -2,8 +2,8 @@
 // witnesses, and the unique-hard tie check (SPEC 3).
 #pragma once
 
-#include "tempcert/eval.hpp"
 #include "tempcert/enumerate.hpp"
+#include "tempcert/eval.hpp"
 #include "tempcert/limits.hpp"
 
 #include <optional>

@@ -76,8 +76,8 @@ Interval neg(const Interval &a);                               // exact
 Interval abs(const Interval &a);                               // exact
 Interval exp(const Interval &a, Prec prec);
 Interval expm1(const Interval &a, Prec prec); // exp(a) - 1, accurate near 0
-Interval log(const Interval &a, Prec prec);  // a must be > 0, else NaN parts
-Interval sqrt(const Interval &a, Prec prec); // a must be >= 0, else NaN parts
+Interval log(const Interval &a, Prec prec);   // a must be > 0, else NaN parts
+Interval sqrt(const Interval &a, Prec prec);  // a must be >= 0, else NaN parts
 Interval hull(const Interval &a, const Interval &b, Prec prec);
 // [min(a.lo, b.lo), min(a.hi, b.hi)]: encloses min(x, y) for x in a, y in b.
 Interval min(const Interval &a, const Interval &b, Prec prec);
@@ -88,10 +88,10 @@ Interval min(const Interval &a, const Interval &b, Prec prec);
 // rounding. Requires e.lo >= 0 and r.lo >= 0; 0/0 gives [0, 1].
 Interval share(const Interval &e, const Interval &r, Prec prec);
 
-Tri less(const Interval &a, const Interval &b);          // a < b
-Tri less_equal(const Interval &a, const Interval &b);    // a <= b
-Tri is_positive(const Interval &a);                      // a > 0
-Tri less(const Interval &a, const Rational &q);          // a < q
-Tri less_equal(const Interval &a, const Rational &q);    // a <= q
+Tri less(const Interval &a, const Interval &b);       // a < b
+Tri less_equal(const Interval &a, const Interval &b); // a <= b
+Tri is_positive(const Interval &a);                   // a > 0
+Tri less(const Interval &a, const Rational &q);       // a < q
+Tri less_equal(const Interval &a, const Rational &q); // a <= q
 
 } // namespace tempcert

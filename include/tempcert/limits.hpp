@@ -13,16 +13,16 @@
 namespace tempcert {
 
 struct Limits {
-    std::size_t max_width = 4096;        // --max-width: residual, key and hidden widths
-    std::size_t max_layers = 256;        // --max-layers
-    std::size_t max_heads = 256;         // --max-heads: per layer
-    std::size_t max_alphabet = 4096;     // --max-alphabet
-    std::size_t max_number_chars = 2000; // --max-number-chars: digits of one number
-    std::size_t max_entries = 4000000;   // --max-entries: matrix entries in a model
+    std::size_t max_width = 4096;           // --max-width: residual, key and hidden widths
+    std::size_t max_layers = 256;           // --max-layers
+    std::size_t max_heads = 256;            // --max-heads: per layer
+    std::size_t max_alphabet = 4096;        // --max-alphabet
+    std::size_t max_number_chars = 2000;    // --max-number-chars: digits of one number
+    std::size_t max_entries = 4000000;      // --max-entries: matrix entries in a model
     std::size_t max_file_bytes = 64u << 20; // --max-file-bytes
-    std::size_t max_n = 100000;          // --max-n: input length
-    std::size_t max_words = 20000000;    // --max-words: words an enumeration visits
-    long prec_cap = 4096;                // --prec-cap: bits
+    std::size_t max_n = 100000;             // --max-n: input length
+    std::size_t max_words = 20000000;       // --max-words: words an enumeration visits
+    long prec_cap = 4096;                   // --prec-cap: bits
     // --time-limit: wall-clock budget; checked between units of work.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     double time_limit_seconds = 0;

@@ -16,7 +16,7 @@ class Formula {
     enum class Op { Atom, True, False, Not, And, Or, Implies, Y, X, O, F, H, G, S, U };
     struct Node {
         Op op;
-        int symbol = -1;   // Atom: alphabet index
+        int symbol = -1;    // Atom: alphabet index
         int a = -1, b = -1; // operands
         std::size_t column = 0;
     };

@@ -25,9 +25,9 @@ const char *to_string(ReadPosition p);
 struct Head {
     AttnKind kind = AttnKind::Average;
     Mask mask = Mask::None;
-    Matrix query, key;   // k x d
-    Matrix value;        // d_v x d
-    Matrix output;       // d x d_v
+    Matrix query, key; // k x d
+    Matrix value;      // d_v x d
+    Matrix output;     // d x d_v
 };
 
 struct Ffn {

@@ -14,16 +14,16 @@
 namespace tempcert {
 
 struct QueryTrace {
-    std::size_t query = 0;                 // position number
-    std::vector<std::size_t> allowed;      // position numbers, increasing
-    RealVector scores;                     // one per allowed position
-    RealVector weights;                    // one per allowed position
-    RealVector output;                     // head contribution W_O sum_j a_j W_V x_j
+    std::size_t query = 0;            // position number
+    std::vector<std::size_t> allowed; // position numbers, increasing
+    RealVector scores;                // one per allowed position
+    RealVector weights;               // one per allowed position
+    RealVector output;                // head contribution W_O sum_j a_j W_V x_j
     // Hard evaluation only:
-    std::vector<std::size_t> argmax;       // M, increasing
-    std::optional<Real> gap;               // nullopt: +infinity (M = J) or J empty
-    std::optional<std::size_t> runner_up;  // least position attaining max over J \ M
-    bool ties_share_value = true;          // all of M carry the same value vector W_V x_j
+    std::vector<std::size_t> argmax;      // M, increasing
+    std::optional<Real> gap;              // nullopt: +infinity (M = J) or J empty
+    std::optional<std::size_t> runner_up; // least position attaining max over J \ M
+    bool ties_share_value = true;         // all of M carry the same value vector W_V x_j
     // Soft evaluation only: TV(soft weights, hard weights) where the hard
     // weights are those the tv criterion compares with (SPEC 5.3).
     std::optional<Real> tv;

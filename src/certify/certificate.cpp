@@ -81,7 +81,8 @@ CertJson certificate_json(const CertificateInput &in) {
     doc["beta"] = beta;
     doc["gaps"] = gaps_json(*in.gaps, m, in.options.eps, in.options.precision.start);
     doc["verdict"] = to_string(r.verdict);
-    doc["counterexample"] = r.counterexample ? violation_json(*r.counterexample, m) : CertJson(nullptr);
+    doc["counterexample"] =
+        r.counterexample ? violation_json(*r.counterexample, m) : CertJson(nullptr);
     doc["words_checked"] = r.words;
     doc["precision"] = {{"start", in.options.precision.start},
                         {"cap", in.options.precision.cap},

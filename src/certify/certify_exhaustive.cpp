@@ -50,8 +50,8 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
         }
         return true;
     });
-    r.verdict = r.counterexample ? Verdict::Refuted
-                                 : (undecided ? Verdict::Undecided : Verdict::Certified);
+    r.verdict =
+        r.counterexample ? Verdict::Refuted : (undecided ? Verdict::Undecided : Verdict::Certified);
     return r;
 }
 

@@ -24,7 +24,8 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     if (beta.uses_n()) return std::nullopt;
     std::vector<Real> betas;
     const Prec prec = o.precision.start;
-    for (std::size_t l = 0; l < m.layers.size(); ++l) betas.push_back(beta.at(l, 1, prec));
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        betas.push_back(beta.at(l, 1, prec));
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     CertifyResult r;
     r.method = "exhaustive-prefix";
@@ -53,7 +54,9 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
                 for (std::size_t l = 0; l < m.layers.size(); ++l)
                     for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
                         Violation cand;
-                        fold(judge_query(ev.soft_queries()[idx], l + 1, h + 1, o.eps, prec, w, cand), cand);
+                        fold(
+                            judge_query(ev.soft_queries()[idx], l + 1, h + 1, o.eps, prec, w, cand),
+                            cand);
                     }
             } else {
                 for (std::size_t k = 0; k < ev.soft_outputs().size(); ++k) {
@@ -85,7 +88,8 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
                 record_binding(r.bindings, hard_new, soft_new, o.criterion, w);
             }
             if (t == Tri::False) {
-                if (!r.counterexample || word_before(w, r.counterexample->word)) r.counterexample = v;
+                if (!r.counterexample || word_before(w, r.counterexample->word))
+                    r.counterexample = v;
             } else {
                 if (t == Tri::Unknown && (!r.undecided || word_before(w, r.undecided->word)))
                     r.undecided = v;

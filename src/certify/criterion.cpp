@@ -7,26 +7,36 @@ namespace tempcert {
 
 const char *to_string(Criterion c) {
     switch (c) {
-    case Criterion::Tv: return "tv";
-    case Criterion::Output: return "output";
-    case Criterion::Decision: return "decision";
+    case Criterion::Tv:
+        return "tv";
+    case Criterion::Output:
+        return "output";
+    case Criterion::Decision:
+        return "decision";
     }
     return "?";
 }
 
 bool parse_criterion(const std::string &text, Criterion &c) {
-    if (text == "tv") c = Criterion::Tv;
-    else if (text == "output") c = Criterion::Output;
-    else if (text == "decision") c = Criterion::Decision;
-    else return false;
+    if (text == "tv")
+        c = Criterion::Tv;
+    else if (text == "output")
+        c = Criterion::Output;
+    else if (text == "decision")
+        c = Criterion::Decision;
+    else
+        return false;
     return true;
 }
 
 const char *to_string(Verdict v) {
     switch (v) {
-    case Verdict::Certified: return "certified";
-    case Verdict::Refuted: return "refuted";
-    case Verdict::Undecided: return "undecided";
+    case Verdict::Certified:
+        return "certified";
+    case Verdict::Refuted:
+        return "refuted";
+    case Verdict::Undecided:
+        return "undecided";
     }
     return "?";
 }
@@ -52,7 +62,9 @@ void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &sof
     }
     if (c == Criterion::Output)
         for (std::size_t k = 0; k < soft.outputs.size(); ++k)
-            update(0, 0, 0, abs(sub(soft.outputs[k].y.enclose(soft.prec), hard.outputs[k].y.enclose(soft.prec), soft.prec)),
+            update(0, 0, 0,
+                   abs(sub(soft.outputs[k].y.enclose(soft.prec),
+                           hard.outputs[k].y.enclose(soft.prec), soft.prec)),
                    soft.outputs[k].position);
 }
 
@@ -68,7 +80,13 @@ Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const 
     if (!q.tv) return Tri::True; // no allowed position: nothing to compare
     Tri holds = less_equal(q.tv->enclose(prec), Interval(eps, prec));
     if (holds != Tri::True)
-        violation = Violation{w, "tv", layer, head, q.query, *q.tv, Real(0L),
+        violation = Violation{w,
+                              "tv",
+                              layer,
+                              head,
+                              q.query,
+                              *q.tv,
+                              Real(0L),
                               "TV at layer " + std::to_string(layer) + " head " +
                                   std::to_string(head) + " query " + std::to_string(q.query) +
                                   " is " + to_string(*q.tv, 15) + " against eps " + to_string(eps)};
@@ -81,13 +99,26 @@ Tri judge_output(const OutputValue &ys, const OutputValue &yh, const Rational &e
         Real diff = abs(sub(ys.y.enclose(prec), yh.y.enclose(prec), prec));
         Tri holds = less_equal(diff.enclose(prec), Interval(eps, prec));
         if (holds != Tri::True)
-            violation = Violation{w, "output", 0, 0, ys.position, diff, yh.y,
-                                  "|y_S - y_H| at position " + std::to_string(ys.position) +
-                                      " is " + to_string(diff, 15) + " against eps " + to_string(eps)};
+            violation =
+                Violation{w,
+                          "output",
+                          0,
+                          0,
+                          ys.position,
+                          diff,
+                          yh.y,
+                          "|y_S - y_H| at position " + std::to_string(ys.position) + " is " +
+                              to_string(diff, 15) + " against eps " + to_string(eps)};
         return holds;
     }
     if (yh.y.is_exact() && yh.y.exact() == 0) {
-        violation = Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
+        violation = Violation{w,
+                              "decision",
+                              0,
+                              0,
+                              ys.position,
+                              ys.y,
+                              yh.y,
                               "degenerate: the hard read-out at position " +
                                   std::to_string(ys.position) + " is exactly 0"};
         return Tri::Unknown;
@@ -95,7 +126,13 @@ Tri judge_output(const OutputValue &ys, const OutputValue &yh, const Rational &e
     Tri holds = ys.accept == Tri::Unknown ? Tri::Unknown
                                           : (ys.accept == yh.accept ? Tri::True : Tri::False);
     if (holds != Tri::True)
-        violation = Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
+        violation = Violation{w,
+                              "decision",
+                              0,
+                              0,
+                              ys.position,
+                              ys.y,
+                              yh.y,
                               "soft read-out at position " + std::to_string(ys.position) + " is " +
                                   to_string(ys.y, 15) + ", hard is " + to_string(yh.y)};
     return holds;

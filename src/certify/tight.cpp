@@ -17,7 +17,9 @@ namespace {
 
 // Midpoint rounded to a short dyadic rational inside (lo, hi), so that beta
 // stays readable and exact.
-Rational midpoint(const Rational &lo, const Rational &hi) { return (lo + hi) / 2; }
+Rational midpoint(const Rational &lo, const Rational &hi) {
+    return (lo + hi) / 2;
+}
 
 } // namespace
 
@@ -40,7 +42,8 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
     // Monotone in beta when one layer has heads: the layers before it are
     // head-less and exact, so its scores are the hard scores (tv criterion).
     std::size_t attention_layers = 0;
-    for (const auto &layer : m.layers) attention_layers += !layer.heads.empty();
+    for (const auto &layer : m.layers)
+        attention_layers += !layer.heads.empty();
     bool monotone = attention_layers == 1 && o.criterion == Criterion::Tv;
     r.kind = monotone ? "threshold" : "bracket";
 
@@ -55,8 +58,8 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         CertifyResult c = run(hi);
         if (c.verdict == Verdict::Certified) break;
         if (c.verdict == Verdict::Undecided)
-            throw Undecided("tight: cannot decide the criterion at beta = " + to_string(hi) +
-                            " (" + (c.undecided ? c.undecided->detail : std::string()) + ")");
+            throw Undecided("tight: cannot decide the criterion at beta = " + to_string(hi) + " (" +
+                            (c.undecided ? c.undecided->detail : std::string()) + ")");
         if (i == 64)
             throw LimitError("tight: no beta up to " + decimal_significant(hi, 6, true) +
                              " satisfies the criterion (the model may not be simulable)");
@@ -90,14 +93,15 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         Rational mid = midpoint(lo, hi);
         Violation v;
         Prec used = 0;
-        if (r.lo_witness &&
-            certify_word(m, r.lo_witness->word, BetaSpec::constant(mid), o, v, used) == Tri::False) {
+        if (r.lo_witness && certify_word(m, r.lo_witness->word, BetaSpec::constant(mid), o, v,
+                                         used) == Tri::False) {
             lo = mid;
             r.lo_witness = v;
             continue;
         }
         CertifyResult c = run(mid);
-        if (c.verdict == Verdict::Certified) hi = mid;
+        if (c.verdict == Verdict::Certified)
+            hi = mid;
         else if (c.verdict == Verdict::Refuted) {
             lo = mid;
             r.lo_witness = c.counterexample;

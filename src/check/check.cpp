@@ -107,8 +107,9 @@ Tri judge(const Trace &hard, const Trace &soft, const Rational &eps, const std::
                 for (const auto &q : soft.layers[l].heads[h].queries)
                     if (q.tv) {
                         Interval tv = q.tv->enclose(prec);
-                        Tri ok = less(e, tv) == Tri::True ? Tri::False
-                                                          : (less_equal(tv, e) == Tri::True ? Tri::True : Tri::Unknown);
+                        Tri ok = less(e, tv) == Tri::True
+                                     ? Tri::False
+                                     : (less_equal(tv, e) == Tri::True ? Tri::True : Tri::Unknown);
                         note(ok, "tv layer " + std::to_string(l + 1) + " head " +
                                      std::to_string(h + 1) + " query " + std::to_string(q.query) +
                                      " = " + real_text(*q.tv));
@@ -122,13 +123,17 @@ Tri judge(const Trace &hard, const Trace &soft, const Rational &eps, const std::
                         real_text(ys.y) + ", hard " + real_text(yh.y);
         if (criterion == "output") {
             Interval d = abs(sub(ys.y.enclose(prec), yh.y.enclose(prec), prec));
-            note(less(e, d) == Tri::True ? Tri::False
-                                         : (less_equal(d, e) == Tri::True ? Tri::True : Tri::Unknown),
+            note(less(e, d) == Tri::True
+                     ? Tri::False
+                     : (less_equal(d, e) == Tri::True ? Tri::True : Tri::Unknown),
                  w);
         } else {
-            if (yh.y.is_exact() && yh.y.exact() == 0) note(Tri::Unknown, w + " (degenerate)");
-            else if (ys.accept == Tri::Unknown) note(Tri::Unknown, w);
-            else note(ys.accept == yh.accept ? Tri::True : Tri::False, w);
+            if (yh.y.is_exact() && yh.y.exact() == 0)
+                note(Tri::Unknown, w + " (degenerate)");
+            else if (ys.accept == Tri::Unknown)
+                note(Tri::Unknown, w);
+            else
+                note(ys.accept == yh.accept ? Tri::True : Tri::False, w);
         }
     }
     return result;
@@ -158,11 +163,12 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
     const OJson &model = field(cert, "$", "model");
     std::string want = text(model, "$.model", "sha256"), got = model_sha256(m);
     if (want != got)
-        reject("$.model.sha256", "the certificate is for model " + want +
-                                     ", the model given has SHA-256 " + got);
+        reject("$.model.sha256",
+               "the certificate is for model " + want + ", the model given has SHA-256 " + got);
     // 2. The claim's parameters.
     std::uint64_t n = count(cert, "$", "n");
-    if (n < 1 || n > limits.max_n) reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
+    if (n < 1 || n > limits.max_n)
+        reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
     Rational eps = exact(cert, "$", "eps");
     if (eps <= 0 || eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(eps));
     std::string criterion = text(cert, "$", "criterion");
@@ -170,7 +176,8 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         reject("$.criterion", "unknown criterion \"" + criterion + "\"");
     std::string method = text(cert, "$", "method");
     if (method != "exhaustive" && method != "exhaustive-prefix")
-        reject("$.method", "\"" + method + "\" is not a method whose claims this checker re-verifies");
+        reject("$.method",
+               "\"" + method + "\" is not a method whose claims this checker re-verifies");
     const OJson &beta_doc = field(cert, "$", "beta");
     std::string beta_text = text(beta_doc, "$.beta", "spec");
     BetaSpec beta = [&] {
@@ -205,7 +212,9 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
                         facts[idx].tie_word = format_word(w, m.alphabet);
                     if (!q.gap) continue;
                     if (!q.gap->is_exact())
-                        reject("$.gaps", "the model has irrational gaps; this checker verifies exact gaps only");
+                        reject(
+                            "$.gaps",
+                            "the model has irrational gaps; this checker verifies exact gaps only");
                     if (!facts[idx].min_gap || q.gap->exact() < *facts[idx].min_gap) {
                         facts[idx].min_gap = q.gap->exact();
                         facts[idx].witness_word = format_word(w, m.alphabet);
@@ -217,7 +226,8 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
     const OJson &gaps = field(cert, "$", "gaps");
     const OJson &heads = field(gaps, "$.gaps", "heads");
     if (!heads.is_array() || heads.size() != facts.size())
-        reject("$.gaps.heads", "expected one entry per head (" + std::to_string(facts.size()) + ")");
+        reject("$.gaps.heads",
+               "expected one entry per head (" + std::to_string(facts.size()) + ")");
     Rational beta_gap = 0;
     std::optional<Rational> model_min;
     for (std::size_t i = 0; i < facts.size(); ++i) {
@@ -226,18 +236,21 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         const HeadFacts &f = facts[i];
         std::string claimed = text(h, p, "min_gap");
         std::string actual = f.min_gap ? to_string(*f.min_gap) : "inf";
-        if (claimed != actual) reject(p + ".min_gap", "claims " + claimed + ", recomputed " + actual);
+        if (claimed != actual)
+            reject(p + ".min_gap", "claims " + claimed + ", recomputed " + actual);
         if (count(h, p, "N") != f.N)
-            reject(p + ".N", "claims " + std::to_string(count(h, p, "N")) + ", recomputed " + std::to_string(f.N));
+            reject(p + ".N", "claims " + std::to_string(count(h, p, "N")) + ", recomputed " +
+                                 std::to_string(f.N));
         const OJson &wit = field(h, p, "witness");
         if (f.min_gap) {
             if (!wit.is_object()) reject(p + ".witness", "missing for a finite gap");
             if (text(wit, p + ".witness", "word") != f.witness_word ||
                 count(wit, p + ".witness", "query") != f.witness_query)
-                reject(p + ".witness", "claims word " + text(wit, p + ".witness", "word") + " query " +
-                                           std::to_string(count(wit, p + ".witness", "query")) +
-                                           ", the first word attaining the gap is " + f.witness_word +
-                                           " query " + std::to_string(f.witness_query));
+                reject(p + ".witness",
+                       "claims word " + text(wit, p + ".witness", "word") + " query " +
+                           std::to_string(count(wit, p + ".witness", "query")) +
+                           ", the first word attaining the gap is " + f.witness_word + " query " +
+                           std::to_string(f.witness_query));
         } else if (!wit.is_null()) {
             reject(p + ".witness", "present for an infinite gap");
         }
@@ -247,13 +260,15 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
             reject(p + ".ties", "claims \"" + tie_claim + "\", recomputed \"" + f.tie_word + "\"");
         Rational up = beta_gap_up(f.N, f.min_gap, eps);
         if (exact(h, p, "beta_gap_up") != up)
-            reject(p + ".beta_gap_up", "claims " + text(h, p, "beta_gap_up") + ", recomputed " + to_string(up));
+            reject(p + ".beta_gap_up",
+                   "claims " + text(h, p, "beta_gap_up") + ", recomputed " + to_string(up));
         beta_gap = std::max(beta_gap, up);
         if (f.min_gap) model_min = model_min ? std::min(*model_min, *f.min_gap) : *f.min_gap;
     }
     std::string min_claim = text(gaps, "$.gaps", "min_gap");
     std::string min_actual = model_min ? to_string(*model_min) : "inf";
-    if (min_claim != min_actual) reject("$.gaps.min_gap", "claims " + min_claim + ", recomputed " + min_actual);
+    if (min_claim != min_actual)
+        reject("$.gaps.min_gap", "claims " + min_claim + ", recomputed " + min_actual);
 
     // 4. beta: a beta_gap certificate certifies exactly the recomputed bound,
     // and every decimal it prints errs on the safe side.
@@ -263,12 +278,14 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         auto spec = parse_rational(beta_text, why);
         Rational expected = beta_gap == 0 ? Rational(1) : beta_gap;
         if (!spec || *spec != expected)
-            reject("$.beta.spec", "claims beta_gap = " + beta_text + ", recomputed " + to_string(expected));
+            reject("$.beta.spec",
+                   "claims beta_gap = " + beta_text + ", recomputed " + to_string(expected));
         if (beta_doc.contains("decimal_up") && beta_gap != 0) {
             auto dec = parse_rational(text(beta_doc, "$.beta", "decimal_up"), why);
             if (!dec || *dec < *spec)
                 reject("$.beta.decimal_up", text(beta_doc, "$.beta", "decimal_up") +
-                                                " is below beta " + beta_text + ": rounded the wrong way");
+                                                " is below beta " + beta_text +
+                                                ": rounded the wrong way");
         }
         if (beta_doc.contains("tau_decimal_down") && beta_gap != 0) {
             auto dec = parse_rational(text(beta_doc, "$.beta", "tau_decimal_down"), why);
@@ -286,8 +303,8 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         if (!cx.is_null()) reject("$.counterexample", "present in a certified certificate");
         if (words != count_words(k, n))
             reject("$.words_checked", "claims " + std::to_string(words) + ", but there are " +
-                                          std::to_string(count_words(k, n)) + " words of length 1.." +
-                                          std::to_string(n));
+                                          std::to_string(count_words(k, n)) +
+                                          " words of length 1.." + std::to_string(n));
         std::string failure;
         for_each_word(k, n, [&](const Word &w) {
             check_budget(limits);
@@ -308,7 +325,8 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         if (!cx.is_object()) reject("$.counterexample", "missing in a refuted certificate");
         Word w = [&] {
             try {
-                return parse_word(text(cx, "$.counterexample", "word"), m.alphabet, "$.counterexample.word");
+                return parse_word(text(cx, "$.counterexample", "word"), m.alphabet,
+                                  "$.counterexample.word");
             } catch (const InputError &e) {
                 reject("$.counterexample.word", e.what());
             }

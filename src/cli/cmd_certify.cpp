@@ -13,9 +13,10 @@ namespace {
 void add_claim_options(po::options_description &desc) {
     desc.add_options()("n", po::value<long long>(), "largest input length")(
         "eps", po::value<std::string>(), "tolerance, 0 < eps < 1 (0.01, 1/100, 1e-2)")(
-        "criterion", po::value<std::string>()->default_value("tv"), "tv, output or decision")(
-        "method", po::value<std::string>()->default_value("auto"),
-        "auto or exhaustive (prefix sharing where the masks allow it), or plain (every word from scratch)");
+        "criterion", po::value<std::string>()->default_value("tv"),
+        "tv, output or decision")("method", po::value<std::string>()->default_value("auto"),
+                                  "auto or exhaustive (prefix sharing where the masks allow it), "
+                                  "or plain (every word from scratch)");
 }
 
 CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
@@ -25,11 +26,13 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
     o.n = read_n(vm, common.limits);
     o.eps = read_fraction(vm, "eps", true);
     if (!parse_criterion(vm["criterion"].as<std::string>(), o.criterion))
-        throw InputError("", "--criterion", "expected tv, output or decision, got \"" +
-                                                vm["criterion"].as<std::string>() + "\"");
+        throw InputError("", "--criterion",
+                         "expected tv, output or decision, got \"" +
+                             vm["criterion"].as<std::string>() + "\"");
     std::string method = vm["method"].as<std::string>();
     if (method != "auto" && method != "exhaustive" && method != "plain")
-        throw InputError("", "--method", "expected auto, exhaustive or plain, got \"" + method + "\"");
+        throw InputError("", "--method",
+                         "expected auto, exhaustive or plain, got \"" + method + "\"");
     o.allow_prefix = method != "plain";
     return o;
 }
@@ -50,9 +53,10 @@ int run_certify(const Args &args) {
         "output,o", po::value<std::string>(), "write the certificate to this file");
     add_common_options(desc);
     po::variables_map vm;
-    if (!parse_command("certify",
-                       "MODEL --n N --eps E [--beta B] [--criterion tv|output|decision] [-o CERT] [--json]",
-                       desc, args, "model", 1, vm))
+    if (!parse_command(
+            "certify",
+            "MODEL --n N --eps E [--beta B] [--criterion tv|output|decision] [-o CERT] [--json]",
+            desc, args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     std::string path = model_arg(vm, "certify");
@@ -92,41 +96,53 @@ int run_certify(const Args &args) {
         CertJson out = cert;
         out["min_gap"] = cert["gaps"]["min_gap"];
         if (bind)
-            out["binding"] = {{"layer", bind->layer}, {"head", bind->head}, {"query", bind->query},
-                              {"word", format_word(bind->word, m.alphabet)},
-                              {"value_up", decimal_significant(bind->value, 12, true)},
-                              {"slack", decimal_significant(Rational(o.eps - bind->value), 12, false)}};
+            out["binding"] = {
+                {"layer", bind->layer},
+                {"head", bind->head},
+                {"query", bind->query},
+                {"word", format_word(bind->word, m.alphabet)},
+                {"value_up", decimal_significant(bind->value, 12, true)},
+                {"slack", decimal_significant(Rational(o.eps - bind->value), 12, false)}};
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
                   << ", criterion " << to_string(o.criterion) << ", method " << r.method << "\n";
-        std::cout << "minimum gap " << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"));
+        std::cout << "minimum gap "
+                  << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"));
         if (!bgap.trivial)
             std::cout << "; Lemma GT beta_gap = " << bgap.exact << " <= " << bgap.beta_decimal_up;
-        std::cout << "\nbeta = " << (source == "beta_gap" ? bgap.beta_decimal_up + " (beta_gap, rounded up)"
-                                                          : beta_text)
+        std::cout << "\nbeta = "
+                  << (source == "beta_gap" ? bgap.beta_decimal_up + " (beta_gap, rounded up)"
+                                           : beta_text)
                   << ", " << r.words << " words checked\n";
         if (r.counterexample)
-            std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet) << ": "
-                      << r.counterexample->detail << "\n";
+            std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet)
+                      << ": " << r.counterexample->detail << "\n";
         if (r.undecided && r.verdict == Verdict::Undecided)
-            std::cout << "undecided at " << o.precision.cap << " bits: "
-                      << format_word(r.undecided->word, m.alphabet) << ": " << r.undecided->detail << "\n";
+            std::cout << "undecided at " << o.precision.cap
+                      << " bits: " << format_word(r.undecided->word, m.alphabet) << ": "
+                      << r.undecided->detail << "\n";
         if (bind && bind->value > 0)
-            std::cout << "binding: " << (bind->layer ? "layer " + std::to_string(bind->layer) + " head " + std::to_string(bind->head) + " query "
-                                                     : std::string("read-out at position "))
+            std::cout << "binding: "
+                      << (bind->layer ? "layer " + std::to_string(bind->layer) + " head " +
+                                            std::to_string(bind->head) + " query "
+                                      : std::string("read-out at position "))
                       << bind->query << " on " << format_word(bind->word, m.alphabet) << ", "
-                      << to_string(o.criterion) << " <= " << decimal_significant(bind->value, 6, true)
-                      << " against eps " << to_string(o.eps) << " (slack >= "
+                      << to_string(o.criterion)
+                      << " <= " << decimal_significant(bind->value, 6, true) << " against eps "
+                      << to_string(o.eps) << " (slack >= "
                       << decimal_significant(Rational(o.eps - bind->value), 6, false) << ")\n";
         std::cout << "verdict: " << to_string(r.verdict) << "\n";
         if (vm.count("output") && r.verdict != Verdict::Undecided)
             std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";
     }
     switch (r.verdict) {
-    case Verdict::Certified: return kExitOk;
-    case Verdict::Refuted: return kExitRefuted;
-    case Verdict::Undecided: return kExitUndecided;
+    case Verdict::Certified:
+        return kExitOk;
+    case Verdict::Refuted:
+        return kExitRefuted;
+    case Verdict::Undecided:
+        return kExitUndecided;
     }
     return kExitUndecided;
 }
@@ -150,41 +166,47 @@ int run_tight(const Args &args) {
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
     if (common.json) {
-        CertJson out{{"model", m.name},
-                     {"n", o.n},
-                     {"eps", to_string(o.eps)},
-                     {"criterion", to_string(o.criterion)},
-                     {"beta_lo", lo},
-                     {"beta_hi", hi},
-                     {"beta_lo_exact", to_string(t.beta_lo)},
-                     {"beta_hi_exact", to_string(t.beta_hi)},
-                     {"lo_witness", t.lo_witness ? CertJson(format_word(t.lo_witness->word, m.alphabet)) : CertJson(nullptr)},
-                     {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : CertJson(nullptr)},
-                     {"kind", t.kind},
-                     {"converged", t.converged},
-                     {"profile_bound", decimal_significant(t.profile.bound.hi, 15, true)},
-                     {"profile_bound_bracket", CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
-                                                                decimal_significant(t.profile.bound.hi, 15, true)})},
-                     {"beta_gap", t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up},
-                     {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
-                     {"method", t.gaps.method},
-                     {"certify_runs", t.certify_runs},
-                     {"note", t.note},
-                     {"proof", "proofs/tight-bracket.md"}};
+        CertJson out{
+            {"model", m.name},
+            {"n", o.n},
+            {"eps", to_string(o.eps)},
+            {"criterion", to_string(o.criterion)},
+            {"beta_lo", lo},
+            {"beta_hi", hi},
+            {"beta_lo_exact", to_string(t.beta_lo)},
+            {"beta_hi_exact", to_string(t.beta_hi)},
+            {"lo_witness", t.lo_witness ? CertJson(format_word(t.lo_witness->word, m.alphabet))
+                                        : CertJson(nullptr)},
+            {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : CertJson(nullptr)},
+            {"kind", t.kind},
+            {"converged", t.converged},
+            {"profile_bound", decimal_significant(t.profile.bound.hi, 15, true)},
+            {"profile_bound_bracket",
+             CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
+                              decimal_significant(t.profile.bound.hi, 15, true)})},
+            {"beta_gap", t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up},
+            {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
+            {"method", t.gaps.method},
+            {"certify_runs", t.certify_runs},
+            {"note", t.note},
+            {"proof", "proofs/tight-bracket.md"}};
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
                   << ", criterion " << to_string(o.criterion) << "\n"
                   << "tight beta in [" << lo << ", " << hi << "] (" << t.kind << ")\n"
-                  << "  beta_hi " << hi << ": certified for every word of length 1.." << o.n << "\n";
+                  << "  beta_hi " << hi << ": certified for every word of length 1.." << o.n
+                  << "\n";
         if (t.lo_witness)
-            std::cout << "  beta_lo " << lo << ": refuted by " << format_word(t.lo_witness->word, m.alphabet)
-                      << " (" << t.lo_witness->detail << ")\n";
+            std::cout << "  beta_lo " << lo << ": refuted by "
+                      << format_word(t.lo_witness->word, m.alphabet) << " (" << t.lo_witness->detail
+                      << ")\n";
         std::cout << "  profile bound (SPEC 4.2, hard scores): ["
                   << decimal_significant(t.profile.bound.lo, 15, false) << ", "
                   << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
-        std::cout << "  Lemma GT beta_gap: " << (t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up)
-                  << " (minimum gap " << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
+        std::cout << "  Lemma GT beta_gap: "
+                  << (t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up) << " (minimum gap "
+                  << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
         if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";
     }
     return t.converged ? kExitOk : kExitUndecided;
@@ -201,8 +223,8 @@ int run_check(const Args &args) {
     if (!vm.count("certificate")) throw InputError("", "tempcert check", "expected a CERT file");
     if (!vm.count("model")) throw InputError("", "tempcert check", "expected --model MODEL");
     std::string cert = vm["certificate"].as<std::vector<std::string>>().front();
-    CheckOutcome out = check_certificate(cert, vm["model"].as<std::string>(), common.limits,
-                                         common.precision);
+    CheckOutcome out =
+        check_certificate(cert, vm["model"].as<std::string>(), common.limits, common.precision);
     if (common.json) {
         std::cout << CertJson{{"certificate", cert},
                               {"accepted", out.accepted},

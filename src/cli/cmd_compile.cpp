@@ -16,7 +16,8 @@ namespace tempcert::cli {
 
 int run_compile(const Args &args) {
     po::options_description desc("compile options");
-    desc.add_options()("alphabet", po::value<std::string>(), "the symbols, comma-separated (a,b,c)")(
+    desc.add_options()("alphabet", po::value<std::string>(),
+                       "the symbols, comma-separated (a,b,c)")(
         "pe", po::value<std::string>(), "positional encoding: unbounded (j) or bounded (j/n)")(
         "accept-at", po::value<std::string>()->default_value("last"),
         "the position whose truth value decides acceptance: last or first")(
@@ -24,9 +25,10 @@ int run_compile(const Args &args) {
         "mona", po::value<std::string>(), "also write the formula as a MONA (M2L-Str) program");
     add_common_options(desc);
     po::variables_map vm;
-    if (!parse_command("compile",
-                       "FORMULA --alphabet a,b --pe unbounded|bounded [--accept-at last|first] -o MODEL",
-                       desc, args, "formula", 1, vm))
+    if (!parse_command(
+            "compile",
+            "FORMULA --alphabet a,b --pe unbounded|bounded [--accept-at last|first] -o MODEL", desc,
+            args, "formula", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("formula")) throw InputError("", "tempcert compile", "expected a FORMULA");
@@ -38,9 +40,11 @@ int run_compile(const Args &args) {
     std::string list = vm["alphabet"].as<std::string>();
     for (std::size_t start = 0;;) {
         std::size_t comma = list.find(',', start);
-        std::string sym = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::string sym =
+            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         bool ok = !sym.empty();
-        for (char c : sym) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+        for (char c : sym)
+            ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
         if (!ok)
             throw InputError("", "--alphabet, column " + std::to_string(start + 1),
                              "expected a symbol of letters, digits or _, got \"" + sym + "\"");
@@ -52,8 +56,8 @@ int run_compile(const Args &args) {
         start = comma + 1;
     }
     if (alphabet.size() > common.limits.max_alphabet)
-        throw LimitError("the alphabet has more than " + std::to_string(common.limits.max_alphabet) +
-                         " symbols (--max-alphabet)");
+        throw LimitError("the alphabet has more than " +
+                         std::to_string(common.limits.max_alphabet) + " symbols (--max-alphabet)");
     std::string pe_text = vm["pe"].as<std::string>();
     if (pe_text != "unbounded" && pe_text != "bounded")
         throw InputError("", "--pe", "expected unbounded or bounded, got \"" + pe_text + "\"");
@@ -62,14 +66,17 @@ int run_compile(const Args &args) {
         throw InputError("", "--accept-at", "expected last or first, got \"" + at + "\"");
     std::string text = vm["formula"].as<std::vector<std::string>>().front();
     Formula f = Formula::parse(text, alphabet);
-    PositionEncoding pe = pe_text == "bounded" ? PositionEncoding::Bounded : PositionEncoding::Unbounded;
+    PositionEncoding pe =
+        pe_text == "bounded" ? PositionEncoding::Bounded : PositionEncoding::Unbounded;
     Model m = compile_formula(f, pe, at == "first");
     if (m.width > common.limits.max_width || m.layers.size() > common.limits.max_layers)
         throw LimitError("the compiled model has width " + std::to_string(m.width) + " and " +
-                         std::to_string(m.layers.size()) + " layers, over --max-width or --max-layers");
+                         std::to_string(m.layers.size()) +
+                         " layers, over --max-width or --max-layers");
     std::string description = "Compiled by tempcert from the LTL formula " + f.to_string() +
-                              " over {" + list + "}, " + pe_text + " positional encoding, accepting at the " +
-                              at + " position (proofs/ltl-construction.md).";
+                              " over {" + list + "}, " + pe_text +
+                              " positional encoding, accepting at the " + at +
+                              " position (proofs/ltl-construction.md).";
     std::string out_path = vm["output"].as<std::string>();
     {
         std::ofstream out(out_path);
@@ -82,13 +89,14 @@ int run_compile(const Args &args) {
         out << to_mona(f, at == "first");
     }
     if (common.json) {
-        nlohmann::ordered_json j{{"formula", f.to_string()}, {"alphabet", alphabet}, {"pe", pe_text},
-                                 {"accept_at", at}, {"model", out_path}, {"layers", m.layers.size()},
-                                 {"width", m.width}, {"sha256", model_sha256(m)}};
+        nlohmann::ordered_json j{
+            {"formula", f.to_string()}, {"alphabet", alphabet},     {"pe", pe_text},
+            {"accept_at", at},          {"model", out_path},        {"layers", m.layers.size()},
+            {"width", m.width},         {"sha256", model_sha256(m)}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << "compiled " << f.to_string() << " (" << pe_text << " PE) into " << m.layers.size()
-                  << " layers of width " << m.width << ": " << out_path << "\n";
+        std::cout << "compiled " << f.to_string() << " (" << pe_text << " PE) into "
+                  << m.layers.size() << " layers of width " << m.width << ": " << out_path << "\n";
     }
     return kExitOk;
 }

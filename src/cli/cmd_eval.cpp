@@ -2,10 +2,10 @@
 // and/or soft evaluation with per-layer weights and scores (SPEC 7).
 #include "commands.hpp"
 #include "options.hpp"
-#include "trace_json.hpp"
-#include "trace_text.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/eval.hpp"
+#include "trace_json.hpp"
+#include "trace_text.hpp"
 
 #include <iostream>
 
@@ -13,7 +13,8 @@ namespace tempcert::cli {
 
 int run_eval(const Args &args) {
     po::options_description desc("eval options");
-    desc.add_options()("input,i", po::value<std::string>(), "the word to evaluate (abba, or a,b,b,a)")(
+    desc.add_options()("input,i", po::value<std::string>(),
+                       "the word to evaluate (abba, or a,b,b,a)")(
         "hard", po::bool_switch(), "show the hard model (the default without --beta)")(
         "beta", po::value<std::string>(),
         "inverse temperature: a rational, an expression in n, or one per layer (2,5,5)")(

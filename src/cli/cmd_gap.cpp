@@ -14,7 +14,8 @@ namespace {
 
 std::string argmax_text(const std::vector<std::size_t> &v) {
     std::string s;
-    for (auto x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+    for (auto x : v)
+        s += (s.empty() ? "" : " ") + std::to_string(x);
     return "{" + s + "}";
 }
 
@@ -28,8 +29,8 @@ int run_gap(const Args &args) {
         "sharing where the masks allow it), or plain (every word from scratch)");
     add_common_options(desc);
     po::variables_map vm;
-    if (!parse_command("gap", "MODEL --n N [--method auto|symbolic|exhaustive|plain] [--json]", desc, args,
-                       "model", 1, vm))
+    if (!parse_command("gap", "MODEL --n N [--method auto|symbolic|exhaustive|plain] [--json]",
+                       desc, args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("model")) throw InputError("", "tempcert gap", "expected a MODEL file");
@@ -46,20 +47,25 @@ int run_gap(const Args &args) {
                   : method == "plain"  ? min_gaps_plain(m, n, common.limits, common.precision)
                                        : min_gaps_exhaustive(m, n, common.limits, common.precision);
     bool ties = false;
-    for (const auto &h : g.heads) ties = ties || h.tie.has_value();
+    for (const auto &h : g.heads)
+        ties = ties || h.tie.has_value();
     if (common.json) {
         CertJson heads = CertJson::array();
         for (const auto &h : g.heads)
-            heads.push_back({{"layer", h.layer},
-                             {"head", h.head},
-                             {"kind", to_string(h.kind)},
-                             {"mask", to_string(h.mask)},
-                             {"min_gap", h.min_gap ? (h.min_gap->is_exact() ? CertJson(to_string(h.min_gap->exact()))
-                                                                            : CertJson::array({h.min_gap->interval()->lower_decimal(), h.min_gap->interval()->upper_decimal()}))
-                                                   : CertJson("inf")},
-                             {"N", h.max_allowed},
-                             {"witness", h.witness ? witness_json(*h.witness, m) : CertJson(nullptr)},
-                             {"ties", h.tie ? witness_json(*h.tie, m) : CertJson(nullptr)}});
+            heads.push_back(
+                {{"layer", h.layer},
+                 {"head", h.head},
+                 {"kind", to_string(h.kind)},
+                 {"mask", to_string(h.mask)},
+                 {"min_gap", h.min_gap
+                                 ? (h.min_gap->is_exact()
+                                        ? CertJson(to_string(h.min_gap->exact()))
+                                        : CertJson::array({h.min_gap->interval()->lower_decimal(),
+                                                           h.min_gap->interval()->upper_decimal()}))
+                                 : CertJson("inf")},
+                 {"N", h.max_allowed},
+                 {"witness", h.witness ? witness_json(*h.witness, m) : CertJson(nullptr)},
+                 {"ties", h.tie ? witness_json(*h.tie, m) : CertJson(nullptr)}});
         CertJson out{{"model", m.name},
                      {"n", n},
                      {"heads", heads},
@@ -77,7 +83,8 @@ int run_gap(const Args &args) {
         for (const auto &h : g.heads) {
             std::cout << "  layer " << h.layer << " head " << h.head << " (" << to_string(h.kind)
                       << ", " << to_string(h.mask) << "): min gap "
-                      << (h.min_gap ? to_string(*h.min_gap) : std::string("inf")) << ", N = " << h.max_allowed;
+                      << (h.min_gap ? to_string(*h.min_gap) : std::string("inf"))
+                      << ", N = " << h.max_allowed;
             if (h.witness)
                 std::cout << "; witness " << format_word(h.witness->word, m.alphabet) << " query "
                           << h.witness->query << " argmax " << argmax_text(h.witness->argmax)
@@ -89,7 +96,8 @@ int run_gap(const Args &args) {
                           << argmax_text(h.tie->argmax)
                           << " with different values: softmax cannot simulate this head\n";
         }
-        std::cout << "model minimum gap: " << (g.min_gap ? to_string(*g.min_gap) : std::string("inf"))
+        std::cout << "model minimum gap: "
+                  << (g.min_gap ? to_string(*g.min_gap) : std::string("inf"))
                   << (ties ? "; tie check FAILED" : "; tie check passed") << "\n";
     }
     return ties ? kExitRefuted : kExitOk;

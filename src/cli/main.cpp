@@ -36,7 +36,8 @@ const Command kCommands[] = {
 void usage(std::ostream &os) {
     os << "usage: tempcert [COMMAND] [ARGS...]\n\n"
           "With no command, runs the main job on the bundled cases.\n\ncommands:\n";
-    for (const auto &c : kCommands) os << "  " << c.name << "  " << c.summary << "\n";
+    for (const auto &c : kCommands)
+        os << "  " << c.name << "  " << c.summary << "\n";
     os << "\n'tempcert COMMAND --help' describes each. Exit codes: 0 ok or certified, 1 refuted\n"
           "or a check failed, 2 bad input or usage, 3 undecided or a resource limit reached.\n";
 }
@@ -48,10 +49,14 @@ namespace tempcert::cli {
 namespace {
 // The only process-wide state: what the SIGINT handler may touch.
 volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_sigint(int) { g_interrupted = 1; }
+extern "C" void on_sigint(int) {
+    g_interrupted = 1;
+}
 } // namespace
 
-const volatile std::sig_atomic_t *interrupt_flag() { return &g_interrupted; }
+const volatile std::sig_atomic_t *interrupt_flag() {
+    return &g_interrupted;
+}
 
 std::string cases_dir() {
     if (const char *env = std::getenv("TEMPCERT_CASES")) return env;

@@ -33,8 +33,7 @@ std::pair<int, int> check_words(const nlohmann::json &c, const Model &m) {
             if (beta) good = good && evaluate_soft(m, w, *beta, hard).outputs.back().accept == want;
             ++total;
             ok += good;
-            if (!good)
-                std::cout << "    MISMATCH on " << text.get<std::string>() << "\n";
+            if (!good) std::cout << "    MISMATCH on " << text.get<std::string>() << "\n";
         }
     return {ok, total};
 }
@@ -60,7 +59,8 @@ int run_main_job(const Args &) {
         auto [ok, total] = check_words(c, m);
         checks += total;
         failures += total - ok;
-        std::cout << "  words: " << ok << "/" << total << " as the manifest expects (hard and soft)\n";
+        std::cout << "  words: " << ok << "/" << total
+                  << " as the manifest expects (hard and soft)\n";
 
         CertifyOptions o;
         o.n = m.alphabet.size() == 2 ? 8 : 5;
@@ -80,15 +80,17 @@ int run_main_job(const Args &) {
             std::cout << " (counterexample " << format_word(r.counterexample->word, m.alphabet)
                       << ": soft errors of earlier layers shrink later gaps)";
         std::cout << "\n  certificate " << cert_path << ": "
-                  << (chk.accepted ? "independently re-verified" : "REJECTED: " + chk.reason) << "\n";
+                  << (chk.accepted ? "independently re-verified" : "REJECTED: " + chk.reason)
+                  << "\n";
         ++checks;
         failures += !chk.accepted;
 
         CertifyOptions t = o;
         t.n = m.alphabet.size() == 2 ? 6 : 4;
         TightResult tr = tight_exhaustive(m, t, Rational(1, 1000000));
-        std::cout << "  n <= " << t.n << ": tight beta in [" << decimal_significant(tr.beta_lo, 12, false)
-                  << ", " << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
+        std::cout << "  n <= " << t.n << ": tight beta in ["
+                  << decimal_significant(tr.beta_lo, 12, false) << ", "
+                  << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
         if (tr.lo_witness)
             std::cout << ", refuted below by " << format_word(tr.lo_witness->word, m.alphabet);
         std::cout << "\n\n";

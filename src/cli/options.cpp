@@ -53,18 +53,19 @@ Common read_common_options(const po::variables_map &vm) {
     c.json = vm["json"].as<bool>();
     long cap = vm["prec-cap"].as<long>();
     if (cap < kPrecStart || cap > kPrecMax)
-        throw InputError("", "--prec-cap", "expected a precision from " +
-                                               std::to_string(kPrecStart) + " to " +
-                                               std::to_string(kPrecMax) + " bits, got " +
-                                               std::to_string(cap));
+        throw InputError("", "--prec-cap",
+                         "expected a precision from " + std::to_string(kPrecStart) + " to " +
+                             std::to_string(kPrecMax) + " bits, got " + std::to_string(cap));
     c.limits.prec_cap = cap;
     double budget = vm["time-limit"].as<double>();
     if (!(budget >= 0) || budget > 1e7)
-        throw InputError("", "--time-limit", "expected seconds from 0 to 10000000, got " + std::to_string(budget));
+        throw InputError("", "--time-limit",
+                         "expected seconds from 0 to 10000000, got " + std::to_string(budget));
     if (budget > 0) {
         c.limits.time_limit_seconds = budget;
         c.limits.deadline = std::chrono::steady_clock::now() +
-                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(budget));
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(budget));
     }
     c.limits.interrupted = interrupt_flag();
     if (isatty(STDERR_FILENO)) {
@@ -74,8 +75,10 @@ Common read_common_options(const po::variables_map &vm) {
             auto now = std::chrono::steady_clock::now();
             if (now - *last < std::chrono::milliseconds(200) && done + 1 < total) return;
             *last = now;
-            std::fprintf(stderr, "\r  %llu / %llu words (%.0f%%)\x1b[K", static_cast<unsigned long long>(done),
-                         static_cast<unsigned long long>(total), total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0);
+            std::fprintf(
+                stderr, "\r  %llu / %llu words (%.0f%%)\x1b[K",
+                static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0);
             if (done + 1 >= total) std::fprintf(stderr, "\r\x1b[K");
         };
     }
@@ -108,15 +111,16 @@ Rational read_fraction(const po::variables_map &vm, const char *name, bool open_
     auto q = parse_rational_scientific(vm[name].as<std::string>(), why);
     if (!q) throw InputError("", option, why);
     if (*q <= 0 || (open_unit && *q >= 1))
-        throw InputError("", option, std::string("expected a number ") +
-                                         (open_unit ? "strictly between 0 and 1" : "> 0") +
-                                         ", got " + vm[name].as<std::string>());
+        throw InputError("", option,
+                         std::string("expected a number ") +
+                             (open_unit ? "strictly between 0 and 1" : "> 0") + ", got " +
+                             vm[name].as<std::string>());
     return *q;
 }
 
-bool parse_command(const std::string &name, const std::string &usage,
-                   po::options_description &desc, const std::vector<std::string> &args,
-                   const char *positional, int max_positional, po::variables_map &vm) {
+bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,
+                   const std::vector<std::string> &args, const char *positional, int max_positional,
+                   po::variables_map &vm) {
     desc.add_options()("help,h", "show this help");
     po::options_description all(desc);
     po::positional_options_description pos;
@@ -128,8 +132,8 @@ bool parse_command(const std::string &name, const std::string &usage,
         po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
         po::notify(vm);
     } catch (const po::error &e) {
-        throw InputError("", "tempcert " + name, std::string(e.what()) + " (see tempcert " + name +
-                                                     " --help)");
+        throw InputError("", "tempcert " + name,
+                         std::string(e.what()) + " (see tempcert " + name + " --help)");
     }
     if (vm.count("help")) {
         std::cout << "usage: tempcert " << name << " " << usage << "\n\n" << desc << "\n";

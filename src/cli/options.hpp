@@ -37,8 +37,8 @@ Rational read_fraction(const po::variables_map &vm, const char *name, bool open_
 
 // Parses `args` for command `name` with one positional argument kind
 // (`positional` may be empty). Prints help and returns false on --help.
-bool parse_command(const std::string &name, const std::string &usage,
-                   po::options_description &desc, const std::vector<std::string> &args,
-                   const char *positional, int max_positional, po::variables_map &vm);
+bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,
+                   const std::vector<std::string> &args, const char *positional, int max_positional,
+                   po::variables_map &vm);
 
 } // namespace tempcert::cli

@@ -13,7 +13,8 @@ namespace {
 
 Json reals(const RealVector &v) {
     Json a = Json::array();
-    for (const auto &x : v) a.push_back(real_json(x));
+    for (const auto &x : v)
+        a.push_back(real_json(x));
     return a;
 }
 
@@ -44,7 +45,8 @@ Json trace_json(const Model &m, const Trace &t, bool soft) {
                 jq["scores"] = reals(q.scores);
                 if (!soft) {
                     jq["argmax"] = q.argmax;
-                    jq["gap"] = q.gap ? real_json(*q.gap) : Json(q.allowed.empty() ? nullptr : Json("inf"));
+                    jq["gap"] =
+                        q.gap ? real_json(*q.gap) : Json(q.allowed.empty() ? nullptr : Json("inf"));
                     jq["runner_up"] = q.runner_up ? Json(*q.runner_up) : Json(nullptr);
                     if (head.kind != AttnKind::Average && q.argmax.size() > 1)
                         jq["ties_share_value"] = q.ties_share_value;
@@ -60,13 +62,15 @@ Json trace_json(const Model &m, const Trace &t, bool soft) {
                              {"queries", queries}});
         }
         Json acts = Json::array();
-        for (const auto &v : t.layers[l].after_ffn) acts.push_back(reals(v));
+        for (const auto &v : t.layers[l].after_ffn)
+            acts.push_back(reals(v));
         layers.push_back({{"layer", l + 1}, {"heads", heads}, {"activations", acts}});
     }
     out["layers"] = layers;
     Json outputs = Json::array();
     for (const auto &o : t.outputs)
-        outputs.push_back({{"position", o.position}, {"y", real_json(o.y)}, {"accept", accept_json(o.accept)}});
+        outputs.push_back(
+            {{"position", o.position}, {"y", real_json(o.y)}, {"accept", accept_json(o.accept)}});
     out["outputs"] = outputs;
     if (m.output.position != ReadPosition::All && !t.outputs.empty()) {
         out["y"] = real_json(t.outputs.front().y);

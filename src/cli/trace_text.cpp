@@ -16,13 +16,15 @@ std::string short_real(const Real &r) {
 
 template <class T> std::string list(const std::vector<T> &v) {
     std::ostringstream ss;
-    for (std::size_t i = 0; i < v.size(); ++i) ss << (i ? " " : "") << v[i];
+    for (std::size_t i = 0; i < v.size(); ++i)
+        ss << (i ? " " : "") << v[i];
     return ss.str();
 }
 
 std::string reals(const RealVector &v) {
     std::string out;
-    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "  " : "") + short_real(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out += (i ? "  " : "") + short_real(v[i]);
     return out;
 }
 

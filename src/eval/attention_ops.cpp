@@ -15,8 +15,8 @@ namespace {
 
 [[noreturn]] void undecided_tie(std::size_t layer, std::size_t head, std::size_t query,
                                 std::size_t a, std::size_t b) {
-    throw Undecided("layer " + std::to_string(layer) + " head " + std::to_string(head) +
-                    " query " + std::to_string(query) + ": cannot decide whether the scores of " +
+    throw Undecided("layer " + std::to_string(layer) + " head " + std::to_string(head) + " query " +
+                    std::to_string(query) + ": cannot decide whether the scores of " +
                     "positions " + std::to_string(a) + " and " + std::to_string(b) +
                     " tie (irrational features)");
 }
@@ -29,7 +29,8 @@ void decide_maximum(QueryTrace &q, std::size_t layer, std::size_t head, Prec pre
     std::size_t best = 0;
     for (std::size_t a = 1; a < s.size(); ++a) {
         Tri lt = less(s[best], s[a], prec);
-        if (lt == Tri::True) best = a;
+        if (lt == Tri::True)
+            best = a;
         else if (lt == Tri::Unknown && equal(s[best], s[a], prec) != Tri::True)
             undecided_tie(layer, head, q.query, q.allowed[best], q.allowed[a]);
     }
@@ -46,7 +47,8 @@ void decide_maximum(QueryTrace &q, std::size_t layer, std::size_t head, Prec pre
             continue;
         }
         Tri lt = less(s[*second], s[a], prec);
-        if (lt == Tri::True) second = a;
+        if (lt == Tri::True)
+            second = a;
         else if (lt == Tri::Unknown && equal(s[*second], s[a], prec) != Tri::True)
             undecided_tie(layer, head, q.query, q.allowed[*second], q.allowed[a]);
     }
@@ -63,9 +65,12 @@ RealVector hard_weights(AttnKind kind, const QueryTrace &q) {
         std::size_t j = q.allowed[a];
         bool in_m = std::find(q.argmax.begin(), q.argmax.end(), j) != q.argmax.end();
         if (!in_m) continue;
-        if (kind == AttnKind::Average) w[a] = Rational(1, static_cast<long>(count));
-        else if (kind == AttnKind::Leftmost && j == q.argmax.front()) w[a] = 1L;
-        else if (kind == AttnKind::Rightmost && j == q.argmax.back()) w[a] = 1L;
+        if (kind == AttnKind::Average)
+            w[a] = Rational(1, static_cast<long>(count));
+        else if (kind == AttnKind::Leftmost && j == q.argmax.front())
+            w[a] = 1L;
+        else if (kind == AttnKind::Rightmost && j == q.argmax.back())
+            w[a] = 1L;
     }
     return w;
 }
@@ -78,8 +83,8 @@ bool same_values(const QueryTrace &q, const std::vector<RealVector> &values, boo
         for (std::size_t c = 0; c < v.size(); ++c) {
             Tri eq = equal(v[c], first[c], prec);
             if (eq == Tri::Unknown)
-                throw Undecided("layer " + std::to_string(layer) + " head " +
-                                std::to_string(head) + " query " + std::to_string(q.query) +
+                throw Undecided("layer " + std::to_string(layer) + " head " + std::to_string(head) +
+                                " query " + std::to_string(q.query) +
                                 ": cannot decide whether tied positions carry equal values");
             if (eq == Tri::False) return false;
         }
@@ -111,7 +116,8 @@ std::size_t reference_index(const std::vector<Interval> &s) {
 Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
     Softmax out{{}, beta.enclose(prec), {}, {}};
     std::size_t m = scores.size();
-    for (const auto &x : scores) out.s.push_back(x.enclose(prec));
+    for (const auto &x : scores)
+        out.s.push_back(x.enclose(prec));
     if (m == 1) {
         out.e.emplace_back(1L, prec);
         out.weights.push_back(Real(1L));
@@ -122,8 +128,10 @@ Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
         out.e.push_back(k == ref ? Interval(1L, prec)
                                  : exp(mul(out.beta, sub(out.s[k], out.s[ref], prec), prec), prec));
     std::vector<Interval> prefix(m + 1, Interval(prec)), suffix(m + 1, Interval(prec));
-    for (std::size_t k = 0; k < m; ++k) prefix[k + 1] = add(prefix[k], out.e[k], prec);
-    for (std::size_t k = m; k-- > 0;) suffix[k] = add(suffix[k + 1], out.e[k], prec);
+    for (std::size_t k = 0; k < m; ++k)
+        prefix[k + 1] = add(prefix[k], out.e[k], prec);
+    for (std::size_t k = m; k-- > 0;)
+        suffix[k] = add(suffix[k + 1], out.e[k], prec);
     for (std::size_t k = 0; k < m; ++k)
         out.weights.push_back(share(out.e[k], add(prefix[k], suffix[k + 1], prec), prec));
     return out;
@@ -154,7 +162,8 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
     std::vector<std::size_t> support;
     Interval on(prec), off(prec);
     for (std::size_t a = 0; a < h.size(); ++a) {
-        if (h[a].is_zero()) off = add(off, sm.e[a], prec);
+        if (h[a].is_zero())
+            off = add(off, sm.e[a], prec);
         else {
             on = add(on, sm.e[a], prec);
             support.push_back(a);

@@ -11,8 +11,8 @@ BetaSpec BetaSpec::parse(const std::string &text, std::size_t layers, const std:
     std::size_t start = 0;
     for (;;) {
         std::size_t comma = text.find(',', start);
-        std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                          : comma - start);
+        std::string part =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         try {
             Expr e = Expr::parse(part);
             if (e.uses_j())
@@ -49,13 +49,15 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
     try {
         v = e.eval(Rational(0), Rational(static_cast<long>(n)), prec);
     } catch (const ExprError &err) {
-        throw InputError("", where_, "beta \"" + e.text() + "\" at column " +
-                                         std::to_string(err.column()) + ": " + err.what());
+        throw InputError("", where_,
+                         "beta \"" + e.text() + "\" at column " + std::to_string(err.column()) +
+                             ": " + err.what());
     }
     Tri pos = is_positive(v, prec);
     if (pos == Tri::False)
-        throw InputError("", where_, "beta \"" + e.text() + "\" is not positive at n = " +
-                                         std::to_string(n) + " (value " + to_string(v, 12) + ")");
+        throw InputError("", where_,
+                         "beta \"" + e.text() + "\" is not positive at n = " + std::to_string(n) +
+                             " (value " + to_string(v, 12) + ")");
     if (pos == Tri::Unknown)
         throw Undecided("cannot show beta \"" + e.text() + "\" is positive at n = " +
                         std::to_string(n) + " at " + std::to_string(prec) + " bits");

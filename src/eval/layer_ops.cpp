@@ -13,7 +13,8 @@ std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec 
         for (std::size_t k = 0; k < m.positions.size(); ++k) {
             const auto &f = m.positions[k];
             try {
-                Real p = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), prec);
+                Real p = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)),
+                                     prec);
                 v[f.dim] = add(v[f.dim], p, prec);
             } catch (const ExprError &err) {
                 throw InputError(m.source, "$.positions[" + std::to_string(k) + "].expr",
@@ -34,11 +35,21 @@ std::vector<std::size_t> allowed_positions(Mask mask, std::size_t i, std::size_t
     for (std::size_t j = first; j <= n; ++j) {
         bool ok = false;
         switch (mask) {
-        case Mask::None: ok = true; break;
-        case Mask::Causal: ok = j <= i; break;
-        case Mask::Strict: ok = j < i; break;
-        case Mask::Future: ok = j >= i; break;
-        case Mask::StrictFuture: ok = j > i; break;
+        case Mask::None:
+            ok = true;
+            break;
+        case Mask::Causal:
+            ok = j <= i;
+            break;
+        case Mask::Strict:
+            ok = j < i;
+            break;
+        case Mask::Future:
+            ok = j >= i;
+            break;
+        case Mask::StrictFuture:
+            ok = j > i;
+            break;
         }
         if (ok) out.push_back(j);
     }
@@ -75,7 +86,8 @@ RealVector head_output(const Head &h, const RealVector &weights,
 RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec) {
     RealVector out;
     out.reserve(a.size());
-    for (std::size_t c = 0; c < a.size(); ++c) out.push_back(add(a[c], b[c], prec));
+    for (std::size_t c = 0; c < a.size(); ++c)
+        out.push_back(add(a[c], b[c], prec));
     return out;
 }
 
@@ -91,14 +103,18 @@ RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec) {
 RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec) {
     RealVector pre = matvec(f.w1, x, prec);
     bool exact_input = true;
-    for (const auto &v : x) exact_input = exact_input && v.is_exact();
+    for (const auto &v : x)
+        exact_input = exact_input && v.is_exact();
     std::vector<char> active(pre.size(), 0);
     bool stable = !exact_input;
     for (std::size_t k = 0; k < pre.size() && stable; ++k) {
         pre[k] = add(pre[k], Real(f.b1[k]), prec);
-        if (less(pre[k], Real(0L), prec) == Tri::False) active[k] = 1;      // certainly >= 0
-        else if (less(Real(0L), pre[k], prec) == Tri::False) active[k] = 0; // certainly <= 0
-        else stable = false;
+        if (less(pre[k], Real(0L), prec) == Tri::False)
+            active[k] = 1; // certainly >= 0
+        else if (less(Real(0L), pre[k], prec) == Tri::False)
+            active[k] = 0; // certainly <= 0
+        else
+            stable = false;
     }
     if (stable) {
         RealVector out;
@@ -110,7 +126,8 @@ RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec) {
             for (std::size_t k = 0; k < f.w1.size(); ++k) {
                 if (!active[k] || f.w2[c][k] == 0) continue;
                 offset += f.w2[c][k] * f.b1[k];
-                for (std::size_t i = 0; i < x.size(); ++i) row[i] += f.w2[c][k] * f.w1[k][i];
+                for (std::size_t i = 0; i < x.size(); ++i)
+                    row[i] += f.w2[c][k] * f.w1[k][i];
             }
             out.push_back(add(dot(row, x, prec), Real(offset), prec));
         }
@@ -127,12 +144,16 @@ RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec) {
 
 std::vector<std::size_t> output_positions(const Model &m, std::size_t n) {
     switch (m.output.position) {
-    case ReadPosition::Last: return {n};
-    case ReadPosition::First: return {1};
-    case ReadPosition::All: break;
+    case ReadPosition::Last:
+        return {n};
+    case ReadPosition::First:
+        return {1};
+    case ReadPosition::All:
+        break;
     }
     std::vector<std::size_t> all;
-    for (std::size_t p = 1; p <= n; ++p) all.push_back(p);
+    for (std::size_t p = 1; p <= n; ++p)
+        all.push_back(p);
     return all;
 }
 
@@ -173,7 +194,8 @@ void run_layers(const Model &m, Trace &tr, std::vector<RealVector> x, Prec prec,
         }
         lt.after_attention = half;
         if (layer.ffn)
-            for (auto &v : half) v = apply_ffn(*layer.ffn, v, prec);
+            for (auto &v : half)
+                v = apply_ffn(*layer.ffn, v, prec);
         lt.after_ffn = half;
         x = std::move(half);
         tr.layers.push_back(std::move(lt));

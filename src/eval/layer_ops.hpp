@@ -12,8 +12,12 @@
 namespace tempcert::detail {
 
 // Position number of activation index t, and back.
-inline std::size_t position_of(std::size_t t, bool bos) { return bos ? t : t + 1; }
-inline std::size_t index_of(std::size_t pos, bool bos) { return bos ? pos : pos - 1; }
+inline std::size_t position_of(std::size_t t, bool bos) {
+    return bos ? t : t + 1;
+}
+inline std::size_t index_of(std::size_t pos, bool bos) {
+    return bos ? pos : pos - 1;
+}
 
 // x^(0) at every position (BOS first when present). Throws InputError
 // naming the feature's JSON path on a domain error at some (j, n).
@@ -48,10 +52,9 @@ std::vector<std::size_t> output_positions(const Model &m, std::size_t n);
 // every layer (heads, residual, feed-forward), filling tr.layers and the
 // read-outs; `query` computes one head's trace at one position, given
 // W_K x and W_V x at every position.
-using QueryFn = std::function<QueryTrace(std::size_t layer, std::size_t head, std::size_t t,
-                                         const RealVector &x_query,
-                                         const std::vector<RealVector> &keys,
-                                         const std::vector<RealVector> &values)>;
+using QueryFn = std::function<QueryTrace(
+    std::size_t layer, std::size_t head, std::size_t t, const RealVector &x_query,
+    const std::vector<RealVector> &keys, const std::vector<RealVector> &values)>;
 void run_layers(const Model &m, Trace &tr, std::vector<RealVector> x, Prec prec,
                 const QueryFn &query);
 

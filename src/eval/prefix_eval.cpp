@@ -35,7 +35,9 @@ RealVector initial(const Model &m, const Vector &embedding, std::size_t position
         const auto &f = m.positions[k];
         try {
             // features do not read n here (applies()), so any n will do
-            v[f.dim] = add(v[f.dim], f.expr.eval(Rational(static_cast<long>(position)), Rational(1), prec), prec);
+            v[f.dim] =
+                add(v[f.dim], f.expr.eval(Rational(static_cast<long>(position)), Rational(1), prec),
+                    prec);
         } catch (const ExprError &err) {
             throw InputError(m.source, "$.positions[" + std::to_string(k) + "].expr",
                              "column " + std::to_string(err.column()) + ": " + err.what());

@@ -35,12 +35,14 @@ Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, cons
     tr.bos = m.has_bos();
     tr.prec = prec;
     std::vector<Real> betas;
-    for (std::size_t l = 0; l < m.layers.size(); ++l) betas.push_back(beta.at(l, tr.n, prec));
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        betas.push_back(beta.at(l, tr.n, prec));
     run_layers(m, tr, initial_activations(m, w, prec), prec,
                [&](std::size_t l, std::size_t h, std::size_t t, const RealVector &xq,
                    const std::vector<RealVector> &keys, const std::vector<RealVector> &values) {
-                   QueryTrace q = soft_query(m.layers[l].heads[h], hard.layers[l].heads[h].queries[t],
-                                             xq, keys, values, tr.bos, m.width, betas[l], prec);
+                   QueryTrace q =
+                       soft_query(m.layers[l].heads[h], hard.layers[l].heads[h].queries[t], xq,
+                                  keys, values, tr.bos, m.width, betas[l], prec);
                    if (!narrow(q.weights, width)) tr.width_reached = false;
                    return q;
                });

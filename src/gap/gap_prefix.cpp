@@ -56,7 +56,8 @@ std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Li
     };
     walk();
     for (const auto &g : report.heads)
-        if (g.min_gap) report.min_gap = report.min_gap ? min(*g.min_gap, *report.min_gap, prec) : *g.min_gap;
+        if (g.min_gap)
+            report.min_gap = report.min_gap ? min(*g.min_gap, *report.min_gap, prec) : *g.min_gap;
     return report;
 }
 

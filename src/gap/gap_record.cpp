@@ -10,11 +10,15 @@ std::size_t max_allowed(Mask mask, std::size_t n, bool bos) {
     std::size_t extra = bos ? 1 : 0;
     switch (mask) {
     case Mask::None:
-    case Mask::Causal: return n + extra;
-    case Mask::Strict: return n - 1 + extra;
+    case Mask::Causal:
+        return n + extra;
+    case Mask::Strict:
+        return n - 1 + extra;
     // the BOS query (position 0) sees every position under future masks
-    case Mask::Future: return n + extra;
-    case Mask::StrictFuture: return bos ? n : n - 1;
+    case Mask::Future:
+        return n + extra;
+    case Mask::StrictFuture:
+        return bos ? n : n - 1;
     }
     return n + extra;
 }
@@ -37,7 +41,9 @@ GapReport empty_gap_report(const Model &m, std::size_t n) {
 namespace {
 
 // a < b on gaps, certainly.
-bool smaller(const Real &a, const Real &b, Prec prec) { return less(a, b, prec) == Tri::True; }
+bool smaller(const Real &a, const Real &b, Prec prec) {
+    return less(a, b, prec) == Tri::True;
+}
 
 Witness witness_of(const Word &w, std::size_t l, std::size_t h, const QueryTrace &q) {
     return Witness{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};
@@ -63,7 +69,9 @@ void record_gaps(GapReport &report, const Trace &hard, const Word &w, const Mode
                     g.min_gap = min(*q.gap, *g.min_gap, prec);
                 }
             }
-            if (g.min_gap) report.min_gap = report.min_gap ? min(*g.min_gap, *report.min_gap, prec) : *g.min_gap;
+            if (g.min_gap)
+                report.min_gap =
+                    report.min_gap ? min(*g.min_gap, *report.min_gap, prec) : *g.min_gap;
         }
 }
 

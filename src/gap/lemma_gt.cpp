@@ -23,8 +23,14 @@ std::string decimal_significant(const Rational &q, int sig, bool up) {
     Rational a = q < 0 ? Rational(-q) : q;
     int magnitude = 0; // a in [10^magnitude, 10^(magnitude+1))
     Rational ten(10);
-    while (a >= ten) { a /= 10; ++magnitude; }
-    while (a < 1) { a *= 10; --magnitude; }
+    while (a >= ten) {
+        a /= 10;
+        ++magnitude;
+    }
+    while (a < 1) {
+        a *= 10;
+        --magnitude;
+    }
     int after = std::max(0, sig - 1 - magnitude);
     return to_decimal(q, after, up);
 }

@@ -20,7 +20,8 @@ Tri x_at_most(const std::vector<Rational> &d, const Rational &beta, const Ration
     for (Prec p = prec; p <= 8 * prec; p *= 2) {
         Interval x(p);
         Interval b(beta, p);
-        for (const auto &dj : d) x = add(x, exp(neg(mul(b, dj, p)), p), p);
+        for (const auto &dj : d)
+            x = add(x, exp(neg(mul(b, dj, p)), p), p);
         Tri t = less_equal(x, c);
         if (t != Tri::Unknown) return t;
     }
@@ -45,9 +46,12 @@ Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const R
         Rational mid = round_decimal((lo + hi) / 2, 30, true);
         if (mid >= hi || mid <= lo) break;
         Tri t = x_at_most(d, mid, c, prec);
-        if (t == Tri::True) hi = mid;
-        else if (t == Tri::False) lo = mid;
-        else break; // X(mid) = c to working precision: the bracket stays sound
+        if (t == Tri::True)
+            hi = mid;
+        else if (t == Tri::False)
+            lo = mid;
+        else
+            break; // X(mid) = c to working precision: the bracket stays sound
     }
     return {lo, hi};
 }
@@ -72,7 +76,8 @@ ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational 
                     if (!q.gap->is_exact())
                         throw Undecided("profile bound: irrational scores are not supported");
                     Rational top = q.scores[0].exact();
-                    for (const auto &s : q.scores) top = std::max(top, s.exact());
+                    for (const auto &s : q.scores)
+                        top = std::max(top, s.exact());
                     std::vector<Rational> d;
                     for (const auto &s : q.scores)
                         if (s.exact() != top) d.push_back(top - s.exact());

@@ -20,10 +20,10 @@
 // bound, which needs every position's offer below each t, is O(i^2 |Sigma|).
 // Witness words are built from the optimal choices and replayed through the
 // exact hard evaluator before they are reported.
-#include "tempcert/bounds.hpp"
-#include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
 #include "../eval/layer_ops.hpp"
+#include "tempcert/bounds.hpp"
+#include "tempcert/error.hpp"
 
 #include <algorithm>
 #include <map>
@@ -49,7 +49,8 @@ struct Tables {
 Vector exact_vector(const RealVector &r) {
     Vector out;
     out.reserve(r.size());
-    for (const auto &x : r) out.push_back(x.exact());
+    for (const auto &x : r)
+        out.push_back(x.exact());
     return out;
 }
 
@@ -62,7 +63,8 @@ Rational dot_exact(const Vector &a, const Vector &b) {
 
 Vector plus(const Vector &a, const Vector &b) {
     Vector out(a);
-    for (std::size_t c = 0; c < out.size(); ++c) out[c] += b[c];
+    for (std::size_t c = 0; c < out.size(); ++c)
+        out[c] += b[c];
     return out;
 }
 
@@ -81,7 +83,9 @@ Tables tables(const Model &m, const Head &head, std::size_t n) {
     for (std::size_t j = 0; j <= n; ++j) {
         RealVector x(m.width, Real(0L));
         for (const auto &f : m.positions)
-            x[f.dim] = add(x[f.dim], f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), p), p);
+            x[f.dim] = add(
+                x[f.dim],
+                f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), p), p);
         t.QP.push_back(exact_vector(matvec(head.query, x, p)));
         t.KP.push_back(exact_vector(matvec(head.key, x, p)));
         t.VP.push_back(exact_vector(matvec(head.value, x, p)));
@@ -92,24 +96,27 @@ Tables tables(const Model &m, const Head &head, std::size_t n) {
 // One query configuration (length, position i, symbol a).
 struct QueryView {
     std::size_t len = 0, query = 0;
-    int query_symbol = 0; // -1 for the BOS query
+    int query_symbol = 0;               // -1 for the BOS query
     std::vector<std::size_t> positions; // allowed, increasing
     std::vector<Rational> A;            // A(sigma), sigma in the alphabet; A[|Sigma|] = BOS
     std::vector<int> by_A;              // alphabet indices by A descending, then index
     int least_symbol = 0;               // argmin A (least index among ties)
     Rational L;
-    std::vector<Offer> top;             // offers >= L, value descending, then position
-    std::vector<Offer> below;           // best offers < L from two distinct positions
+    std::vector<Offer> top;              // offers >= L, value descending, then position
+    std::vector<Offer> below;            // best offers < L from two distinct positions
     std::vector<std::vector<Offer>> all; // per allowed position, ascending (profile only)
 };
 
-bool fixed_slot(const QueryView &qv, std::size_t j) { return j == 0 || j == qv.query; }
+bool fixed_slot(const QueryView &qv, std::size_t j) {
+    return j == 0 || j == qv.query;
+}
 
 // The fixed offer of the query's own position or BOS.
 Offer fixed_offer(const QueryView &qv, const Tables &t, const Vector &q, std::size_t j,
                   std::size_t ksym) {
     if (j == 0) return {qv.A[ksym] + dot_exact(q, t.KP[0]), 0, -1};
-    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot_exact(q, t.KP[j]), j, qv.query_symbol};
+    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot_exact(q, t.KP[j]), j,
+            qv.query_symbol};
 }
 
 QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t len, std::size_t i,
@@ -122,13 +129,17 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     qv.positions = allowed_positions(head.mask, i, len, m.has_bos());
     if (qv.positions.empty()) return qv;
     Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
-    for (std::size_t s = 0; s < t.KE.size(); ++s) qv.A.push_back(dot_exact(q, t.KE[s]));
-    for (std::size_t s = 0; s < k; ++s) qv.by_A.push_back(static_cast<int>(s));
-    std::stable_sort(qv.by_A.begin(), qv.by_A.end(),
-                     [&](int x, int y) { return qv.A[static_cast<std::size_t>(x)] > qv.A[static_cast<std::size_t>(y)]; });
+    for (std::size_t s = 0; s < t.KE.size(); ++s)
+        qv.A.push_back(dot_exact(q, t.KE[s]));
+    for (std::size_t s = 0; s < k; ++s)
+        qv.by_A.push_back(static_cast<int>(s));
+    std::stable_sort(qv.by_A.begin(), qv.by_A.end(), [&](int x, int y) {
+        return qv.A[static_cast<std::size_t>(x)] > qv.A[static_cast<std::size_t>(y)];
+    });
     qv.least_symbol = qv.by_A.back();
     for (int s = static_cast<int>(k) - 1; s >= 0; --s)
-        if (qv.A[static_cast<std::size_t>(s)] == qv.A[static_cast<std::size_t>(qv.least_symbol)]) qv.least_symbol = s;
+        if (qv.A[static_cast<std::size_t>(s)] == qv.A[static_cast<std::size_t>(qv.least_symbol)])
+            qv.least_symbol = s;
     const Rational &amax = qv.A[static_cast<std::size_t>(qv.by_A.front())];
     const Rational &amin = qv.A[static_cast<std::size_t>(qv.by_A.back())];
 
@@ -144,13 +155,20 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     auto note_below = [&](const Offer &o) {
         // keep the best offer below L and the best from another position
         auto &b = qv.below;
-        if (b.empty()) { b.push_back(o); return; }
+        if (b.empty()) {
+            b.push_back(o);
+            return;
+        }
         if (o.value > b[0].value) {
-            if (o.position != b[0].position) b.insert(b.begin(), o);
-            else b[0] = o;
+            if (o.position != b[0].position)
+                b.insert(b.begin(), o);
+            else
+                b[0] = o;
         } else if (o.position != b[0].position && (b.size() < 2 || o.value > b[1].value)) {
-            if (b.size() < 2) b.push_back(o);
-            else b[1] = o;
+            if (b.size() < 2)
+                b.push_back(o);
+            else
+                b[1] = o;
         }
         if (b.size() > 2) b.resize(2);
     };
@@ -158,8 +176,10 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
         std::size_t j = qv.positions[s];
         if (fixed_slot(qv, j)) {
             Offer o = fixed_offer(qv, t, q, j, k);
-            if (o.value >= qv.L) qv.top.push_back(o);
-            else note_below(o);
+            if (o.value >= qv.L)
+                qv.top.push_back(o);
+            else
+                note_below(o);
             if (full) qv.all.push_back({o});
             continue;
         }
@@ -168,7 +188,8 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
         if (amax >= D || full)
             for (int sym : qv.by_A) {
                 const Rational &as = qv.A[static_cast<std::size_t>(sym)];
-                if (as >= D) qv.top.push_back({as + B[s], j, sym});
+                if (as >= D)
+                    qv.top.push_back({as + B[s], j, sym});
                 else if (!below_done) {
                     note_below({as + B[s], j, sym});
                     below_done = true;
@@ -179,7 +200,8 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
             note_below({amax + B[s], j, qv.by_A.front()});
         if (full) {
             std::vector<Offer> o;
-            for (std::size_t sym = 0; sym < k; ++sym) o.push_back({qv.A[sym] + B[s], j, static_cast<int>(sym)});
+            for (std::size_t sym = 0; sym < k; ++sym)
+                o.push_back({qv.A[sym] + B[s], j, static_cast<int>(sym)});
             std::sort(o.begin(), o.end(), [](const Offer &x, const Offer &y) {
                 return x.value < y.value || (x.value == y.value && x.symbol < y.symbol);
             });
@@ -187,8 +209,9 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
         }
     }
     std::sort(qv.top.begin(), qv.top.end(), [](const Offer &x, const Offer &y) {
-        return x.value > y.value || (x.value == y.value && (x.position < y.position ||
-                                                             (x.position == y.position && x.symbol < y.symbol)));
+        return x.value > y.value ||
+               (x.value == y.value &&
+                (x.position < y.position || (x.position == y.position && x.symbol < y.symbol)));
     });
     return qv;
 }
@@ -229,10 +252,12 @@ void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool 
     const auto &top = qv.top;
     for (std::size_t g = 0; g < top.size();) {
         std::size_t e = g;
-        while (e < top.size() && top[e].value == top[g].value) ++e;
+        while (e < top.size() && top[e].value == top[g].value)
+            ++e;
         const Rational &tval = top[g].value;
         bool many = false;
-        for (std::size_t x = g + 1; x < e; ++x) many = many || top[x].position != top[g].position;
+        for (std::size_t x = g + 1; x < e; ++x)
+            many = many || top[x].position != top[g].position;
         // runner-up: the first offer below t from a position other than the holder
         const Offer *r = nullptr;
         for (std::size_t x = e; x < top.size() && !r; ++x)
@@ -244,8 +269,13 @@ void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool 
             if (!best || gap < best->gap) {
                 const Offer *p = &top[g];
                 for (std::size_t x = g; x < e; ++x)
-                    if (top[x].position != r->position) { p = &top[x]; break; }
-                best = Candidate{gap, realise(qv, {{p->position, p->symbol}, {r->position, r->symbol}}), qv.query};
+                    if (top[x].position != r->position) {
+                        p = &top[x];
+                        break;
+                    }
+                best = Candidate{gap,
+                                 realise(qv, {{p->position, p->symbol}, {r->position, r->symbol}}),
+                                 qv.query};
             }
         }
         if (unique && !tie && many)
@@ -253,7 +283,10 @@ void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool 
                 for (std::size_t y = x + 1; y < e && !tie; ++y)
                     if (top[x].position != top[y].position &&
                         value_of(t, top[x], ksym) != value_of(t, top[y], ksym))
-                        tie = Candidate{0, realise(qv, {{top[x].position, top[x].symbol}, {top[y].position, top[y].symbol}}), qv.query};
+                        tie = Candidate{0,
+                                        realise(qv, {{top[x].position, top[x].symbol},
+                                                     {top[y].position, top[y].symbol}}),
+                                        qv.query};
         g = e;
     }
 }
@@ -264,7 +297,8 @@ void profile_of(const QueryView &qv, const SymbolicOptions &opt, HeadProfile &pr
     const Prec prec = opt.precision.start;
     Rational c_factor = *opt.eps / (1 - *opt.eps);
     std::vector<Rational> tops;
-    for (const auto &o : qv.top) tops.push_back(o.value);
+    for (const auto &o : qv.top)
+        tops.push_back(o.value);
     tops.erase(std::unique(tops.begin(), tops.end()), tops.end());
     for (const Rational &top : tops) {
         std::vector<const Offer *> pred(qv.all.size(), nullptr), hold(qv.all.size(), nullptr);
@@ -296,7 +330,8 @@ void profile_of(const QueryView &qv, const SymbolicOptions &opt, HeadProfile &pr
         Rational c = Rational(static_cast<long>(kM)) * c_factor;
         if (prof.bound.lo > 0) {
             Interval x(prec), b(prof.bound.lo, prec);
-            for (const auto &dj : d) x = add(x, exp(neg(mul(b, dj, prec)), prec), prec);
+            for (const auto &dj : d)
+                x = add(x, exp(neg(mul(b, dj, prec)), prec), prec);
             if (less_equal(x, c) == Tri::True) continue; // threshold below the current lower end
         }
         Bracket br = profile_threshold(d, kM, *opt.eps, opt.rel, prec);
@@ -377,7 +412,8 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
             g.tie = Witness{tie->word, 1, h + 1, q.query, q.argmax, q.runner_up};
         }
         if (g.min_gap)
-            out.gaps.min_gap = out.gaps.min_gap ? min(*g.min_gap, *out.gaps.min_gap, kPrecStart) : *g.min_gap;
+            out.gaps.min_gap =
+                out.gaps.min_gap ? min(*g.min_gap, *out.gaps.min_gap, kPrecStart) : *g.min_gap;
         if (prof_word) {
             QueryTrace q = replay(m, prof_word->first, h, prof_word->second);
             prof.witness = Witness{prof_word->first, 1, h + 1, q.query, q.argmax, q.runner_up};

@@ -52,21 +52,54 @@ int lower(const Formula &f, int i, Core &c) {
     auto A = [&] { return lower(f, n.a, c); };
     auto B = [&] { return lower(f, n.b, c); };
     switch (n.op) {
-    case Op::Atom: return c.add(K::Atom, -1, -1, n.symbol);
-    case Op::True: return c.add(K::True);
-    case Op::False: return c.add(K::False);
-    case Op::Not: return c.add(K::Not, A());
-    case Op::And: { int a = A(); return c.add(K::And, a, B()); }
-    case Op::Or: { int a = A(); return c.add(K::Or, a, B()); }
-    case Op::Implies: { int a = A(); return c.add(K::Implies, a, B()); }
-    case Op::Y: return c.add(K::Y, A());
-    case Op::X: return c.add(K::X, A());
-    case Op::O: { int a = A(); return c.add(K::S, c.add(K::True), a); }
-    case Op::F: { int a = A(); return c.add(K::U, c.add(K::True), a); }
-    case Op::H: { int a = A(); return c.add(K::Not, c.add(K::S, c.add(K::True), c.add(K::Not, a))); }
-    case Op::G: { int a = A(); return c.add(K::Not, c.add(K::U, c.add(K::True), c.add(K::Not, a))); }
-    case Op::S: { int a = A(); return c.add(K::S, a, B()); }
-    case Op::U: { int a = A(); return c.add(K::U, a, B()); }
+    case Op::Atom:
+        return c.add(K::Atom, -1, -1, n.symbol);
+    case Op::True:
+        return c.add(K::True);
+    case Op::False:
+        return c.add(K::False);
+    case Op::Not:
+        return c.add(K::Not, A());
+    case Op::And: {
+        int a = A();
+        return c.add(K::And, a, B());
+    }
+    case Op::Or: {
+        int a = A();
+        return c.add(K::Or, a, B());
+    }
+    case Op::Implies: {
+        int a = A();
+        return c.add(K::Implies, a, B());
+    }
+    case Op::Y:
+        return c.add(K::Y, A());
+    case Op::X:
+        return c.add(K::X, A());
+    case Op::O: {
+        int a = A();
+        return c.add(K::S, c.add(K::True), a);
+    }
+    case Op::F: {
+        int a = A();
+        return c.add(K::U, c.add(K::True), a);
+    }
+    case Op::H: {
+        int a = A();
+        return c.add(K::Not, c.add(K::S, c.add(K::True), c.add(K::Not, a)));
+    }
+    case Op::G: {
+        int a = A();
+        return c.add(K::Not, c.add(K::U, c.add(K::True), c.add(K::Not, a)));
+    }
+    case Op::S: {
+        int a = A();
+        return c.add(K::S, a, B());
+    }
+    case Op::U: {
+        int a = A();
+        return c.add(K::U, a, B());
+    }
     }
     return -1;
 }
@@ -103,11 +136,13 @@ class Compiler {
         zero_ = next_++;
         fj_ = next_++;
         bool future = false;
-        for (const auto &n : core_.nodes) future = future || n.k == Core::K::U;
+        for (const auto &n : core_.nodes)
+            future = future || n.k == Core::K::U;
         if (future) fk_ = next_++;
         coord_.assign(core_.nodes.size(), -1);
         ready_.assign(core_.nodes.size(), 0);
-        for (std::size_t i = 0; i < core_.nodes.size(); ++i) build(static_cast<int>(i));
+        for (std::size_t i = 0; i < core_.nodes.size(); ++i)
+            build(static_cast<int>(i));
         return materialise(root, at_first);
     }
 
@@ -130,7 +165,8 @@ class Compiler {
         std::size_t at = layers_.size();
         if (!layers_.empty() && layers_.size() > after) at = layers_.size() - 1;
         if (at == layers_.size()) layers_.push_back({});
-        for (const auto &u : units) layers_[at].units.push_back(u);
+        for (const auto &u : units)
+            layers_[at].units.push_back(u);
         return at + 1;
     }
 
@@ -138,13 +174,17 @@ class Compiler {
     std::vector<Unit> connective(Core::K k, int x, int y, int out) {
         Rational one(1), m1(-1);
         switch (k) {
-        case Core::K::Not: return {{{{const_, one}, {x, m1}}, out, one}};
-        case Core::K::And: return {{{{x, one}, {y, one}, {const_, m1}}, out, one}};
+        case Core::K::Not:
+            return {{{{const_, one}, {x, m1}}, out, one}};
+        case Core::K::And:
+            return {{{{x, one}, {y, one}, {const_, m1}}, out, one}};
         case Core::K::Or:
-            return {{{{x, one}, {y, one}}, out, one}, {{{x, one}, {y, one}, {const_, m1}}, out, m1}};
+            return {{{{x, one}, {y, one}}, out, one},
+                    {{{x, one}, {y, one}, {const_, m1}}, out, m1}};
         case Core::K::Implies: // !x | y
             return {{{{const_, one}, {x, m1}, {y, one}}, out, one}, {{{x, m1}, {y, one}}, out, m1}};
-        default: throw std::logic_error("not a connective");
+        default:
+            throw std::logic_error("not a connective");
         }
     }
 
@@ -153,9 +193,15 @@ class Compiler {
         auto ready = [&](int c) { return ready_[static_cast<std::size_t>(c)]; };
         auto coord = [&](int c) { return coord_[static_cast<std::size_t>(c)]; };
         switch (n.k) {
-        case Core::K::Atom: coord_[static_cast<std::size_t>(i)] = n.symbol; return;
-        case Core::K::True: coord_[static_cast<std::size_t>(i)] = const_; return;
-        case Core::K::False: coord_[static_cast<std::size_t>(i)] = zero_; return;
+        case Core::K::Atom:
+            coord_[static_cast<std::size_t>(i)] = n.symbol;
+            return;
+        case Core::K::True:
+            coord_[static_cast<std::size_t>(i)] = const_;
+            return;
+        case Core::K::False:
+            coord_[static_cast<std::size_t>(i)] = zero_;
+            return;
         case Core::K::Not:
         case Core::K::And:
         case Core::K::Or:
@@ -168,7 +214,8 @@ class Compiler {
                 place(connective(n.k, coord(n.a), n.b >= 0 ? coord(n.b) : -1, out), after);
             return;
         }
-        default: break;
+        default:
+            break;
         }
         // temporal: the attention layer comes after its inputs
         PendingHead h;
@@ -215,7 +262,8 @@ class Compiler {
 
     Vector row(int width, const Lin &terms) {
         Vector r(static_cast<std::size_t>(width), Rational(0));
-        for (const auto &[c, w] : terms) r[static_cast<std::size_t>(c)] += w;
+        for (const auto &[c, w] : terms)
+            r[static_cast<std::size_t>(c)] += w;
         return r;
     }
 
@@ -234,7 +282,8 @@ class Compiler {
         bool bounded = pe_ == PositionEncoding::Bounded;
         m.positions.push_back({static_cast<std::size_t>(fj_), Expr::parse(bounded ? "j/n" : "j")});
         if (fk_ >= 0)
-            m.positions.push_back({static_cast<std::size_t>(fk_), Expr::parse(bounded ? "(n-j+1)/n" : "n-j+1")});
+            m.positions.push_back(
+                {static_cast<std::size_t>(fk_), Expr::parse(bounded ? "(n-j+1)/n" : "n-j+1")});
         for (const auto &pl : layers_) {
             Layer layer;
             if (pl.head) {
@@ -255,7 +304,8 @@ class Compiler {
             }
             if (!pl.units.empty()) {
                 Ffn f;
-                for (const auto &u : pl.units) f.w1.push_back(row(width, u.in));
+                for (const auto &u : pl.units)
+                    f.w1.push_back(row(width, u.in));
                 f.b1.assign(pl.units.size(), Rational(0));
                 f.w2.assign(static_cast<std::size_t>(width), Vector(pl.units.size(), Rational(0)));
                 for (std::size_t k = 0; k < pl.units.size(); ++k)

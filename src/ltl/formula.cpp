@@ -30,12 +30,14 @@ class FormulaParser {
         f_.text_ = s_;
         f_.alphabet_ = alphabet_;
         skip();
-        if (pos_ == s_.size()) fail(1, "empty formula: expected a symbol, true, false, ( or an operator");
+        if (pos_ == s_.size())
+            fail(1, "empty formula: expected a symbol, true, false, ( or an operator");
         f_.root_ = impl();
         skip();
         if (pos_ < s_.size()) {
             if (s_[pos_] == ')') fail(pos_ + 1, "unbalanced ')': no '(' to close");
-            fail(pos_ + 1, "unexpected '" + token() + "': expected an operator (& | -> S U) or the end");
+            fail(pos_ + 1,
+                 "unexpected '" + token() + "': expected an operator (& | -> S U) or the end");
         }
         return std::move(f_);
     }
@@ -55,15 +57,19 @@ class FormulaParser {
         return w.size() == 1 && std::string("YXOFHGSU").find(w[0]) != std::string::npos;
     }
     void skip() {
-        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_])))
+            ++pos_;
     }
-    static bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+    static bool word_char(char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    }
     // The next token's text, for messages.
     std::string token() {
         if (pos_ >= s_.size()) return "end";
         if (word_char(s_[pos_])) {
             std::size_t e = pos_;
-            while (e < s_.size() && word_char(s_[e])) ++e;
+            while (e < s_.size() && word_char(s_[e]))
+                ++e;
             return s_.substr(pos_, e - pos_);
         }
         if (s_.compare(pos_, 2, "->") == 0) return "->";
@@ -90,7 +96,8 @@ class FormulaParser {
         if (s_.compare(pos_, 2, "->") == 0) {
             std::size_t c = pos_ + 1;
             pos_ += 2;
-            left = add({Formula::Op::Implies, -1, left, operand_after("->", [&] { return impl(); }), c});
+            left = add(
+                {Formula::Op::Implies, -1, left, operand_after("->", [&] { return impl(); }), c});
         }
         --depth_;
         return left;
@@ -108,7 +115,8 @@ class FormulaParser {
             skip();
             if (pos_ < s_.size() && s_[pos_] == '|') {
                 std::size_t c = ++pos_;
-                left = add({Formula::Op::Or, -1, left, operand_after("|", [&] { return conj(); }), c});
+                left =
+                    add({Formula::Op::Or, -1, left, operand_after("|", [&] { return conj(); }), c});
             } else {
                 return left;
             }
@@ -120,7 +128,8 @@ class FormulaParser {
             skip();
             if (pos_ < s_.size() && s_[pos_] == '&') {
                 std::size_t c = ++pos_;
-                left = add({Formula::Op::And, -1, left, operand_after("&", [&] { return since(); }), c});
+                left = add(
+                    {Formula::Op::And, -1, left, operand_after("&", [&] { return since(); }), c});
             } else {
                 return left;
             }
@@ -187,7 +196,8 @@ class FormulaParser {
         auto it = std::find(alphabet_.begin(), alphabet_.end(), w);
         if (it == alphabet_.end()) {
             std::string list;
-            for (const auto &a : alphabet_) list += (list.empty() ? "" : ", ") + a;
+            for (const auto &a : alphabet_)
+                list += (list.empty() ? "" : ", ") + a;
             fail(c, "symbol \"" + w + "\" is not in the alphabet {" + list + "}");
         }
         return add({Formula::Op::Atom, static_cast<int>(it - alphabet_.begin()), -1, -1, c});
@@ -202,26 +212,43 @@ Formula Formula::parse(const std::string &text, const std::vector<std::string> &
 std::string Formula::render(int i) const {
     const Node &n = nodes_[static_cast<std::size_t>(i)];
     switch (n.op) {
-    case Op::Atom: return alphabet_[static_cast<std::size_t>(n.symbol)];
-    case Op::True: return "true";
-    case Op::False: return "false";
-    case Op::Not: return "!" + render(n.a);
-    case Op::And: return "(" + render(n.a) + " & " + render(n.b) + ")";
-    case Op::Or: return "(" + render(n.a) + " | " + render(n.b) + ")";
-    case Op::Implies: return "(" + render(n.a) + " -> " + render(n.b) + ")";
-    case Op::Y: return "Y " + render(n.a);
-    case Op::X: return "X " + render(n.a);
-    case Op::O: return "O " + render(n.a);
-    case Op::F: return "F " + render(n.a);
-    case Op::H: return "H " + render(n.a);
-    case Op::G: return "G " + render(n.a);
-    case Op::S: return "(" + render(n.a) + " S " + render(n.b) + ")";
-    case Op::U: return "(" + render(n.a) + " U " + render(n.b) + ")";
+    case Op::Atom:
+        return alphabet_[static_cast<std::size_t>(n.symbol)];
+    case Op::True:
+        return "true";
+    case Op::False:
+        return "false";
+    case Op::Not:
+        return "!" + render(n.a);
+    case Op::And:
+        return "(" + render(n.a) + " & " + render(n.b) + ")";
+    case Op::Or:
+        return "(" + render(n.a) + " | " + render(n.b) + ")";
+    case Op::Implies:
+        return "(" + render(n.a) + " -> " + render(n.b) + ")";
+    case Op::Y:
+        return "Y " + render(n.a);
+    case Op::X:
+        return "X " + render(n.a);
+    case Op::O:
+        return "O " + render(n.a);
+    case Op::F:
+        return "F " + render(n.a);
+    case Op::H:
+        return "H " + render(n.a);
+    case Op::G:
+        return "G " + render(n.a);
+    case Op::S:
+        return "(" + render(n.a) + " S " + render(n.b) + ")";
+    case Op::U:
+        return "(" + render(n.a) + " U " + render(n.b) + ")";
     }
     return "?";
 }
 
-std::string Formula::to_string() const { return render(root_); }
+std::string Formula::to_string() const {
+    return render(root_);
+}
 
 std::size_t Formula::depth() const {
     std::vector<std::size_t> d(nodes_.size(), 0);
@@ -245,43 +272,68 @@ std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
         const auto *B = nd.b >= 0 ? &t[static_cast<std::size_t>(nd.b)] : nullptr;
         for (std::size_t i = 0; i < n; ++i) { // position i + 1
             switch (nd.op) {
-            case Op::Atom: v[i] = w[i] == nd.symbol; break;
-            case Op::True: v[i] = 1; break;
-            case Op::False: v[i] = 0; break;
-            case Op::Not: v[i] = !(*A)[i]; break;
-            case Op::And: v[i] = (*A)[i] && (*B)[i]; break;
-            case Op::Or: v[i] = (*A)[i] || (*B)[i]; break;
-            case Op::Implies: v[i] = !(*A)[i] || (*B)[i]; break;
-            case Op::Y: v[i] = i > 0 && (*A)[i - 1]; break;
-            case Op::X: v[i] = i + 1 < n && (*A)[i + 1]; break;
+            case Op::Atom:
+                v[i] = w[i] == nd.symbol;
+                break;
+            case Op::True:
+                v[i] = 1;
+                break;
+            case Op::False:
+                v[i] = 0;
+                break;
+            case Op::Not:
+                v[i] = !(*A)[i];
+                break;
+            case Op::And:
+                v[i] = (*A)[i] && (*B)[i];
+                break;
+            case Op::Or:
+                v[i] = (*A)[i] || (*B)[i];
+                break;
+            case Op::Implies:
+                v[i] = !(*A)[i] || (*B)[i];
+                break;
+            case Op::Y:
+                v[i] = i > 0 && (*A)[i - 1];
+                break;
+            case Op::X:
+                v[i] = i + 1 < n && (*A)[i + 1];
+                break;
             case Op::O: {
                 bool any = false;
-                for (std::size_t j = 0; j <= i; ++j) any = any || (*A)[j];
+                for (std::size_t j = 0; j <= i; ++j)
+                    any = any || (*A)[j];
                 v[i] = any;
                 break;
             }
             case Op::F: {
                 bool any = false;
-                for (std::size_t j = i; j < n; ++j) any = any || (*A)[j];
+                for (std::size_t j = i; j < n; ++j)
+                    any = any || (*A)[j];
                 v[i] = any;
                 break;
             }
             case Op::H: {
                 bool all = true;
-                for (std::size_t j = 0; j <= i; ++j) all = all && (*A)[j];
+                for (std::size_t j = 0; j <= i; ++j)
+                    all = all && (*A)[j];
                 v[i] = all;
                 break;
             }
             case Op::G: {
                 bool all = true;
-                for (std::size_t j = i; j < n; ++j) all = all && (*A)[j];
+                for (std::size_t j = i; j < n; ++j)
+                    all = all && (*A)[j];
                 v[i] = all;
                 break;
             }
             case Op::S: { // some j <= i has B, and A at every k in (j, i]
                 bool holds = false;
                 for (std::size_t j = i + 1; j-- > 0;) {
-                    if ((*B)[j]) { holds = true; break; }
+                    if ((*B)[j]) {
+                        holds = true;
+                        break;
+                    }
                     if (!(*A)[j]) break;
                 }
                 v[i] = holds;
@@ -290,7 +342,10 @@ std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
             case Op::U: { // some j >= i has B, and A at every k in [i, j)
                 bool holds = false;
                 for (std::size_t j = i; j < n; ++j) {
-                    if ((*B)[j]) { holds = true; break; }
+                    if ((*B)[j]) {
+                        holds = true;
+                        break;
+                    }
                     if (!(*A)[j]) break;
                 }
                 v[i] = holds;

@@ -30,25 +30,42 @@ class MonaWriter {
         auto B = [&](const std::string &v) { return at(n.b, v); };
         const std::string last = "max($)";
         switch (n.op) {
-        case Op::Atom: return "(" + i + " in S" + std::to_string(n.symbol) + ")";
-        case Op::True: return "true";
-        case Op::False: return "false";
-        case Op::Not: return "~" + A(i);
-        case Op::And: return "(" + A(i) + " & " + B(i) + ")";
-        case Op::Or: return "(" + A(i) + " | " + B(i) + ")";
-        case Op::Implies: return "(" + A(i) + " => " + B(i) + ")";
-        case Op::Y: return "(ex1 " + j + ": " + j + " + 1 = " + i + " & " + A(j) + ")";
-        case Op::X: return "(ex1 " + j + ": " + j + " = " + i + " + 1 & " + j + " <= " + last + " & " + A(j) + ")";
-        case Op::O: return "(ex1 " + j + ": " + j + " <= " + i + " & " + A(j) + ")";
-        case Op::F: return "(ex1 " + j + ": " + i + " <= " + j + " & " + j + " <= " + last + " & " + A(j) + ")";
-        case Op::H: return "(all1 " + j + ": " + j + " <= " + i + " => " + A(j) + ")";
-        case Op::G: return "(all1 " + j + ": (" + i + " <= " + j + " & " + j + " <= " + last + ") => " + A(j) + ")";
+        case Op::Atom:
+            return "(" + i + " in S" + std::to_string(n.symbol) + ")";
+        case Op::True:
+            return "true";
+        case Op::False:
+            return "false";
+        case Op::Not:
+            return "~" + A(i);
+        case Op::And:
+            return "(" + A(i) + " & " + B(i) + ")";
+        case Op::Or:
+            return "(" + A(i) + " | " + B(i) + ")";
+        case Op::Implies:
+            return "(" + A(i) + " => " + B(i) + ")";
+        case Op::Y:
+            return "(ex1 " + j + ": " + j + " + 1 = " + i + " & " + A(j) + ")";
+        case Op::X:
+            return "(ex1 " + j + ": " + j + " = " + i + " + 1 & " + j + " <= " + last + " & " +
+                   A(j) + ")";
+        case Op::O:
+            return "(ex1 " + j + ": " + j + " <= " + i + " & " + A(j) + ")";
+        case Op::F:
+            return "(ex1 " + j + ": " + i + " <= " + j + " & " + j + " <= " + last + " & " + A(j) +
+                   ")";
+        case Op::H:
+            return "(all1 " + j + ": " + j + " <= " + i + " => " + A(j) + ")";
+        case Op::G:
+            return "(all1 " + j + ": (" + i + " <= " + j + " & " + j + " <= " + last + ") => " +
+                   A(j) + ")";
         case Op::S:
-            return "(ex1 " + j + ": " + j + " <= " + i + " & " + B(j) + " & (all1 " + k + ": (" + j +
-                   " < " + k + " & " + k + " <= " + i + ") => " + A(k) + "))";
+            return "(ex1 " + j + ": " + j + " <= " + i + " & " + B(j) + " & (all1 " + k + ": (" +
+                   j + " < " + k + " & " + k + " <= " + i + ") => " + A(k) + "))";
         case Op::U:
             return "(ex1 " + j + ": " + i + " <= " + j + " & " + j + " <= " + last + " & " + B(j) +
-                   " & (all1 " + k + ": (" + i + " <= " + k + " & " + k + " < " + j + ") => " + A(k) + "))";
+                   " & (all1 " + k + ": (" + i + " <= " + k + " & " + k + " < " + j + ") => " +
+                   A(k) + "))";
         }
         return "false";
     }
@@ -65,7 +82,8 @@ std::string to_mona(const Formula &f, bool accept_at_first) {
     std::size_t k = f.alphabet().size();
     std::ostringstream s;
     s << "m2l-str;\nvar2 ";
-    for (std::size_t i = 0; i < k; ++i) s << (i ? ", " : "") << "S" << i;
+    for (std::size_t i = 0; i < k; ++i)
+        s << (i ? ", " : "") << "S" << i;
     s << ";\n# every position holds exactly one symbol\nall1 p: ";
     for (std::size_t i = 0; i < k; ++i) {
         s << (i ? " | " : "(") << "(p in S" << i;
@@ -75,7 +93,8 @@ std::string to_mona(const Formula &f, bool accept_at_first) {
     }
     s << ");\n# the formula at the " << (accept_at_first ? "first" : "last") << " position\n";
     MonaWriter w(f);
-    s << "ex1 p: p = " << (accept_at_first ? "0" : "max($)") << " & " << w.at(f.root(), "p") << ";\n";
+    s << "ex1 p: p = " << (accept_at_first ? "0" : "max($)") << " & " << w.at(f.root(), "p")
+      << ";\n";
     return s.str();
 }
 
@@ -93,7 +112,8 @@ MonaAutomaton MonaAutomaton::build(const std::string &program, std::size_t symbo
     if (!pipe) throw std::runtime_error("cannot run mona");
     std::string output;
     std::array<char, 4096> buf;
-    while (std::size_t got = fread(buf.data(), 1, buf.size(), pipe.get())) output.append(buf.data(), got);
+    while (std::size_t got = fread(buf.data(), 1, buf.size(), pipe.get()))
+        output.append(buf.data(), got);
     std::remove(path);
 
     MonaAutomaton a;
@@ -107,7 +127,8 @@ MonaAutomaton MonaAutomaton::build(const std::string &program, std::size_t symbo
             std::istringstream ss(line.substr(17));
             int s;
             while (ss >> s) {
-                if (a.accepting_.size() <= static_cast<std::size_t>(s)) a.accepting_.resize(static_cast<std::size_t>(s) + 1, 0);
+                if (a.accepting_.size() <= static_cast<std::size_t>(s))
+                    a.accepting_.resize(static_cast<std::size_t>(s) + 1, 0);
                 a.accepting_[static_cast<std::size_t>(s)] = 1;
             }
         }

@@ -23,12 +23,12 @@ std::uint64_t count_words(std::size_t k, std::size_t n) {
 void check_word_budget(std::size_t k, std::size_t n, std::uint64_t max_words) {
     std::uint64_t c = count_words(k, n);
     if (c > max_words)
-        throw LimitError("enumerating every word of length 1.." + std::to_string(n) + " over " +
-                         std::to_string(k) + " symbols visits " +
-                         (c == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
-                                                                         : std::to_string(c)) +
-                         " words, more than the limit " + std::to_string(max_words) +
-                         " (--max-words)");
+        throw LimitError(
+            "enumerating every word of length 1.." + std::to_string(n) + " over " +
+            std::to_string(k) + " symbols visits " +
+            (c == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
+                                                            : std::to_string(c)) +
+            " words, more than the limit " + std::to_string(max_words) + " (--max-words)");
 }
 
 void for_each_word(std::size_t k, std::size_t n, const std::function<bool(const Word &)> &visit) {
@@ -37,7 +37,8 @@ void for_each_word(std::size_t k, std::size_t n, const std::function<bool(const 
         for (;;) {
             if (!visit(w)) return;
             std::size_t i = len;
-            while (i > 0 && static_cast<std::size_t>(w[i - 1]) + 1 == k) w[--i] = 0;
+            while (i > 0 && static_cast<std::size_t>(w[i - 1]) + 1 == k)
+                w[--i] = 0;
             if (i == 0) break;
             ++w[i - 1];
         }

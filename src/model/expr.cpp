@@ -44,7 +44,8 @@ class ExprParser {
 
     std::size_t col() const { return pos_ + 1; }
     void skip() {
-        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_])))
+            ++pos_;
     }
     bool eat(char c) {
         skip();
@@ -69,9 +70,12 @@ class ExprParser {
         for (;;) {
             skip();
             std::size_t c = col();
-            if (eat('+')) left = binary(Expr::Op::Add, left, term(), c);
-            else if (eat('-')) left = binary(Expr::Op::Sub, left, term(), c);
-            else break;
+            if (eat('+'))
+                left = binary(Expr::Op::Add, left, term(), c);
+            else if (eat('-'))
+                left = binary(Expr::Op::Sub, left, term(), c);
+            else
+                break;
         }
         --depth_;
         return left;
@@ -81,9 +85,12 @@ class ExprParser {
         for (;;) {
             skip();
             std::size_t c = col();
-            if (eat('*')) left = binary(Expr::Op::Mul, left, unary(), c);
-            else if (eat('/')) left = binary(Expr::Op::Div, left, unary(), c);
-            else break;
+            if (eat('*'))
+                left = binary(Expr::Op::Mul, left, unary(), c);
+            else if (eat('/'))
+                left = binary(Expr::Op::Div, left, unary(), c);
+            else
+                break;
         }
         return left;
     }
@@ -107,9 +114,9 @@ class ExprParser {
         bool negative = eat('-');
         skip();
         std::size_t start = pos_;
-        while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-        if (start == pos_)
-            throw ExprError(col(), "expected an integer exponent after '^'");
+        while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
+            ++pos_;
+        if (start == pos_) throw ExprError(col(), "expected an integer exponent after '^'");
         if (pos_ - start > 6)
             throw ExprError(start + 1, "exponent too large (at most " +
                                            std::to_string(kMaxExprExponent) + ")");
@@ -139,7 +146,8 @@ class ExprParser {
         }
         if (std::isalpha(static_cast<unsigned char>(ch))) {
             std::size_t start = pos_;
-            while (pos_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+            while (pos_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[pos_])))
+                ++pos_;
             std::string word = s_.substr(start, pos_ - start);
             if (word == "j") return add(Expr::Node{Expr::Op::J, Rational(0), 0, -1, -1, c});
             if (word == "n") return add(Expr::Node{Expr::Op::N, Rational(0), 0, -1, -1, c});
@@ -161,34 +169,54 @@ class ExprParser {
     }
 };
 
-Expr Expr::parse(const std::string &text) { return ExprParser(text).run(); }
+Expr Expr::parse(const std::string &text) {
+    return ExprParser(text).run();
+}
 
 bool Expr::any(Op op) const {
     for (const auto &n : nodes_)
         if (n.op == op) return true;
     return false;
 }
-bool Expr::uses_j() const { return any(Op::J); }
-bool Expr::uses_n() const { return any(Op::N); }
-bool Expr::is_rational_form() const { return !any(Op::Log) && !any(Op::Sqrt); }
+bool Expr::uses_j() const {
+    return any(Op::J);
+}
+bool Expr::uses_n() const {
+    return any(Op::N);
+}
+bool Expr::is_rational_form() const {
+    return !any(Op::Log) && !any(Op::Sqrt);
+}
 
-std::string Expr::canonical() const { return render(root_); }
+std::string Expr::canonical() const {
+    return render(root_);
+}
 
 std::string Expr::render(int i) const {
     const Node &node = nodes_[static_cast<std::size_t>(i)];
     switch (node.op) {
     case Op::Number:
         return is_integer(node.value) ? to_string(node.value) : "(" + to_string(node.value) + ")";
-    case Op::J: return "j";
-    case Op::N: return "n";
-    case Op::Add: return "(" + render(node.a) + "+" + render(node.b) + ")";
-    case Op::Sub: return "(" + render(node.a) + "-" + render(node.b) + ")";
-    case Op::Mul: return "(" + render(node.a) + "*" + render(node.b) + ")";
-    case Op::Div: return "(" + render(node.a) + "/" + render(node.b) + ")";
-    case Op::Neg: return "(-" + render(node.a) + ")";
-    case Op::Pow: return "(" + render(node.a) + "^" + std::to_string(node.exponent) + ")";
-    case Op::Log: return "log(" + render(node.a) + ")";
-    case Op::Sqrt: return "sqrt(" + render(node.a) + ")";
+    case Op::J:
+        return "j";
+    case Op::N:
+        return "n";
+    case Op::Add:
+        return "(" + render(node.a) + "+" + render(node.b) + ")";
+    case Op::Sub:
+        return "(" + render(node.a) + "-" + render(node.b) + ")";
+    case Op::Mul:
+        return "(" + render(node.a) + "*" + render(node.b) + ")";
+    case Op::Div:
+        return "(" + render(node.a) + "/" + render(node.b) + ")";
+    case Op::Neg:
+        return "(-" + render(node.a) + ")";
+    case Op::Pow:
+        return "(" + render(node.a) + "^" + std::to_string(node.exponent) + ")";
+    case Op::Log:
+        return "log(" + render(node.a) + ")";
+    case Op::Sqrt:
+        return "sqrt(" + render(node.a) + ")";
     }
     return "?";
 }
@@ -212,7 +240,8 @@ Real power(const Real &base, long k, Prec prec, std::size_t column) {
     if (base.is_exact()) {
         if (base.exact() == 0 && k < 0) throw ExprError(column, "zero raised to a negative power");
         Integer num = boost::multiprecision::pow(numerator(base.exact()), static_cast<unsigned>(m));
-        Integer den = boost::multiprecision::pow(denominator(base.exact()), static_cast<unsigned>(m));
+        Integer den =
+            boost::multiprecision::pow(denominator(base.exact()), static_cast<unsigned>(m));
         return k < 0 ? Rational(den, num) : Rational(num, den);
     }
     Interval acc(1L, prec), b = *base.interval();
@@ -234,13 +263,20 @@ Real power(const Real &base, long k, Prec prec, std::size_t column) {
 Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) const {
     const Node &node = nodes_[static_cast<std::size_t>(i)];
     switch (node.op) {
-    case Op::Number: return node.value;
-    case Op::J: return j;
-    case Op::N: return n;
-    case Op::Add: return add(eval_node(node.a, j, n, prec), eval_node(node.b, j, n, prec), prec);
-    case Op::Sub: return sub(eval_node(node.a, j, n, prec), eval_node(node.b, j, n, prec), prec);
-    case Op::Mul: return mul(eval_node(node.a, j, n, prec), eval_node(node.b, j, n, prec), prec);
-    case Op::Neg: return sub(Real(0L), eval_node(node.a, j, n, prec), prec);
+    case Op::Number:
+        return node.value;
+    case Op::J:
+        return j;
+    case Op::N:
+        return n;
+    case Op::Add:
+        return add(eval_node(node.a, j, n, prec), eval_node(node.b, j, n, prec), prec);
+    case Op::Sub:
+        return sub(eval_node(node.a, j, n, prec), eval_node(node.b, j, n, prec), prec);
+    case Op::Mul:
+        return mul(eval_node(node.a, j, n, prec), eval_node(node.b, j, n, prec), prec);
+    case Op::Neg:
+        return sub(Real(0L), eval_node(node.a, j, n, prec), prec);
     case Op::Div: {
         Real a = eval_node(node.a, j, n, prec), b = eval_node(node.b, j, n, prec);
         if (b.is_exact()) {
@@ -254,13 +290,14 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
                             ", n = " + to_string(n));
         return div(a.enclose(prec), *b.interval(), prec);
     }
-    case Op::Pow: return power(eval_node(node.a, j, n, prec), node.exponent, prec, node.column);
+    case Op::Pow:
+        return power(eval_node(node.a, j, n, prec), node.exponent, prec, node.column);
     case Op::Log: {
         Real a = eval_node(node.a, j, n, prec);
         Tri pos = is_positive(a, prec);
         if (pos == Tri::False)
-            throw ExprError(node.column, "log of a value <= 0 at j = " + to_string(j) +
-                                             ", n = " + to_string(n));
+            throw ExprError(node.column,
+                            "log of a value <= 0 at j = " + to_string(j) + ", n = " + to_string(n));
         if (pos == Tri::Unknown)
             throw Undecided("cannot show the argument of log is positive at j = " + to_string(j) +
                             ", n = " + to_string(n));

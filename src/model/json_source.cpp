@@ -40,8 +40,10 @@ bool first_float_literal(const std::string &text, std::size_t &offset, std::stri
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
         if (c == '"') {
@@ -50,8 +52,8 @@ bool first_float_literal(const std::string &text, std::size_t &offset, std::stri
         }
         if (c == '-' || (c >= '0' && c <= '9')) {
             std::size_t j = i;
-            while (j < text.size() && std::string_view("0123456789+-.eE").find(text[j]) !=
-                                          std::string_view::npos)
+            while (j < text.size() &&
+                   std::string_view("0123456789+-.eE").find(text[j]) != std::string_view::npos)
                 ++j;
             std::string token = text.substr(i, j - i);
             if (token.find_first_of(".eE") != std::string::npos) {
@@ -82,9 +84,9 @@ std::string read_text_file(const std::string &path, std::size_t max_bytes) {
     auto size = in.tellg();
     if (size < 0) throw InputError(path, "", "cannot read file");
     if (static_cast<std::size_t>(size) > max_bytes)
-        throw InputError(path, "", "file has " + std::to_string(size) +
-                                       " bytes, more than the limit " + std::to_string(max_bytes) +
-                                       " (--max-file-bytes)");
+        throw InputError(path, "",
+                         "file has " + std::to_string(size) + " bytes, more than the limit " +
+                             std::to_string(max_bytes) + " (--max-file-bytes)");
     in.seekg(0);
     std::ostringstream ss;
     ss << in.rdbuf();
@@ -97,7 +99,9 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
     auto callback = [&](int depth, OJson::parse_event_t event, OJson &parsed) {
         if (depth > 64) throw InputError(file, "", "JSON nested more than 64 levels deep");
         switch (event) {
-        case OJson::parse_event_t::object_start: keys.emplace_back(); break;
+        case OJson::parse_event_t::object_start:
+            keys.emplace_back();
+            break;
         case OJson::parse_event_t::object_end:
             if (!keys.empty()) keys.pop_back();
             break;
@@ -106,7 +110,8 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
                 duplicate.empty())
                 duplicate = parsed.get<std::string>();
             break;
-        default: break;
+        default:
+            break;
         }
         return true;
     };
@@ -124,9 +129,10 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
         std::size_t offset = 0;
         std::string literal;
         if (first_float_literal(text, offset, literal))
-            throw InputError(file, place(location_of(text, offset)),
-                             "the JSON number " + literal.substr(0, 40) +
-                                 " is out of range and not exact: " + hint_for(literal.substr(0, 40)));
+            throw InputError(
+                file, place(location_of(text, offset)),
+                "the JSON number " + literal.substr(0, 40) +
+                    " is out of range and not exact: " + hint_for(literal.substr(0, 40)));
         std::string what = e.what();
         if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
         throw InputError(file, "", "invalid JSON: " + what);
@@ -140,10 +146,10 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
     std::size_t offset = 0;
     std::string literal;
     if (first_float_literal(text, offset, literal))
-        throw InputError(file, place(location_of(text, offset)),
-                         "the JSON number " + literal +
-                             " has a fraction or exponent, which tempcert does not round: " +
-                             hint_for(literal));
+        throw InputError(
+            file, place(location_of(text, offset)),
+            "the JSON number " + literal +
+                " has a fraction or exponent, which tempcert does not round: " + hint_for(literal));
     return doc;
 }
 
@@ -166,11 +172,12 @@ Rational json_rational(const OJson &v, const std::string &file, const std::strin
                          "it as a string (\"12345678901234567890123\", \"1/3\")");
     if (v.is_string()) {
         if (v.get_ref<const std::string &>().size() > max_chars)
-            throw LimitError(InputError(file, path,
-                                        "number of " + std::to_string(v.get_ref<const std::string &>().size()) +
-                                            " characters, more than the limit " +
-                                            std::to_string(max_chars) + " (--max-number-chars)")
-                                 .message());
+            throw LimitError(
+                InputError(file, path,
+                           "number of " + std::to_string(v.get_ref<const std::string &>().size()) +
+                               " characters, more than the limit " + std::to_string(max_chars) +
+                               " (--max-number-chars)")
+                    .message());
         std::string why;
         if (auto q = parse_rational(v.get<std::string>(), why, max_chars)) return *q;
         throw InputError(file, path, why);

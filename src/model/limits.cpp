@@ -1,6 +1,6 @@
 // Budget checks shared by every long loop (SPEC 9).
-#include "tempcert/error.hpp"
 #include "tempcert/limits.hpp"
+#include "tempcert/error.hpp"
 
 #include <sstream>
 #include <string>

@@ -17,12 +17,14 @@ namespace {
 
 OJson vec(const Vector &v) {
     OJson a = OJson::array();
-    for (const auto &x : v) a.push_back(to_string(x));
+    for (const auto &x : v)
+        a.push_back(to_string(x));
     return a;
 }
 OJson mat(const Matrix &m) {
     OJson a = OJson::array();
-    for (const auto &row : m) a.push_back(vec(row));
+    for (const auto &row : m)
+        a.push_back(vec(row));
     return a;
 }
 
@@ -36,11 +38,13 @@ std::string canonical_json(const Model &m) {
     doc["bos"] = m.bos ? OJson(*m.bos) : OJson(nullptr);
     doc["width"] = m.width;
     OJson emb = OJson::object();
-    for (const auto &s : m.alphabet) emb[s] = vec(m.embedding.at(s));
+    for (const auto &s : m.alphabet)
+        emb[s] = vec(m.embedding.at(s));
     if (m.bos) emb[*m.bos] = vec(m.embedding.at(*m.bos));
     doc["embedding"] = emb;
     OJson pos = OJson::array();
-    for (const auto &f : m.positions) pos.push_back({{"dim", f.dim}, {"expr", f.expr.canonical()}});
+    for (const auto &f : m.positions)
+        pos.push_back({{"dim", f.dim}, {"expr", f.expr.canonical()}});
     doc["positions"] = pos;
     OJson layers = OJson::array();
     for (const auto &layer : m.layers) {
@@ -80,6 +84,8 @@ std::string sha256_hex(const std::string &bytes) {
     return hex;
 }
 
-std::string model_sha256(const Model &m) { return sha256_hex(canonical_json(m)); }
+std::string model_sha256(const Model &m) {
+    return sha256_hex(canonical_json(m));
+}
 
 } // namespace tempcert

@@ -12,27 +12,38 @@ namespace tempcert {
 
 const char *to_string(AttnKind k) {
     switch (k) {
-    case AttnKind::Leftmost: return "leftmost";
-    case AttnKind::Rightmost: return "rightmost";
-    case AttnKind::Average: return "average";
+    case AttnKind::Leftmost:
+        return "leftmost";
+    case AttnKind::Rightmost:
+        return "rightmost";
+    case AttnKind::Average:
+        return "average";
     }
     return "?";
 }
 const char *to_string(Mask m) {
     switch (m) {
-    case Mask::None: return "none";
-    case Mask::Causal: return "causal";
-    case Mask::Strict: return "strict";
-    case Mask::Future: return "future";
-    case Mask::StrictFuture: return "strict-future";
+    case Mask::None:
+        return "none";
+    case Mask::Causal:
+        return "causal";
+    case Mask::Strict:
+        return "strict";
+    case Mask::Future:
+        return "future";
+    case Mask::StrictFuture:
+        return "strict-future";
     }
     return "?";
 }
 const char *to_string(ReadPosition p) {
     switch (p) {
-    case ReadPosition::Last: return "last";
-    case ReadPosition::First: return "first";
-    case ReadPosition::All: return "all";
+    case ReadPosition::Last:
+        return "last";
+    case ReadPosition::First:
+        return "first";
+    case ReadPosition::All:
+        return "all";
     }
     return "?";
 }
@@ -106,11 +117,14 @@ class ModelReader {
                     std::initializer_list<const char *> keys) const {
         for (auto it = v.begin(); it != v.end(); ++it) {
             bool known = false;
-            for (const char *k : keys) known = known || it.key() == k;
+            for (const char *k : keys)
+                known = known || it.key() == k;
             if (!known) {
                 std::string list;
-                for (const char *k : keys) list += std::string(list.empty() ? "" : ", ") + k;
-                fail(key_path(path, it.key()), "unknown key \"" + it.key() + "\"; expected one of " + list);
+                for (const char *k : keys)
+                    list += std::string(list.empty() ? "" : ", ") + k;
+                fail(key_path(path, it.key()),
+                     "unknown key \"" + it.key() + "\"; expected one of " + list);
             }
         }
     }
@@ -120,11 +134,12 @@ class ModelReader {
     }
     std::string string_field(const OJson &v, const std::string &path, const char *key) const {
         const OJson &s = need(v, path, key);
-        if (!s.is_string()) fail(key_path(path, key), "expected a string, got " + json_type_name(s));
+        if (!s.is_string())
+            fail(key_path(path, key), "expected a string, got " + json_type_name(s));
         return s.get<std::string>();
     }
-    std::size_t size_field(const OJson &v, const std::string &path, const char *key,
-                           std::size_t lo, std::size_t hi, const char *option) const {
+    std::size_t size_field(const OJson &v, const std::string &path, const char *key, std::size_t lo,
+                           std::size_t hi, const char *option) const {
         const OJson &s = need(v, path, key);
         std::string p = key_path(path, key);
         if (!s.is_number_integer()) fail(p, "expected an integer, got " + json_type_name(s));
@@ -149,17 +164,21 @@ class ModelReader {
         count_entries(size, path);
         Vector out;
         out.reserve(size);
-        for (std::size_t i = 0; i < size; ++i) out.push_back(number(v[i], index_path(path, i)));
+        for (std::size_t i = 0; i < size; ++i)
+            out.push_back(number(v[i], index_path(path, i)));
         return out;
     }
     // rows == 0 means "any number of rows, at least one".
     Matrix matrix(const OJson &v, const std::string &path, std::size_t rows, std::size_t cols,
                   const char *shape) {
         expect_array(v, path);
-        if (rows == 0 && v.empty()) fail(path, std::string("expected a ") + shape + " matrix with at least one row, got none");
+        if (rows == 0 && v.empty())
+            fail(path,
+                 std::string("expected a ") + shape + " matrix with at least one row, got none");
         if (rows == 0 && v.size() > lim_.max_width)
-            over_limit(path, "matrix has " + std::to_string(v.size()) + " rows, more than the limit " +
-                           std::to_string(lim_.max_width) + " (--max-width)");
+            over_limit(path, "matrix has " + std::to_string(v.size()) +
+                                 " rows, more than the limit " + std::to_string(lim_.max_width) +
+                                 " (--max-width)");
         if (rows != 0 && v.size() != rows)
             fail(path, std::string("expected a ") + shape + " matrix of " + std::to_string(rows) +
                            " rows, got " + std::to_string(v.size()));
@@ -167,7 +186,8 @@ class ModelReader {
         out.reserve(v.size());
         for (std::size_t r = 0; r < v.size(); ++r) {
             std::string rp = index_path(path, r);
-            if (!v[r].is_array()) fail(rp, "expected a row (an array), got " + json_type_name(v[r]));
+            if (!v[r].is_array())
+                fail(rp, "expected a row (an array), got " + json_type_name(v[r]));
             if (v[r].size() != cols)
                 fail(rp, std::string("expected a ") + shape + " matrix: row of " +
                              std::to_string(cols) + " numbers, got " + std::to_string(v[r].size()));
@@ -179,7 +199,7 @@ class ModelReader {
         entries_ += k;
         if (entries_ > lim_.max_entries)
             over_limit(path, "the model has more than " + std::to_string(lim_.max_entries) +
-                           " matrix entries (--max-entries)");
+                                 " matrix entries (--max-entries)");
     }
 
     static bool is_symbol(const std::string &s) {
@@ -195,11 +215,12 @@ class ModelReader {
         if (a.empty()) fail("$.alphabet", "expected at least one symbol");
         if (a.size() > lim_.max_alphabet)
             over_limit("$.alphabet", "more than " + std::to_string(lim_.max_alphabet) +
-                                   " symbols (--max-alphabet)");
+                                         " symbols (--max-alphabet)");
         std::set<std::string> seen;
         for (std::size_t i = 0; i < a.size(); ++i) {
             std::string p = index_path("$.alphabet", i);
-            if (!a[i].is_string()) fail(p, "expected a symbol (a string), got " + json_type_name(a[i]));
+            if (!a[i].is_string())
+                fail(p, "expected a symbol (a string), got " + json_type_name(a[i]));
             std::string s = a[i].get<std::string>();
             if (!is_symbol(s)) fail(p, "a symbol must be non-empty, without white space or commas");
             if (!seen.insert(s).second) fail(p, "symbol \"" + s + "\" appears twice");
@@ -207,9 +228,11 @@ class ModelReader {
         }
         const OJson &bos = need(doc, "$", "bos");
         if (bos.is_null()) return;
-        if (!bos.is_string()) fail("$.bos", "expected null or a symbol (a string), got " + json_type_name(bos));
+        if (!bos.is_string())
+            fail("$.bos", "expected null or a symbol (a string), got " + json_type_name(bos));
         std::string b = bos.get<std::string>();
-        if (!is_symbol(b)) fail("$.bos", "a symbol must be non-empty, without white space or commas");
+        if (!is_symbol(b))
+            fail("$.bos", "a symbol must be non-empty, without white space or commas");
         if (seen.count(b)) fail("$.bos", "the BOS symbol \"" + b + "\" is also in the alphabet");
         m.bos = b;
     }
@@ -220,8 +243,7 @@ class ModelReader {
         std::vector<std::string> wanted = m.alphabet;
         if (m.bos) wanted.push_back(*m.bos);
         for (const auto &s : wanted)
-            if (!e.contains(s))
-                fail("$.embedding", "missing the vector of symbol \"" + s + "\"");
+            if (!e.contains(s)) fail("$.embedding", "missing the vector of symbol \"" + s + "\"");
         for (auto it = e.begin(); it != e.end(); ++it) {
             std::string p = "$.embedding[\"" + it.key() + "\"]";
             if (std::find(wanted.begin(), wanted.end(), it.key()) == wanted.end())
@@ -241,7 +263,8 @@ class ModelReader {
             PositionalFeature f;
             f.dim = size_field(ps[i], p, "dim", 0, m.width - 1, nullptr); // a coordinate
             const OJson &ex = need(ps[i], p, "expr");
-            if (!ex.is_string()) fail(p + ".expr", "expected an expression (a string), got " + json_type_name(ex));
+            if (!ex.is_string())
+                fail(p + ".expr", "expected an expression (a string), got " + json_type_name(ex));
             try {
                 f.expr = Expr::parse(ex.get<std::string>());
             } catch (const ExprError &err) {
@@ -252,19 +275,29 @@ class ModelReader {
     }
 
     static bool parse_kind(const std::string &s, AttnKind &k) {
-        if (s == "leftmost") k = AttnKind::Leftmost;
-        else if (s == "rightmost") k = AttnKind::Rightmost;
-        else if (s == "average") k = AttnKind::Average;
-        else return false;
+        if (s == "leftmost")
+            k = AttnKind::Leftmost;
+        else if (s == "rightmost")
+            k = AttnKind::Rightmost;
+        else if (s == "average")
+            k = AttnKind::Average;
+        else
+            return false;
         return true;
     }
     static bool parse_mask(const std::string &s, Mask &mk) {
-        if (s == "none") mk = Mask::None;
-        else if (s == "causal") mk = Mask::Causal;
-        else if (s == "strict") mk = Mask::Strict;
-        else if (s == "future") mk = Mask::Future;
-        else if (s == "strict-future") mk = Mask::StrictFuture;
-        else return false;
+        if (s == "none")
+            mk = Mask::None;
+        else if (s == "causal")
+            mk = Mask::Causal;
+        else if (s == "strict")
+            mk = Mask::Strict;
+        else if (s == "future")
+            mk = Mask::Future;
+        else if (s == "strict-future")
+            mk = Mask::StrictFuture;
+        else
+            return false;
         return true;
     }
 
@@ -274,7 +307,8 @@ class ModelReader {
         Head head;
         std::string kind = string_field(h, p, "kind");
         if (!parse_kind(kind, head.kind))
-            fail(p + ".kind", "unknown kind \"" + kind + "\"; expected leftmost, rightmost or average");
+            fail(p + ".kind",
+                 "unknown kind \"" + kind + "\"; expected leftmost, rightmost or average");
         std::string mask = string_field(h, p, "mask");
         if (!parse_mask(mask, head.mask))
             fail(p + ".mask", "unknown mask \"" + mask +
@@ -303,7 +337,7 @@ class ModelReader {
         expect_array(ls, "$.layers");
         if (ls.size() > lim_.max_layers)
             over_limit("$.layers", std::to_string(ls.size()) + " layers, more than the limit " +
-                                 std::to_string(lim_.max_layers) + " (--max-layers)");
+                                       std::to_string(lim_.max_layers) + " (--max-layers)");
         for (std::size_t l = 0; l < ls.size(); ++l) {
             std::string p = index_path("$.layers", l);
             expect_object(ls[l], p);
@@ -312,8 +346,9 @@ class ModelReader {
             const OJson &hs = need(ls[l], p, "heads");
             expect_array(hs, p + ".heads");
             if (hs.size() > lim_.max_heads)
-                over_limit(p + ".heads", std::to_string(hs.size()) + " heads, more than the limit " +
-                                       std::to_string(lim_.max_heads) + " (--max-heads)");
+                over_limit(p + ".heads", std::to_string(hs.size()) +
+                                             " heads, more than the limit " +
+                                             std::to_string(lim_.max_heads) + " (--max-heads)");
             for (std::size_t h = 0; h < hs.size(); ++h)
                 layer.heads.push_back(read_head(hs[h], index_path(p + ".heads", h), m.width));
             const OJson &f = need(ls[l], p, "ffn");
@@ -329,10 +364,15 @@ class ModelReader {
         expect_object(o, "$.output");
         allow_keys(o, "$.output", {"position", "weights", "bias"});
         std::string pos = o.contains("position") ? string_field(o, "$.output", "position") : "last";
-        if (pos == "last") m.output.position = ReadPosition::Last;
-        else if (pos == "first") m.output.position = ReadPosition::First;
-        else if (pos == "all") m.output.position = ReadPosition::All;
-        else fail("$.output.position", "expected \"last\", \"first\" or \"all\", got \"" + pos + "\"");
+        if (pos == "last")
+            m.output.position = ReadPosition::Last;
+        else if (pos == "first")
+            m.output.position = ReadPosition::First;
+        else if (pos == "all")
+            m.output.position = ReadPosition::All;
+        else
+            fail("$.output.position",
+                 "expected \"last\", \"first\" or \"all\", got \"" + pos + "\"");
         m.output.weights = vector(need(o, "$.output", "weights"), "$.output.weights", m.width);
         m.output.bias = o.contains("bias") ? number(o["bias"], "$.output.bias") : Rational(0);
     }

@@ -20,7 +20,8 @@ int index_of(const std::vector<std::string> &alphabet, const std::string &s) {
 
 std::string listing(const std::vector<std::string> &alphabet) {
     std::string out;
-    for (const auto &s : alphabet) out += (out.empty() ? "" : ", ") + s;
+    for (const auto &s : alphabet)
+        out += (out.empty() ? "" : ", ") + s;
     return out;
 }
 

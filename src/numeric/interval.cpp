@@ -13,9 +13,12 @@ namespace tempcert {
 
 const char *to_string(Tri t) {
     switch (t) {
-    case Tri::True: return "true";
-    case Tri::False: return "false";
-    case Tri::Unknown: return "undecided";
+    case Tri::True:
+        return "true";
+    case Tri::False:
+        return "false";
+    case Tri::Unknown:
+        return "undecided";
     }
     return "undecided";
 }
@@ -47,7 +50,8 @@ std::string decimal(mpfr_srcptr x, int digits, mpfr_rnd_t rnd) {
     mpfr_free_str(raw);
     bool negative = s[0] == '-';
     if (negative) s.erase(0, 1);
-    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    while (s.size() > 1 && s.back() == '0')
+        s.pop_back();
     // value = 0.s * 10^e10
     std::string out;
     long e = static_cast<long>(e10);
@@ -98,7 +102,9 @@ Interval &Interval::operator=(Interval &&other) noexcept {
     mpfi_swap(v_, other.v_);
     return *this;
 }
-Interval::~Interval() { mpfi_clear(v_); }
+Interval::~Interval() {
+    mpfi_clear(v_);
+}
 
 Interval Interval::hull(const Rational &lo, const Rational &hi, Prec prec) {
     Interval r(prec);
@@ -106,9 +112,13 @@ Interval Interval::hull(const Rational &lo, const Rational &hi, Prec prec) {
     return r;
 }
 
-Prec Interval::prec() const { return mpfi_get_prec(v_); }
+Prec Interval::prec() const {
+    return mpfi_get_prec(v_);
+}
 
-bool Interval::is_finite() const { return mpfi_bounded_p(v_) && !mpfi_nan_p(v_); }
+bool Interval::is_finite() const {
+    return mpfi_bounded_p(v_) && !mpfi_nan_p(v_);
+}
 
 bool Interval::contains(const Rational &q) const {
     return is_finite() && mpfi_is_inside_q(q.backend().data(), v_) > 0;
@@ -228,12 +238,16 @@ Interval share(const Interval &e, const Interval &rest, Prec prec) {
     }
     // lower end: e.lo / (e.lo + r.hi), denominator up, quotient down
     mpfr_add(den.v, elo.v, rhi.v, MPFR_RNDU);
-    if (mpfr_zero_p(den.v)) mpfr_set_si(lo.v, 0, MPFR_RNDD);
-    else mpfr_div(lo.v, elo.v, den.v, MPFR_RNDD);
+    if (mpfr_zero_p(den.v))
+        mpfr_set_si(lo.v, 0, MPFR_RNDD);
+    else
+        mpfr_div(lo.v, elo.v, den.v, MPFR_RNDD);
     // upper end: e.hi / (e.hi + r.lo), denominator down, quotient up
     mpfr_add(den.v, ehi.v, rlo.v, MPFR_RNDD);
-    if (mpfr_zero_p(den.v)) mpfr_set_si(hi.v, 1, MPFR_RNDU);
-    else mpfr_div(hi.v, ehi.v, den.v, MPFR_RNDU);
+    if (mpfr_zero_p(den.v))
+        mpfr_set_si(hi.v, 1, MPFR_RNDU);
+    else
+        mpfr_div(hi.v, ehi.v, den.v, MPFR_RNDU);
     if (mpfr_cmp_si(hi.v, 1) > 0) mpfr_set_si(hi.v, 1, MPFR_RNDU);
     mpfi_interv_fr(r.raw(), lo.v, hi.v);
     return r;
@@ -250,9 +264,15 @@ Tri less(const Interval &a, const Interval &b) {
     if (mpfr_greaterequal_p(alo.v, bhi.v)) return Tri::False;
     return Tri::Unknown;
 }
-Tri less_equal(const Interval &a, const Interval &b) { return tri_not(less(b, a)); }
-Tri is_positive(const Interval &a) { return less(Interval(0L, 2), a); }
-Tri less(const Interval &a, const Rational &q) { return less(a, Interval(q, a.prec())); }
+Tri less_equal(const Interval &a, const Interval &b) {
+    return tri_not(less(b, a));
+}
+Tri is_positive(const Interval &a) {
+    return less(Interval(0L, 2), a);
+}
+Tri less(const Interval &a, const Rational &q) {
+    return less(a, Interval(q, a.prec()));
+}
 Tri less_equal(const Interval &a, const Rational &q) {
     return tri_not(less(Interval(q, a.prec()), a));
 }

@@ -78,13 +78,15 @@ std::optional<Rational> parse_rational_scientific(std::string_view text, std::st
     auto mantissa = text.substr(0, e), exponent = text.substr(e + 1);
     bool negative = !exponent.empty() && exponent.front() == '-';
     if (negative || (!exponent.empty() && exponent.front() == '+')) exponent.remove_prefix(1);
-    if (!all_digits(exponent) || exponent.size() > 4 || mantissa.find('/') != std::string_view::npos) {
+    if (!all_digits(exponent) || exponent.size() > 4 ||
+        mantissa.find('/') != std::string_view::npos) {
         why = "expected a number such as 0.01, 1/100 or 1e-2, got \"" + std::string(text) + "\"";
         return std::nullopt;
     }
     auto m = parse_rational(mantissa, why, 200);
     if (!m) return std::nullopt;
-    Rational scale(boost::multiprecision::pow(Integer(10), static_cast<unsigned>(std::stoi(std::string(exponent)))));
+    Rational scale(boost::multiprecision::pow(
+        Integer(10), static_cast<unsigned>(std::stoi(std::string(exponent)))));
     return negative ? Rational(*m / scale) : Rational(*m * scale);
 }
 
@@ -93,7 +95,9 @@ std::string to_string(const Rational &q) {
     return numerator(q).str() + "/" + denominator(q).str();
 }
 
-bool is_integer(const Rational &q) { return denominator(q) == 1; }
+bool is_integer(const Rational &q) {
+    return denominator(q) == 1;
+}
 
 std::string to_decimal(const Rational &q, int digits, bool up) {
     Integer scale = boost::multiprecision::pow(Integer(10), static_cast<unsigned>(digits));
@@ -109,7 +113,8 @@ std::string to_decimal(const Rational &q, int digits, bool up) {
         if (s.size() <= static_cast<std::size_t>(digits))
             s.insert(0, static_cast<std::size_t>(digits) + 1 - s.size(), '0');
         s.insert(s.size() - static_cast<std::size_t>(digits), ".");
-        while (s.back() == '0') s.pop_back();
+        while (s.back() == '0')
+            s.pop_back();
         if (s.back() == '.') s.pop_back();
     }
     return (negative ? "-" : "") + s;

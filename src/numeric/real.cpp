@@ -71,7 +71,9 @@ Real min(const Real &a, const Real &b, Prec prec) {
     return min(a.enclose(prec), b.enclose(prec), prec);
 }
 
-Tri is_positive(const Real &a, Prec prec) { return less(Real(0L), a, prec); }
+Tri is_positive(const Real &a, Prec prec) {
+    return less(Real(0L), a, prec);
+}
 
 Real dot(const Vector &row, const RealVector &x, Prec prec) {
     Real sum(0L);
@@ -83,7 +85,8 @@ Real dot(const Vector &row, const RealVector &x, Prec prec) {
 RealVector matvec(const Matrix &m, const RealVector &x, Prec prec) {
     RealVector out;
     out.reserve(m.size());
-    for (const auto &row : m) out.push_back(dot(row, x, prec));
+    for (const auto &row : m)
+        out.push_back(dot(row, x, prec));
     return out;
 }
 

@@ -12,12 +12,16 @@ inline std::string case_path(const std::string &name) {
     return std::string(TEMPCERT_TEST_DIR) + "/../cases/models/" + name + ".json";
 }
 
-inline Model load_case(const std::string &name) { return load_model_file(case_path(name), Limits{}); }
+inline Model load_case(const std::string &name) {
+    return load_model_file(case_path(name), Limits{});
+}
 
 // Under sanitizers (about 10x slower) the heaviest tests use shorter words:
 // the sanitizer run looks for memory and undefined-behaviour errors, the
 // normal run for the full samples.
-inline bool reduced() { return std::getenv("TEMPCERT_SANITIZED") != nullptr; }
+inline bool reduced() {
+    return std::getenv("TEMPCERT_SANITIZED") != nullptr;
+}
 
 inline Rational q(const char *text) {
     std::string why;

@@ -28,12 +28,16 @@ inline std::string random_model_json(unsigned seed, bool backward_only = false) 
     int width = 4;
     std::ostringstream s;
     s << R"({"format": "tempcert-model/1", "name": "random-)" << seed << R"(", "alphabet": [)";
-    for (int i = 0; i < k; ++i) s << (i ? ", " : "") << "\"" << char('a' + i) << "\"";
-    s << "], \"bos\": " << (bos ? "\"<s>\"" : "null") << ", \"width\": " << width << ", \"embedding\": {";
+    for (int i = 0; i < k; ++i)
+        s << (i ? ", " : "") << "\"" << char('a' + i) << "\"";
+    s << "], \"bos\": " << (bos ? "\"<s>\"" : "null") << ", \"width\": " << width
+      << ", \"embedding\": {";
     for (int i = 0; i <= k; ++i) {
         if (i == k && !bos) break;
-        s << (i ? ", " : "") << "\"" << (i == k ? std::string("<s>") : std::string(1, char('a' + i))) << "\": [";
-        for (int c = 0; c < width; ++c) s << (c ? ", " : "") << (c == 3 ? "1" : num());
+        s << (i ? ", " : "") << "\""
+          << (i == k ? std::string("<s>") : std::string(1, char('a' + i))) << "\": [";
+        for (int c = 0; c < width; ++c)
+            s << (c ? ", " : "") << (c == 3 ? "1" : num());
         s << "]";
     }
     s << "}, \"positions\": [";
@@ -49,15 +53,16 @@ inline std::string random_model_json(unsigned seed, bool backward_only = false) 
             std::string m = "[";
             for (int i = 0; i < r; ++i) {
                 m += i ? ", [" : "[";
-                for (int j = 0; j < c; ++j) m += (j ? ", " : "") + num();
+                for (int j = 0; j < c; ++j)
+                    m += (j ? ", " : "") + num();
                 m += "]";
             }
             return m + "]";
         };
         s << (h ? ", " : "") << "{\"kind\": \"" << kinds[pick(0, 2)] << "\", \"mask\": \""
-          << (backward_only ? backward[pick(0, 1)] : masks[pick(0, 4)]) << "\", \"query\": " << matrix(rows, width)
-          << ", \"key\": " << matrix(rows, width) << ", \"value\": " << matrix(1, width)
-          << ", \"output\": " << matrix(width, 1) << "}";
+          << (backward_only ? backward[pick(0, 1)] : masks[pick(0, 4)])
+          << "\", \"query\": " << matrix(rows, width) << ", \"key\": " << matrix(rows, width)
+          << ", \"value\": " << matrix(1, width) << ", \"output\": " << matrix(width, 1) << "}";
     }
     s << "], \"ffn\": null}], \"output\": {\"weights\": [1, 0, 0, 0], \"bias\": 0}}";
     return s.str();

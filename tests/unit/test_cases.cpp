@@ -1,8 +1,8 @@
 // Bundled cases: each case's hard model computes the language its manifest
 // names, on every word up to length 8, and the listed words agree with it.
 #include "helpers.hpp"
-#include "tempcert/enumerate.hpp"
 #include "tempcert/certify.hpp"
+#include "tempcert/enumerate.hpp"
 #include "tempcert/eval.hpp"
 
 #include <doctest/doctest.h>
@@ -52,7 +52,8 @@ TEST_CASE("every bundled case computes its manifest language on all words up to 
     CHECK(cases.size() >= 6);
     for (const auto &c : cases) {
         Model m = load_model_file(std::string(TEMPCERT_TEST_DIR) + "/../cases/" +
-                                      c.at("model").get<std::string>(), Limits{});
+                                      c.at("model").get<std::string>(),
+                                  Limits{});
         std::string r = c.at("rule");
         std::size_t checked = 0, k = m.alphabet.size(), longest = k == 2 ? 8 : 6;
         if (reduced()) longest -= 2;
@@ -78,7 +79,8 @@ TEST_CASE("the tight brackets stated in the manifest hold") {
         if (!c.contains("expected_tight")) continue;
         CAPTURE(c.at("id").get<std::string>());
         Model m = load_model_file(std::string(TEMPCERT_TEST_DIR) + "/../cases/" +
-                                      c.at("model").get<std::string>(), Limits{});
+                                      c.at("model").get<std::string>(),
+                                  Limits{});
         const auto &e = c.at("expected_tight");
         CertifyOptions o;
         o.n = e.at("n").get<std::size_t>();

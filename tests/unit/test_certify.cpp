@@ -13,7 +13,9 @@ using Big = boost::multiprecision::number<boost::multiprecision::mpfr_float_back
 
 namespace {
 
-Big big(const Rational &r) { return Big(numerator(r).str()) / Big(denominator(r).str()); }
+Big big(const Rational &r) {
+    return Big(numerator(r).str()) / Big(denominator(r).str());
+}
 
 CertifyOptions options(std::size_t n, const Rational &eps) {
     CertifyOptions o;
@@ -117,8 +119,10 @@ TEST_CASE("tight: both ends established, 0.99 beta_lo refuted by a replayable wo
         CHECK(t.converged);
         REQUIRE(t.lo_witness);
         CHECK(t.beta_hi - t.beta_lo <= t.beta_hi / 1000000);
-        CHECK(certify_exhaustive(m, BetaSpec::constant(t.beta_hi), o).verdict == Verdict::Certified);
-        CertifyResult below = certify_exhaustive(m, BetaSpec::constant(t.beta_lo * Rational(99, 100)), o);
+        CHECK(certify_exhaustive(m, BetaSpec::constant(t.beta_hi), o).verdict ==
+              Verdict::Certified);
+        CertifyResult below =
+            certify_exhaustive(m, BetaSpec::constant(t.beta_lo * Rational(99, 100)), o);
         REQUIRE(below.verdict == Verdict::Refuted);
         // Replay the counterexample through plain evaluation: its TV exceeds eps.
         const Violation &cx = *below.counterexample;

@@ -42,7 +42,8 @@ TEST_CASE("irrational expressions are enclosed") {
     // 2 ln 10 + 3 = 7.605170185988091368035982909368728415202...
     CHECK(less(Interval(q("7.605170185988091368035982909368"), 128), *l.interval()) == Tri::True);
     CHECK(less(*l.interval(), Interval(q("7.605170185988091368035982909369"), 128)) == Tri::True);
-    CHECK(l.interval()->narrower_than(Rational(1, Integer("100000000000000000000000000000000000"))));
+    CHECK(
+        l.interval()->narrower_than(Rational(1, Integer("100000000000000000000000000000000000"))));
     Real s = at("sqrt(j)", 2, 2, 512);
     CHECK(s.interval()->narrower_than(Rational(1, Integer(1) << 500)));
     Real coarse = at("sqrt(j)", 2, 2, 128);

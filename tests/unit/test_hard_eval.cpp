@@ -11,7 +11,9 @@ using namespace tempcert::test;
 
 namespace {
 
-Trace hard(const Model &m, const char *word) { return evaluate_hard(m, parse_word(word, m.alphabet)); }
+Trace hard(const Model &m, const char *word) {
+    return evaluate_hard(m, parse_word(word, m.alphabet));
+}
 
 // A one-head model over {a, b} whose score is `score_expr`'s feature on the
 // key side (query constant 1), value the feature itself.
@@ -19,8 +21,10 @@ Model one_head(const std::string &kind, const std::string &mask, const std::stri
     std::string text = R"({"format": "tempcert-model/1", "name": "t", "alphabet": ["a", "b"],
       "bos": null, "width": 3,
       "embedding": {"a": [1, 0, 0], "b": [1, 1, 0]},
-      "positions": [{"dim": 2, "expr": ")" + feature + R"("}],
-      "layers": [{"heads": [{"kind": ")" + kind + R"(", "mask": ")" + mask + R"(",
+      "positions": [{"dim": 2, "expr": ")" +
+                       feature + R"("}],
+      "layers": [{"heads": [{"kind": ")" +
+                       kind + R"(", "mask": ")" + mask + R"(",
         "query": [[1, 0, 0]], "key": [[0, 0, 1]], "value": [[0, 0, 1]],
         "output": [[0], [1], [0]]}], "ffn": null}],
       "output": {"weights": [0, 1, 0], "bias": 0}})";
@@ -57,7 +61,8 @@ TEST_CASE("has-b: the minimum gap over all words up to 6 is 2, as SPEC 8.1 says"
     for (std::size_t n = 1; n <= 6; ++n)
         for (unsigned bits = 0; bits < (1u << n); ++bits) {
             Word w;
-            for (std::size_t i = 0; i < n; ++i) w.push_back((bits >> i) & 1);
+            for (std::size_t i = 0; i < n; ++i)
+                w.push_back((bits >> i) & 1);
             Trace t = evaluate_hard(m, w);
             for (const auto &q : t.layers[0].heads[0].queries)
                 if (q.gap && (!min_gap || q.gap->exact() < *min_gap)) min_gap = q.gap->exact();
@@ -73,7 +78,8 @@ TEST_CASE("strict mask: position 1 has no allowed position and outputs zero") {
     CHECK(q1.allowed.empty());
     CHECK(q1.weights.empty());
     CHECK(!q1.gap);
-    for (const auto &v : q1.output) CHECK(v.is_zero());
+    for (const auto &v : q1.output)
+        CHECK(v.is_zero());
     CHECK(t.outputs[0].accept == Tri::True);
     CHECK(hard(m, "b").outputs[0].accept == Tri::False);
 }

@@ -36,10 +36,12 @@ std::string error_place(const char *text, const std::vector<std::string> &alphab
 // A random formula of nesting depth at most `depth`.
 std::string random_formula(std::mt19937 &rng, int depth, const std::vector<std::string> &alphabet) {
     auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
-    if (depth == 0 || pick(4) == 0) return alphabet[static_cast<std::size_t>(pick(static_cast<int>(alphabet.size())))];
+    if (depth == 0 || pick(4) == 0)
+        return alphabet[static_cast<std::size_t>(pick(static_cast<int>(alphabet.size())))];
     const char *unary[] = {"!", "Y ", "X ", "O ", "F ", "H ", "G "};
     const char *binary[] = {" & ", " | ", " -> ", " S ", " U "};
-    if (pick(2) == 0) return std::string(unary[pick(7)]) + "(" + random_formula(rng, depth - 1, alphabet) + ")";
+    if (pick(2) == 0)
+        return std::string(unary[pick(7)]) + "(" + random_formula(rng, depth - 1, alphabet) + ")";
     return "(" + random_formula(rng, depth - 1, alphabet) + binary[pick(5)] +
            random_formula(rng, depth - 1, alphabet) + ")";
 }
@@ -57,12 +59,14 @@ void agree(const std::string &text, const std::vector<std::string> &alphabet, st
     for (auto pe : {PositionEncoding::Unbounded, PositionEncoding::Bounded}) {
         CAPTURE(pe == PositionEncoding::Bounded);
         // the model goes through its file form, as a user's would
-        Model m = load_model_text(model_to_json(compile_formula(f, pe, false), "test"), "compiled", Limits{});
+        Model m = load_model_text(model_to_json(compile_formula(f, pe, false), "test"), "compiled",
+                                  Limits{});
         for_each_word(alphabet.size(), n_hard, [&](const Word &w) {
             bool direct = f.accepts(w);
             CHECK_MESSAGE(mona.accepts(w) == direct, "MONA on " << format_word(w, alphabet));
             Tri hard = evaluate_hard(m, w).outputs.back().accept;
-            CHECK_MESSAGE(hard == (direct ? Tri::True : Tri::False), "hard on " << format_word(w, alphabet));
+            CHECK_MESSAGE(hard == (direct ? Tri::True : Tri::False),
+                          "hard on " << format_word(w, alphabet));
             ++total.words_hard;
             return true;
         });
@@ -112,27 +116,52 @@ TEST_CASE("bad formulas name the column") {
     CHECK(error_place("a & | b") == "formula, column 5: missing operand after '&'");
     CHECK(error_place("S a") == "formula, column 1: missing left operand of S");
     CHECK(error_place("Y") == "formula, column 2: missing operand after 'Y'");
-    CHECK(error_place("") == "formula, column 1: empty formula: expected a symbol, true, false, ( or an operator");
-    CHECK(error_place("a b") == "formula, column 3: unexpected 'b': expected an operator (& | -> S U) or the end");
-    CHECK(error_place("a # b") == "formula, column 3: unexpected '#': expected an operator (& | -> S U) or the end");
+    CHECK(error_place("") ==
+          "formula, column 1: empty formula: expected a symbol, true, false, ( or an operator");
+    CHECK(error_place("a b") ==
+          "formula, column 3: unexpected 'b': expected an operator (& | -> S U) or the end");
+    CHECK(error_place("a # b") ==
+          "formula, column 3: unexpected '#': expected an operator (& | -> S U) or the end");
     CHECK(error_place("a", {"a", "X"}).find("operator name") != std::string::npos);
 }
 
 TEST_CASE("direct = MONA = compiled hard = soft at the certified beta on 48 formulas") {
-    std::vector<std::string> ab = {
-        "a", "true", "false", "Y a", "X b", "O b", "F a", "H a", "G b", "a S b", "a U b",
-        "!(a & Y b) | X a", "H (a -> Y b)", "(a S b) U (Y a)", "b U (a S b)",
-        "H Y a", "G (a -> F b)", "O (a & X b)", "Y Y b", "(b -> Y a) S a",
-        "!a U (b & X a)", "F G a | G F b", "X (a U !b) -> Y b"};
-    std::vector<std::string> abc = {
-        "a S (b | c)", "c U (a & Y b)", "H (c -> O a)", "G (a | b) & F c", "Y (b S c) | X a"};
+    std::vector<std::string> ab = {"a",
+                                   "true",
+                                   "false",
+                                   "Y a",
+                                   "X b",
+                                   "O b",
+                                   "F a",
+                                   "H a",
+                                   "G b",
+                                   "a S b",
+                                   "a U b",
+                                   "!(a & Y b) | X a",
+                                   "H (a -> Y b)",
+                                   "(a S b) U (Y a)",
+                                   "b U (a S b)",
+                                   "H Y a",
+                                   "G (a -> F b)",
+                                   "O (a & X b)",
+                                   "Y Y b",
+                                   "(b -> Y a) S a",
+                                   "!a U (b & X a)",
+                                   "F G a | G F b",
+                                   "X (a U !b) -> Y b"};
+    std::vector<std::string> abc = {"a S (b | c)", "c U (a & Y b)", "H (c -> O a)",
+                                    "G (a | b) & F c", "Y (b S c) | X a"};
     std::mt19937 rng(20261130);
-    while (ab.size() < 40) ab.push_back(random_formula(rng, 4, AB));
-    while (abc.size() < 8) abc.push_back(random_formula(rng, 3, ABC));
+    while (ab.size() < 40)
+        ab.push_back(random_formula(rng, 4, AB));
+    while (abc.size() < 8)
+        abc.push_back(random_formula(rng, 3, ABC));
     Agreement total;
     bool small = test::reduced();
-    for (const auto &text : ab) agree(text, AB, small ? 5 : 8, small ? 4 : 6, total);
-    for (const auto &text : abc) agree(text, ABC, small ? 4 : 6, small ? 3 : 4, total);
+    for (const auto &text : ab)
+        agree(text, AB, small ? 5 : 8, small ? 4 : 6, total);
+    for (const auto &text : abc)
+        agree(text, ABC, small ? 4 : 6, small ? 3 : 4, total);
     CHECK(total.formulas == 48);
     MESSAGE("words compared: hard " << total.words_hard << ", soft " << total.words_soft);
 }

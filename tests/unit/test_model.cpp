@@ -73,9 +73,12 @@ TEST_CASE("the canonical hash ignores spelling and layout, not content") {
     same = replace_once(same, "\"width\": 4,", "\"width\":\n\n   4 ,");
     CHECK(model_sha256(load_model_text(same, "same", Limits{})) == h);
     // Different models.
-    CHECK(model_sha256(load_model_text(replace_once(text, "\"-1/2\"", "\"-1/3\""), "x", Limits{})) != h);
-    CHECK(model_sha256(load_model_text(replace_once(text, "\"causal\"", "\"strict\""), "x", Limits{})) != h);
-    CHECK(model_sha256(load_model_text(replace_once(text, "\"j\"", "\"j/n\""), "x", Limits{})) != h);
+    CHECK(model_sha256(
+              load_model_text(replace_once(text, "\"-1/2\"", "\"-1/3\""), "x", Limits{})) != h);
+    CHECK(model_sha256(
+              load_model_text(replace_once(text, "\"causal\"", "\"strict\""), "x", Limits{})) != h);
+    CHECK(model_sha256(load_model_text(replace_once(text, "\"j\"", "\"j/n\""), "x", Limits{})) !=
+          h);
 }
 
 TEST_CASE("loader errors carry the file and JSON path") {

@@ -33,8 +33,8 @@ TEST_CASE("leading zeros are decimal, never octal") {
 }
 
 TEST_CASE("parse_rational rejects what is not exact or not a number") {
-    for (const char *bad : {"", "-", "1/0", "1e-3", "1.5e2", "+1", " 1", "1/", "/2", "1.2.3", "0x10",
-                            "1/-2", "abc", ".", "1/2/3"}) {
+    for (const char *bad : {"", "-", "1/0", "1e-3", "1.5e2", "+1", " 1", "1/", "/2", "1.2.3",
+                            "0x10", "1/-2", "abc", ".", "1/2/3"}) {
         std::string why;
         CHECK_MESSAGE(!parse_rational(bad, why), bad);
         CHECK(!why.empty());
@@ -78,7 +78,8 @@ TEST_CASE("interval enclosures contain exact values and agree across precisions"
         CHECK(less(Interval(q("0.6931471805599453094172321214581765680"), prec), l) == Tri::True);
         CHECK(less(l, Interval(q("0.6931471805599453094172321214581765681"), prec)) == Tri::True);
     }
-    Interval lo = exp(Interval(Rational(1, 7), 128), 128), hi = exp(Interval(Rational(1, 7), 512), 512);
+    Interval lo = exp(Interval(Rational(1, 7), 128), 128),
+             hi = exp(Interval(Rational(1, 7), 512), 512);
     // Two enclosures of the same number overlap, and the finer sits inside.
     CHECK(lo.contains(hi));
 }
@@ -99,7 +100,8 @@ TEST_CASE("interval predicates are one-sided") {
 
 TEST_CASE("share encloses e/(e+r) tightly and handles zeros") {
     Prec p = 128;
-    Interval e = Interval::hull(Rational(1), Rational(2), p), r = Interval::hull(Rational(1), Rational(3), p);
+    Interval e = Interval::hull(Rational(1), Rational(2), p),
+             r = Interval::hull(Rational(1), Rational(3), p);
     Interval s = share(e, r, p);
     // extremes: 1/(1+3) = 1/4 and 2/(2+1) = 2/3
     CHECK(s.contains(Rational(1, 4)));

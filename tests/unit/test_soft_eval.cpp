@@ -14,7 +14,9 @@ using Big = boost::multiprecision::number<boost::multiprecision::mpfr_float_back
 
 namespace {
 
-Big big(const Rational &r) { return Big(numerator(r).str()) / Big(denominator(r).str()); }
+Big big(const Rational &r) {
+    return Big(numerator(r).str()) / Big(denominator(r).str());
+}
 
 // True when the interval contains x up to the reference's own error.
 bool contains_ref(const Interval &iv, const Big &x) {
@@ -32,7 +34,8 @@ std::vector<Big> reference_softmax(const std::vector<Rational> &scores, const Bi
         e.push_back(exp(beta * big(s)));
         sum += e.back();
     }
-    for (auto &x : e) x /= sum;
+    for (auto &x : e)
+        x /= sum;
     return e;
 }
 
@@ -47,15 +50,16 @@ TEST_CASE("soft weights contain the true value and are narrower than 1e-30") {
         Trace h = evaluate_hard(m, w);
         Trace s = evaluate_soft(m, w, BetaSpec::parse(beta_text, 1), h);
         CHECK(s.width_reached);
-        Big beta = std::string(beta_text) == "50"     ? Big(50)
-                   : std::string(beta_text) == "7/3"  ? Big(7) / 3
+        Big beta = std::string(beta_text) == "50"       ? Big(50)
+                   : std::string(beta_text) == "7/3"    ? Big(7) / 3
                    : std::string(beta_text) == "1/1000" ? Big(1) / 1000
-                                                      : 2 * log(Big(5)) + 3;
+                                                        : 2 * log(Big(5)) + 3;
         for (std::size_t t = 0; t < 5; ++t) {
             const auto &hq = h.layers[0].heads[0].queries[t];
             const auto &sq = s.layers[0].heads[0].queries[t];
             std::vector<Rational> scores;
-            for (const auto &x : hq.scores) scores.push_back(x.exact());
+            for (const auto &x : hq.scores)
+                scores.push_back(x.exact());
             auto ref = reference_softmax(scores, beta);
             for (std::size_t a = 0; a < ref.size(); ++a) {
                 Interval wa = sq.weights[a].enclose(128);
@@ -81,9 +85,11 @@ TEST_CASE("two-layer soft evaluation matches a reference through both layers") {
         Big prev = 0;
         if (i > 0) {
             std::vector<Rational> sc;
-            for (std::size_t j = 0; j < i; ++j) sc.push_back(Rational(static_cast<long>(j + 1)));
+            for (std::size_t j = 0; j < i; ++j)
+                sc.push_back(Rational(static_cast<long>(j + 1)));
             auto wts = reference_softmax(sc, beta);
-            for (std::size_t j = 0; j < i; ++j) prev += wts[j] * is_a[j];
+            for (std::size_t j = 0; j < i; ++j)
+                prev += wts[j] * is_a[j];
         }
         Big pre = prev + (1 - is_a[i]) - 1;
         ab[i] = pre > 0 ? pre : Big(0);
@@ -127,7 +133,8 @@ TEST_CASE("at beta = 50 on has-b, TV is positive and below the Lemma GT bound") 
             // The bound is reached exactly on the extremal profile (SPEC 4.1):
             // one maximum and all other N - 1 allowed positions at the gap.
             Rational top = hq.scores[0].exact();
-            for (const auto &sc : hq.scores) top = std::max(top, sc.exact());
+            for (const auto &sc : hq.scores)
+                top = std::max(top, sc.exact());
             bool extremal = hq.allowed.size() == n && hq.argmax.size() == 1;
             for (const auto &sc : hq.scores)
                 if (sc.exact() != top && top - sc.exact() != hq.gap->exact()) extremal = false;
@@ -141,7 +148,7 @@ TEST_CASE("at beta = 50 on has-b, TV is positive and below the Lemma GT bound") 
             }
         }
     }
-    CHECK(tight == 2);  // "ab" query 2 (scores 0 2) and "aaab" query 4 (0 0 0 4)
+    CHECK(tight == 2); // "ab" query 2 (scores 0 2) and "aaab" query 4 (0 0 0 4)
     CHECK(strict == 9);
 }
 
@@ -210,7 +217,7 @@ TEST_CASE("a phase-stable rounding sublayer returns exact Booleans from soft inp
     Trace s = evaluate_soft(m, w, BetaSpec::parse("10", 1), h);
     for (std::size_t t = 2; t < 4; ++t) { // positions 3, 4 see two or more positions
         const RealVector &x = s.layers[0].after_ffn[t];
-        CHECK(!x[3].is_exact()); // the attention output is a soft interval
+        CHECK(!x[3].is_exact());  // the attention output is a soft interval
         REQUIRE(x[4].is_exact()); // its rounding is exact
         CHECK(x[4].exact() == h.layers[0].after_ffn[t][4].exact());
     }

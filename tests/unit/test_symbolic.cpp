@@ -71,8 +71,8 @@ TEST_CASE("symbolic = exhaustive on 200 random first-layer models") {
     }
     CHECK(models == 200);
     // The sample exercises what it compares (measured: see MESSAGE below).
-    MESSAGE("heads " << cov.heads << ", finite gaps " << cov.finite_gaps << ", ties "
-                     << cov.ties << ", positive profile thresholds " << cov.positive_profiles);
+    MESSAGE("heads " << cov.heads << ", finite gaps " << cov.finite_gaps << ", ties " << cov.ties
+                     << ", positive profile thresholds " << cov.positive_profiles);
     CHECK(cov.finite_gaps >= cov.heads / 2);
     CHECK(cov.ties >= 20);
     CHECK(cov.positive_profiles >= cov.heads / 3);
