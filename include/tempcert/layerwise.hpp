@@ -1,0 +1,39 @@
+// Layerwise certification of rounded models (SPEC 5.2; proofs/layerwise.md):
+// per layer, the finite set of hard values each position can hold, the
+// per-head gaps over that set (symbolic analysis), Lemma GT's beta, and the
+// rounding check, composed into a guarantee for every word up to n without
+// enumerating words.
+#pragma once
+
+#include "tempcert/bounds.hpp"
+
+#include <string>
+
+namespace tempcert {
+
+struct LayerwiseLayer {
+    std::vector<HeadGap> heads;     // gaps over the over-approximated inputs
+    GapBound beta;                  // max over the layer's heads (trivial: none needed)
+    std::size_t values = 0;         // size of the value set entering the layer
+    std::vector<std::size_t> perturbed; // coordinates the soft model perturbs after this layer
+};
+
+struct LayerwiseResult {
+    bool applies = false;
+    std::string failure; // why not: layer, coordinate or unit, and the box
+    std::vector<LayerwiseLayer> layers;
+    Rational beta_up; // the largest per-layer beta (rounded up); 1 when every layer is trivial
+    // The read-out reads no perturbed coordinate, so S_beta's read-outs equal
+    // H's exactly (output and decision criteria hold too).
+    bool readout_exact = false;
+    std::string readout_note;
+};
+
+// For tolerance eps: at every beta >= layers[l].beta for layer l, S_beta
+// meets tv with eps on every word of length 1..n, and when readout_exact
+// computes exactly H's read-outs. `applies` false (with
+// `failure`) when a precondition or check fails.
+LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
+                                  const Limits &limits);
+
+} // namespace tempcert
