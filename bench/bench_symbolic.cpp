@@ -34,3 +34,21 @@ void BM_exhaustive_gap(benchmark::State &state) {
 
 BENCHMARK(BM_symbolic_gap)->Arg(1024)->Arg(4096)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_exhaustive_gap)->Arg(9)->Iterations(1)->Unit(benchmark::kSecond);
+
+#include "tempcert/layerwise.hpp"
+
+namespace {
+
+void BM_layerwise(benchmark::State &state) {
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/prev-a-earlier-b.json", Limits{});
+    for (auto _ : state) {
+        LayerwiseResult r = certify_layerwise(m, static_cast<std::size_t>(state.range(0)),
+                                              Rational(1, 100), Limits{});
+        if (!r.applies) state.SkipWithError("layerwise does not apply");
+    }
+}
+
+} // namespace
+
+BENCHMARK(BM_layerwise)->Arg(1000)->Arg(3000)->Iterations(1)->Unit(benchmark::kSecond);

@@ -12,9 +12,9 @@
 namespace tempcert {
 
 struct LayerwiseLayer {
-    std::vector<HeadGap> heads;     // gaps over the over-approximated inputs
-    GapBound beta;                  // max over the layer's heads (trivial: none needed)
-    std::size_t values = 0;         // size of the value set entering the layer
+    std::vector<HeadGap> heads;         // gaps over the over-approximated inputs
+    GapBound beta;                      // max over the layer's heads (trivial: none needed)
+    std::size_t values = 0;             // size of the value set entering the layer
     std::vector<std::size_t> perturbed; // coordinates the soft model perturbs after this layer
 };
 

@@ -16,8 +16,8 @@
 //     must never be read by a later head, sublayer or the read-out.
 // By induction the soft model's untainted coordinates equal the hard ones at
 // every layer, so every layer's scores are the hard scores.
-#include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
 
 #include <algorithm>
@@ -50,7 +50,8 @@ bool writes(const Matrix &w, std::size_t coord) {
 
 std::string vec_text(const Vector &v) {
     std::string s = "(";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + to_string(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + to_string(v[i]);
     return s + ")";
 }
 
@@ -65,30 +66,37 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
     LayerwiseResult res;
     const std::size_t cap = 100000; // most hard vectors tracked per layer
     try {
-        if (m.has_bos()) throw Fail{"the model has a BOS position (not supported by the layerwise method)"};
+        if (m.has_bos())
+            throw Fail{"the model has a BOS position (not supported by the layerwise method)"};
         if (!m.is_rational()) throw Fail{"the model has irrational features"};
         std::set<std::size_t> features;
-        for (const auto &f : m.positions) features.insert(f.dim);
+        for (const auto &f : m.positions)
+            features.insert(f.dim);
         for (std::size_t l = 0; l < m.layers.size(); ++l) {
             const Layer &layer = m.layers[l];
             for (std::size_t h = 0; h < layer.heads.size(); ++h)
                 for (std::size_t c : features) {
                     if (reads(layer.heads[h].value, c))
-                        throw Fail{"layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
-                                   ": its value reads feature coordinate " + std::to_string(c)};
+                        throw Fail{"layer " + std::to_string(l + 1) + " head " +
+                                   std::to_string(h + 1) + ": its value reads feature coordinate " +
+                                   std::to_string(c)};
                     if (writes(layer.heads[h].output, c))
-                        throw Fail{"layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
+                        throw Fail{"layer " + std::to_string(l + 1) + " head " +
+                                   std::to_string(h + 1) +
                                    ": its output writes feature coordinate " + std::to_string(c)};
                 }
             if (layer.ffn)
                 for (std::size_t c : features)
-                    if (reads(layer.ffn->w1, c) || writes(layer.ffn->w2, c) || layer.ffn->b2[c] != 0)
+                    if (reads(layer.ffn->w1, c) || writes(layer.ffn->w2, c) ||
+                        layer.ffn->b2[c] != 0)
                         throw Fail{"layer " + std::to_string(l + 1) +
-                                   ": the feed-forward sublayer touches feature coordinate " + std::to_string(c)};
+                                   ": the feed-forward sublayer touches feature coordinate " +
+                                   std::to_string(c)};
         }
         // S_0: the embeddings (feature parts are added per position).
         std::vector<Vector> S;
-        for (const auto &sym : m.alphabet) S.push_back(m.embedding.at(sym));
+        for (const auto &sym : m.alphabet)
+            S.push_back(m.embedding.at(sym));
         std::set<std::size_t> tainted; // coordinates the soft model may perturb
         Rational best = 0;
         bool any = false;
@@ -101,16 +109,21 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
             // no head may read what earlier layers perturbed
             for (std::size_t h = 0; h < layer.heads.size(); ++h)
                 for (std::size_t c : tainted)
-                    if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) || reads(layer.heads[h].value, c))
-                        throw Fail{"layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
-                                   " reads coordinate " + std::to_string(c) + ", which the soft model perturbs"};
+                    if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) ||
+                        reads(layer.heads[h].value, c))
+                        throw Fail{"layer " + std::to_string(l + 1) + " head " +
+                                   std::to_string(h + 1) + " reads coordinate " +
+                                   std::to_string(c) + ", which the soft model perturbs"};
             std::vector<std::vector<Vector>> outputs; // per head: possible hard outputs
             Vector span(m.width, Rational(0));
             for (std::size_t h = 0; h < layer.heads.size(); ++h) {
                 const Head &head = layer.heads[h];
                 // the virtual alphabet: S projected on what the head reads
                 std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
-                for (const auto &d : S) reps.emplace(std::make_tuple(times(head.query, d), times(head.key, d), times(head.value, d)), d);
+                for (const auto &d : S)
+                    reps.emplace(std::make_tuple(times(head.query, d), times(head.key, d),
+                                                 times(head.value, d)),
+                                 d);
                 Model v;
                 v.name = "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1);
                 v.width = m.width;
@@ -123,7 +136,8 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 }
                 Layer vl;
                 Head vh = head;
-                if (vh.kind == AttnKind::Average) vh.kind = AttnKind::Leftmost; // so ties are checked
+                if (vh.kind == AttnKind::Average)
+                    vh.kind = AttnKind::Leftmost; // so ties are checked
                 vl.heads.push_back(vh);
                 v.layers.push_back(vl);
                 v.output.weights.assign(m.width, Rational(0));
@@ -135,11 +149,13 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 g.head = h + 1;
                 g.kind = head.kind;
                 if (g.tie)
-                    throw Fail{"layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
-                               ": some input can tie positions with different values, so its output "
-                               "leaves the finite value set"};
+                    throw Fail{
+                        "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
+                        ": some input can tie positions with different values, so its output "
+                        "leaves the finite value set"};
                 GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
-                if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up)) info.beta = b;
+                if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up))
+                    info.beta = b;
                 info.heads.push_back(g);
                 std::vector<Vector> out;
                 std::set<Vector> seen;
@@ -171,12 +187,13 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 for (const auto &d : half)
                     for (const auto &o : out) {
                         Vector s = d;
-                        for (std::size_t c = 0; c < s.size(); ++c) s[c] += o[c];
+                        for (std::size_t c = 0; c < s.size(); ++c)
+                            s[c] += o[c];
                         if (seen.insert(s).second) next.push_back(std::move(s));
                     }
                 if (next.size() > cap)
-                    throw Fail{"layer " + std::to_string(l + 1) + ": more than " + std::to_string(cap) +
-                               " hard values per position"};
+                    throw Fail{"layer " + std::to_string(l + 1) + ": more than " +
+                               std::to_string(cap) + " hard values per position"};
                 half = std::move(next);
             }
             // soft radius: eps * span on the heads' output coordinates
@@ -187,7 +204,8 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                     radius[c] = eps * span[c];
                     perturbed.insert(c);
                 }
-            for (std::size_t c : tainted) radius[c] = Rational(1000000); // unknown: never read (checked)
+            for (std::size_t c : tainted)
+                radius[c] = Rational(1000000); // unknown: never read (checked)
             // after the sublayer: tainted iff some box's Jacobian I + W2 D W1
             // connects the coordinate to a perturbed one
             std::set<std::size_t> next_tainted;
@@ -206,13 +224,16 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                             Rational w = f.w1[k][c] < 0 ? Rational(-f.w1[k][c]) : f.w1[k][c];
                             R += w * radius[c];
                         }
-                        if (pre[k] >= R) active[k] = 1;
-                        else if (pre[k] <= -R) active[k] = 0;
+                        if (pre[k] >= R)
+                            active[k] = 1;
+                        else if (pre[k] <= -R)
+                            active[k] = 0;
                         else
-                            throw Fail{"layer " + std::to_string(l + 1) + ": ReLU unit " + std::to_string(k + 1) +
+                            throw Fail{"layer " + std::to_string(l + 1) + ": ReLU unit " +
+                                       std::to_string(k + 1) +
                                        " changes phase within the soft radius (pre-activation " +
-                                       to_string(pre[k]) + ", radius " + to_string(R) + ") at the hard value " +
-                                       vec_text(d)};
+                                       to_string(pre[k]) + ", radius " + to_string(R) +
+                                       ") at the hard value " + vec_text(d)};
                     }
                     // Jacobian I + W2 D W1: which outputs depend on perturbed coordinates
                     for (std::size_t c = 0; c < m.width; ++c)
@@ -225,8 +246,10 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                     Vector out = d;
                     for (std::size_t k = 0; k < pre.size(); ++k)
                         if (active[k])
-                            for (std::size_t c = 0; c < m.width; ++c) out[c] += f.w2[c][k] * pre[k];
-                    for (std::size_t c = 0; c < m.width; ++c) out[c] += f.b2[c];
+                            for (std::size_t c = 0; c < m.width; ++c)
+                                out[c] += f.w2[c][k] * pre[k];
+                    for (std::size_t c = 0; c < m.width; ++c)
+                        out[c] += f.b2[c];
                     if (seen.insert(out).second) after.push_back(std::move(out));
                 }
                 S = std::move(after);
@@ -245,15 +268,19 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 if (m.layers[l2].ffn && m.layers[l2].heads.empty())
                     for (std::size_t c : tainted)
                         if (reads(m.layers[l2].ffn->w1, c))
-                            throw Fail{"layer " + std::to_string(l2 + 1) + ": the feed-forward sublayer reads coordinate " +
-                                       std::to_string(c) + ", which the soft model perturbs from layer " + std::to_string(l + 1)};
+                            throw Fail{"layer " + std::to_string(l2 + 1) +
+                                       ": the feed-forward sublayer reads coordinate " +
+                                       std::to_string(c) +
+                                       ", which the soft model perturbs from layer " +
+                                       std::to_string(l + 1)};
         }
         res.readout_exact = true;
         for (std::size_t c : tainted)
             if (m.output.weights[c] != 0) {
                 res.readout_exact = false;
-                res.readout_note = "the read-out reads coordinate " + std::to_string(c) +
-                                   ", which the soft model perturbs: tv holds, read-outs are not exact";
+                res.readout_note =
+                    "the read-out reads coordinate " + std::to_string(c) +
+                    ", which the soft model perturbs: tv holds, read-outs are not exact";
             }
         res.applies = true;
         res.beta_up = any ? best : Rational(1);

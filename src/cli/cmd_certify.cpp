@@ -3,6 +3,7 @@
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/layerwise.hpp"
 
 #include <iostream>
 
@@ -13,10 +14,11 @@ namespace {
 void add_claim_options(po::options_description &desc) {
     desc.add_options()("n", po::value<long long>(), "largest input length")(
         "eps", po::value<std::string>(), "tolerance, 0 < eps < 1 (0.01, 1/100, 1e-2)")(
-        "criterion", po::value<std::string>()->default_value("tv"),
-        "tv, output or decision")("method", po::value<std::string>()->default_value("auto"),
-                                  "auto or exhaustive (prefix sharing where the masks allow it), "
-                                  "or plain (every word from scratch)");
+        "criterion", po::value<std::string>()->default_value("tv"), "tv, output or decision")(
+        "method", po::value<std::string>()->default_value("auto"),
+        "auto (exhaustive while --max-words allows, else layerwise), "
+        "exhaustive (prefix sharing where the masks allow it), plain "
+        "(every word from scratch), or layerwise (rounded models, any n)");
 }
 
 CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
@@ -30,9 +32,9 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
                          "expected tv, output or decision, got \"" +
                              vm["criterion"].as<std::string>() + "\"");
     std::string method = vm["method"].as<std::string>();
-    if (method != "auto" && method != "exhaustive" && method != "plain")
+    if (method != "auto" && method != "exhaustive" && method != "plain" && method != "layerwise")
         throw InputError("", "--method",
-                         "expected auto, exhaustive or plain, got \"" + method + "\"");
+                         "expected auto, exhaustive, plain or layerwise, got \"" + method + "\"");
     o.allow_prefix = method != "plain";
     return o;
 }
@@ -41,6 +43,92 @@ std::string model_arg(const po::variables_map &vm, const char *command) {
     if (!vm.count("model"))
         throw InputError("", std::string("tempcert ") + command, "expected a MODEL file");
     return vm["model"].as<std::vector<std::string>>().front();
+}
+
+} // namespace
+
+namespace {
+
+// `certify --method layerwise` (src/certify/layerwise.cpp): no enumeration,
+// any n; certified when beta meets every layer's bound at every length.
+int certify_by_layers(const Model &m, const po::variables_map &vm, const CertifyOptions &o,
+                      const Common &common) {
+    LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
+    if (!lw.applies)
+        throw Undecided("the layerwise method does not apply: " + lw.failure +
+                        " (--method exhaustive enumerates words instead)");
+    std::string beta_text = vm.count("beta") ? vm["beta"].as<std::string>() : to_string(lw.beta_up);
+    BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
+    std::string shortfall;
+    for (std::size_t l = 0; l < lw.layers.size() && shortfall.empty(); ++l) {
+        if (lw.layers[l].beta.trivial) continue;
+        Real need(lw.layers[l].beta.beta_up);
+        for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
+            if (less(beta.at(l, len, o.precision.start), need, o.precision.start) != Tri::False) {
+                shortfall = "layer " + std::to_string(l + 1) +
+                            " needs beta >= " + lw.layers[l].beta.beta_decimal_up +
+                            " (Lemma GT over its value set)";
+                break;
+            }
+    }
+    if (shortfall.empty() && o.criterion != Criterion::Tv && !lw.readout_exact)
+        shortfall = lw.readout_note;
+    Verdict verdict = shortfall.empty() ? Verdict::Certified : Verdict::Undecided;
+    if (vm.count("output"))
+        throw LimitError("no certificate written: `tempcert check` does not re-verify layerwise "
+                         "claims yet (use --method exhaustive where n allows)");
+    if (common.json) {
+        CertJson layers = CertJson::array();
+        for (std::size_t l = 0; l < lw.layers.size(); ++l) {
+            CertJson heads = CertJson::array();
+            for (const auto &h : lw.layers[l].heads)
+                heads.push_back({{"head", h.head},
+                                 {"min_gap", h.min_gap ? to_string(*h.min_gap) : "inf"},
+                                 {"N", h.max_allowed}});
+            layers.push_back(
+                {{"layer", l + 1},
+                 {"values", lw.layers[l].values},
+                 {"beta_up", lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up},
+                 {"heads", heads},
+                 {"perturbed", lw.layers[l].perturbed}});
+        }
+        std::cout << CertJson{{"model", m.name},
+                              {"n", o.n},
+                              {"eps", to_string(o.eps)},
+                              {"criterion", to_string(o.criterion)},
+                              {"method", "layerwise"},
+                              {"beta", beta_text},
+                              {"verdict", to_string(verdict)},
+                              {"readout_exact", lw.readout_exact},
+                              {"layers", layers},
+                              {"reason", shortfall},
+                              {"proof", "proofs/layerwise.md"}}
+                         .dump(2)
+                  << "\n";
+    } else {
+        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
+                  << ", criterion " << to_string(o.criterion)
+                  << ", method layerwise (no enumeration)\n";
+        for (std::size_t l = 0; l < lw.layers.size(); ++l) {
+            std::cout << "  layer " << l + 1 << ": " << lw.layers[l].values
+                      << " hard values per position";
+            for (const auto &h : lw.layers[l].heads)
+                std::cout << "; head " << h.head << " min gap "
+                          << (h.min_gap ? to_string(*h.min_gap) : std::string("inf"))
+                          << ", N = " << h.max_allowed;
+            if (!lw.layers[l].heads.empty())
+                std::cout << "; beta >= "
+                          << (lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up);
+            std::cout << "\n";
+        }
+        std::cout << "  read-outs "
+                  << (lw.readout_exact ? std::string("exact (rounding restores every value read)")
+                                       : "not exact: " + lw.readout_note)
+                  << "\nbeta = " << beta_text << "\n";
+        if (!shortfall.empty()) std::cout << "undecided: " << shortfall << "\n";
+        std::cout << "verdict: " << to_string(verdict) << "\n";
+    }
+    return verdict == Verdict::Certified ? kExitOk : kExitUndecided;
 }
 
 } // namespace
@@ -62,6 +150,11 @@ int run_certify(const Args &args) {
     std::string path = model_arg(vm, "certify");
     Model m = load_model_file(path, common.limits);
     CertifyOptions o = read_claim(vm, common);
+    std::string method = vm["method"].as<std::string>();
+    if (method == "layerwise" ||
+        (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words &&
+         certify_layerwise(m, o.n, o.eps, o.limits).applies))
+        return certify_by_layers(m, vm, o, common);
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
 
     GapReport gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)

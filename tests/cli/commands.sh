@@ -107,6 +107,13 @@ else
     fail=$((fail + 1)); echo "FAIL: MONA does not read the program written by compile --mona"
 fi
 
+# layerwise: no enumeration, any n
+expect 0 'method layerwise(.|\n)*verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 300 --eps 0.01
+expect 0 'layer 3: 8 hard values per position' -- certify "$cases/models/prev-a-earlier-b.json" --n 300 --eps 0.01
+expect 3 'undecided: layer 1 needs beta >= 8\.72225' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --beta 8 --method layerwise
+expect 3 'layerwise method does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
+expect 3 'no certificate written' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
+
 # SIGINT stops a long run within a second, exit 130, and leaves no certificate
 "$tempcert" certify "$two" --n 14 --eps 0.01 --beta 9 --method plain -o "$work/int.cert" >/dev/null 2>"$work/int.err" &
 pid=$!

@@ -1,0 +1,93 @@
+// Layerwise certification (issue 4): it certifies only what exhaustive
+// certification certifies, its beta is at least the tight one, and a broken
+// rounding sublayer is rejected with its layer and unit named.
+#include "helpers.hpp"
+#include "tempcert/certify.hpp"
+#include "tempcert/layerwise.hpp"
+#include "tempcert/ltl.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace tempcert;
+using namespace tempcert::test;
+
+namespace {
+
+void agrees_with_exhaustive(const Model &m, std::size_t n) {
+    const Rational eps(1, 100);
+    LayerwiseResult lw = certify_layerwise(m, n, eps, Limits{});
+    REQUIRE_MESSAGE(lw.applies, lw.failure);
+    CertifyOptions o;
+    o.n = n;
+    o.eps = eps;
+    BetaSpec beta = BetaSpec::constant(lw.beta_up);
+    // what layerwise certifies, exhaustive evaluation certifies too
+    CHECK(certify_auto(m, beta, o).verdict == Verdict::Certified);
+    if (lw.readout_exact) {
+        o.criterion = Criterion::Decision;
+        CHECK(certify_auto(m, beta, o).verdict == Verdict::Certified);
+        o.criterion = Criterion::Tv;
+    }
+    // and its beta is no smaller than the tight one
+    TightResult t = tight_exhaustive(m, o, Rational(1, 10000));
+    CHECK(lw.beta_up >= t.beta_lo);
+}
+
+} // namespace
+
+TEST_CASE("layerwise certifies only what exhaustive certifies") {
+    std::size_t n = reduced() ? 5 : 7;
+    for (const char *name : {"prev-a-earlier-b", "has-b", "earlier-b-strict"}) {
+        CAPTURE(name);
+        agrees_with_exhaustive(load_case(name), n);
+    }
+    for (const char *f : {"a S b", "H (a -> Y b)", "(a S b) U (Y a)", "G (a -> F b)", "Y Y b"}) {
+        CAPTURE(f);
+        Formula formula = Formula::parse(f, {"a", "b"});
+        agrees_with_exhaustive(compile_formula(formula, PositionEncoding::Unbounded, false), n);
+        agrees_with_exhaustive(compile_formula(formula, PositionEncoding::Bounded, false), n);
+    }
+}
+
+TEST_CASE("layerwise gives one beta per layer from the gaps over the value sets") {
+    Model m = load_case("prev-a-earlier-b");
+    LayerwiseResult lw = certify_layerwise(m, 64, Rational(1, 100), Limits{});
+    REQUIRE(lw.applies);
+    CHECK(lw.readout_exact);
+    std::size_t attention = 0;
+    for (const auto &layer : lw.layers)
+        for (const auto &h : layer.heads) {
+            ++attention;
+            CHECK(h.min_gap->exact() == 1); // proofs/ltl-construction.md
+        }
+    CHECK(attention == 3);
+    // ln(63 * 99) = 8.73825... for the causal head (N = 64 - 1 ... and 64)
+    CHECK(lw.beta_up > Rational(8738, 1000));
+    CHECK(lw.beta_up < Rational(8739, 1000));
+}
+
+TEST_CASE("a broken rounding sublayer is rejected, naming the layer and unit") {
+    Formula f = Formula::parse("a S b", {"a", "b"});
+    Model m = compile_formula(f, PositionEncoding::Unbounded, false);
+    // r(t) = ReLU(2t - 1/2) - ReLU(2t - 3/2): break the first unit's bias so
+    // that a soft output within eps of 0 switches it on.
+    Layer &att = m.layers.back();
+    REQUIRE(att.ffn);
+    bool broken = false;
+    for (auto &row : att.ffn->w1)
+        for (auto &x : row)
+            if (!broken && x == Rational(-1, 2)) {
+                x = Rational(-1, 1000);
+                broken = true;
+            }
+    REQUIRE(broken);
+    LayerwiseResult lw = certify_layerwise(m, 8, Rational(1, 100), Limits{});
+    CHECK(!lw.applies);
+    CHECK(lw.failure.find("layer " + std::to_string(m.layers.size()) +
+                          ": ReLU unit 1 changes phase") != std::string::npos);
+    // a non-rounded model: the perturbation reaches a later head
+    LayerwiseResult two =
+        certify_layerwise(load_case("has-ab-two-layer"), 8, Rational(1, 100), Limits{});
+    CHECK(!two.applies);
+    CHECK(two.failure.find("layer 1") != std::string::npos);
+}
