@@ -31,6 +31,7 @@ const Command kCommands[] = {
     {"tight", run_tight, "bracket the tight inverse temperature"},
     {"check", run_check, "independently re-verify a certificate"},
     {"compile", run_compile, "compile an LTL formula into a hard-attention model"},
+    {"theorem", run_theorem, "check instances of the theorems in proofs/"},
 };
 
 void usage(std::ostream &os) {

@@ -115,6 +115,17 @@ expect 3 'undecided: layer 1 needs beta >= 8\.72225' -- certify "$cases/models/p
 expect 3 'layerwise method does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
 expect 3 'no certificate written' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
 
+# theorem instances (proofs/lemma-gt.md, proofs/profile-bound.md)
+expect 0 'gap-lemma  \(proofs/lemma-gt.md\)' -- theorem --list
+expect 0 'theorem gap-lemma: confirmed' -- theorem gap-lemma --n 4 --gap 1 --eps 0.01
+expect 0 'which contains eps = 1/100' -- theorem gap-lemma --n 10 --gap 1/3 --eps 1/1000
+expect 1 'counterexample: the profile \(0, -1, \.\.\., -1\) with N = 4 has TV \[0\.06313' -- theorem gap-lemma --n 4 --gap 1 --eps 0.01 --beta '2/3*log(297)'
+expect 0 'theorem gap-lemma: confirmed' -- theorem gap-lemma --n 4 --gap 1 --eps 0.01 --beta 6
+expect 0 'ratio 0\.70' -- theorem profile-vs-gap "$hasb" --n 8 --eps 0.01
+expect 0 'theorem profile-vs-gap: confirmed' -- theorem profile-vs-gap "$two" --n 5 --eps 0.01
+expect 2 'unknown theorem "fermat"' -- theorem fermat
+expect 2 '--n: expected 2 <= N' -- theorem gap-lemma --n 1 --gap 1 --eps 0.01
+
 # SIGINT stops a long run within a second, exit 130, and leaves no certificate
 "$tempcert" certify "$two" --n 14 --eps 0.01 --beta 9 --method plain -o "$work/int.cert" >/dev/null 2>"$work/int.err" &
 pid=$!

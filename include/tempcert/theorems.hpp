@@ -1,0 +1,31 @@
+// Instance checks of the results in proofs/ (`tempcert theorem`): each
+// confirms an instance with its slack or returns a counterexample.
+#pragma once
+
+#include "tempcert/bounds.hpp"
+
+#include <string>
+
+namespace tempcert {
+
+struct TheoremOutcome {
+    bool confirmed = false;
+    std::vector<std::string> lines; // what was established, one fact a line
+    std::string counterexample;     // when not confirmed
+};
+
+// Lemma GT (proofs/lemma-gt.md) for N allowed positions, gap gamma and eps:
+// TV <= eps at beta_gap rounded up; on the extremal profile (0, -gamma, ...,
+// -gamma) TV = eps at beta_gap exactly (the interval contains eps) and
+// TV > eps at 0.999 beta_gap. With `claimed`, checks instead that this beta
+// gives TV <= eps on every profile with (N, gamma): the extremal one is the
+// worst, so it is the counterexample when the claim fails.
+TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Rational &eps,
+                               const std::optional<BetaSpec> &claimed, Prec prec);
+
+// proofs/profile-bound.md (2): for every head the profile bound is at most
+// Lemma GT's beta_gap; reports the ratio.
+TheoremOutcome check_profile_vs_gap(const Model &m, std::size_t n, const Rational &eps,
+                                    const Limits &limits);
+
+} // namespace tempcert

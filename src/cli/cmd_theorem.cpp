@@ -1,0 +1,90 @@
+// `tempcert theorem --list` and `tempcert theorem ID [params]`: instance
+// checks of results stated in proofs/ (issue 6). Exit 0 confirmed, 1 with a
+// counterexample.
+#include "commands.hpp"
+#include "options.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/theorems.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace tempcert::cli {
+
+namespace {
+
+struct TheoremRow {
+    const char *id, *proof, *params, *claim;
+};
+
+const TheoremRow kTheorems[] = {
+    {"gap-lemma", "proofs/lemma-gt.md", "--n N --gap G --eps E [--beta B]",
+     "beta >= ln((N-1)(1-eps)/eps)/gamma gives TV <= eps, tight on the extremal profile; with "
+     "--beta, whether B suffices for every profile with N positions and gap gamma"},
+    {"profile-vs-gap", "proofs/profile-bound.md", "MODEL --n N --eps E",
+     "every head's profile bound is at most Lemma GT's beta_gap, with the ratio"},
+};
+
+} // namespace
+
+int run_theorem(const Args &args) {
+    po::options_description desc("theorem options");
+    desc.add_options()("list", po::bool_switch(), "list the theorems and their proofs")(
+        "n", po::value<long long>(), "N (gap-lemma) or the largest input length")(
+        "gap", po::value<std::string>(),
+        "the gap gamma (gap-lemma)")("eps", po::value<std::string>(), "the tolerance, 0 < eps < 1")(
+        "beta", po::value<std::string>(), "a claimed inverse temperature to check (gap-lemma)");
+    add_common_options(desc);
+    po::variables_map vm;
+    if (!parse_command("theorem", "--list | ID [params] [--json]", desc, args, "id", 2, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    if (vm["list"].as<bool>()) {
+        for (const auto &t : kTheorems)
+            std::cout << t.id << "  (" << t.proof << ")\n    tempcert theorem " << t.id << " "
+                      << t.params << "\n    " << t.claim << "\n";
+        return kExitOk;
+    }
+    if (!vm.count("id"))
+        throw InputError("", "tempcert theorem", "expected a theorem ID (see --list)");
+    auto ids = vm["id"].as<std::vector<std::string>>();
+    const std::string &id = ids.front();
+    TheoremOutcome out;
+    if (id == "gap-lemma") {
+        if (!vm.count("n"))
+            throw InputError("", "--n", "expected --n N, the number of allowed positions");
+        long long n = vm["n"].as<long long>();
+        if (n < 2 || n > static_cast<long long>(common.limits.max_n))
+            throw InputError("", "--n", "expected 2 <= N <= --max-n, got " + std::to_string(n));
+        std::optional<BetaSpec> claimed;
+        if (vm.count("beta")) claimed = BetaSpec::parse(vm["beta"].as<std::string>(), 1);
+        out = check_gap_lemma(static_cast<std::size_t>(n), read_fraction(vm, "gap", false),
+                              read_fraction(vm, "eps", true), claimed, common.precision.start);
+    } else if (id == "profile-vs-gap") {
+        if (ids.size() < 2)
+            throw InputError("", "tempcert theorem profile-vs-gap", "expected a MODEL file");
+        Model m = load_model_file(ids[1], common.limits);
+        out = check_profile_vs_gap(m, read_n(vm, common.limits), read_fraction(vm, "eps", true),
+                                   common.limits);
+    } else {
+        throw InputError("", "tempcert theorem", "unknown theorem \"" + id + "\" (see --list)");
+    }
+    if (common.json) {
+        std::cout << nlohmann::ordered_json{{"theorem", id},
+                                            {"confirmed", out.confirmed},
+                                            {"facts", out.lines},
+                                            {"counterexample", out.counterexample}}
+                         .dump(2)
+                  << "\n";
+    } else {
+        for (const auto &l : out.lines)
+            std::cout << "  " << l << "\n";
+        if (!out.confirmed) std::cout << "counterexample: " << out.counterexample << "\n";
+        std::cout << "theorem " << id << ": " << (out.confirmed ? "confirmed" : "counterexample")
+                  << "\n";
+    }
+    return out.confirmed ? kExitOk : kExitRefuted;
+}
+
+} // namespace tempcert::cli
