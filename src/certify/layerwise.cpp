@@ -106,14 +106,19 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
             LayerwiseLayer info;
             info.values = S.size();
             info.beta = lemma_gt(0, std::nullopt, eps, kPrecStart);
-            // no head may read what earlier layers perturbed
-            for (std::size_t h = 0; h < layer.heads.size(); ++h)
-                for (std::size_t c : tainted)
+            // nothing in this layer may read what earlier layers perturbed
+            for (std::size_t c : tainted) {
+                for (std::size_t h = 0; h < layer.heads.size(); ++h)
                     if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) ||
                         reads(layer.heads[h].value, c))
                         throw Fail{"layer " + std::to_string(l + 1) + " head " +
                                    std::to_string(h + 1) + " reads coordinate " +
                                    std::to_string(c) + ", which the soft model perturbs"};
+                if (layer.ffn && reads(layer.ffn->w1, c))
+                    throw Fail{"layer " + std::to_string(l + 1) +
+                               ": the feed-forward sublayer reads coordinate " + std::to_string(c) +
+                               ", which the soft model perturbs"};
+            }
             std::vector<std::vector<Vector>> outputs; // per head: possible hard outputs
             Vector span(m.width, Rational(0));
             for (std::size_t h = 0; h < layer.heads.size(); ++h) {
@@ -196,7 +201,9 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                                std::to_string(cap) + " hard values per position"};
                 half = std::move(next);
             }
-            // soft radius: eps * span on the heads' output coordinates
+            // soft radius: eps * span on the heads' output coordinates; earlier
+            // tainted coordinates stay perturbed (no unit reads them, checked
+            // above, so they pass through the identity part of the Jacobian)
             std::set<std::size_t> perturbed = tainted;
             Vector radius(m.width, Rational(0));
             for (std::size_t c = 0; c < m.width; ++c)
@@ -204,8 +211,6 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                     radius[c] = eps * span[c];
                     perturbed.insert(c);
                 }
-            for (std::size_t c : tainted)
-                radius[c] = Rational(1000000); // unknown: never read (checked)
             // after the sublayer: tainted iff some box's Jacobian I + W2 D W1
             // connects the coordinate to a perturbed one
             std::set<std::size_t> next_tainted;
@@ -263,16 +268,6 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 best = std::max(best, info.beta.beta_up);
             }
             res.layers.push_back(std::move(info));
-            // later feed-forward sublayers may not read tainted coordinates
-            for (std::size_t l2 = l + 1; l2 < m.layers.size(); ++l2)
-                if (m.layers[l2].ffn && m.layers[l2].heads.empty())
-                    for (std::size_t c : tainted)
-                        if (reads(m.layers[l2].ffn->w1, c))
-                            throw Fail{"layer " + std::to_string(l2 + 1) +
-                                       ": the feed-forward sublayer reads coordinate " +
-                                       std::to_string(c) +
-                                       ", which the soft model perturbs from layer " +
-                                       std::to_string(l + 1)};
         }
         res.readout_exact = true;
         for (std::size_t c : tainted)

@@ -51,9 +51,8 @@ namespace {
 
 // `certify --method layerwise` (src/certify/layerwise.cpp): no enumeration,
 // any n; certified when beta meets every layer's bound at every length.
-int certify_by_layers(const Model &m, const po::variables_map &vm, const CertifyOptions &o,
-                      const Common &common) {
-    LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
+int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::variables_map &vm,
+                      const CertifyOptions &o, const Common &common) {
     if (!lw.applies)
         throw Undecided("the layerwise method does not apply: " + lw.failure +
                         " (--method exhaustive enumerates words instead)");
@@ -152,9 +151,11 @@ int run_certify(const Args &args) {
     CertifyOptions o = read_claim(vm, common);
     std::string method = vm["method"].as<std::string>();
     if (method == "layerwise" ||
-        (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words &&
-         certify_layerwise(m, o.n, o.eps, o.limits).applies))
-        return certify_by_layers(m, vm, o, common);
+        (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words)) {
+        // computed once: it decides `auto` and is the result
+        LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
+        if (method == "layerwise" || lw.applies) return certify_by_layers(m, lw, vm, o, common);
+    }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
 
     GapReport gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
