@@ -47,6 +47,7 @@ struct CertifyOptions {
     Limits limits;
     PrecisionPolicy precision;
     bool allow_prefix = true; // false: the plain path only (--method plain)
+    bool filter = true;       // prefix path: double-interval filter before MPFI (--no-filter)
 };
 
 // The largest value a head's checked quantity reached (tv: TV's upper end;
@@ -62,6 +63,9 @@ struct Binding {
 // one entry for the read-out).
 void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &soft, Criterion c,
                     const Word &w);
+// Folds one candidate into entry `idx`: the larger value wins, ties go to
+// the word first in enumeration order (so the order of visits is irrelevant).
+void record_binding_value(std::vector<Binding> &b, std::size_t idx, Binding candidate);
 
 struct CertifyResult {
     Verdict verdict = Verdict::Undecided;
@@ -70,6 +74,9 @@ struct CertifyResult {
     std::uint64_t words = 0;
     Prec max_prec = 0; // highest precision any word needed
     std::string method;
+    // prefix path with the filter: nodes the double intervals decided, and
+    // nodes they could not (re-judged by the exact and MPFI plain path)
+    std::uint64_t filter_decided = 0, filter_fallbacks = 0;
     std::vector<Binding> bindings; // per head (tv) or read-out; see record_binding
     // The binding place: the largest value, i.e. the smallest slack.
     const Binding *binding() const;

@@ -31,7 +31,12 @@ struct Limits {
     // Progress of an enumeration (words done, words in all); the command
     // line sets it only when stderr is a terminal.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // --threads: workers for enumeration and symbolic analysis. Results,
+    // witnesses and counts do not depend on it (see certify_prefix.cpp).
+    unsigned threads = 1;
 };
+
+constexpr unsigned kMaxThreads = 256;
 
 // Thrown by check_budget when the run is interrupted (SIGINT).
 struct Interrupted {};

@@ -1,20 +1,226 @@
 // Prefix-sharing certification (SPEC 5.2): a depth-first walk over the tree
 // of words where each node judges only its newest query (tv) or newest
 // read-out (output, decision); the earlier ones are its ancestors' and were
-// judged there. Nodes the fixed-precision soft state cannot decide are
-// re-judged whole by the plain path (certify_word), which raises precision.
+// judged there.
+//
+// Each node is first judged by the double-interval filter (issue 7,
+// proofs/double-filter.md) or, with the filter off, by MPFI at the starting
+// precision. What that cannot decide is re-judged whole by the plain path
+// (certify_word, which raises precision): the filter only ever answers
+// "certainly holds" or "certainly fails", so the verdict and the
+// counterexample are the plain path's whether it ran or not.
 //
 // The counterexample is the plain path's: the first refuting word in
 // (length, lexicographic) order refutes at its newest item (else a shorter
 // prefix would refute), so it is a node; the walk keeps the least such node
 // and does not descend below a refuting node or past its length.
+//
+// Threads: the words of length < kSplit are walked first, in this thread;
+// each surviving prefix of length kSplit is then a task with its own
+// evaluator. The split does not depend on the thread count and the merge is
+// order-free (least counterexample, bindings by value then word order), so
+// results, witnesses and counts are the same for any --threads.
 #include "../eval/prefix_eval.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 
+#include <atomic>
+#include <chrono>
+#include <exception>
 #include <functional>
+#include <mutex>
+#include <thread>
 
 namespace tempcert {
+
+namespace {
+
+// Prefixes of this length (or the first length with at least kMinTasks
+// words) become the parallel tasks.
+constexpr std::uint64_t kMinTasks = 64;
+
+struct Walk {
+    const Model &m;
+    const BetaSpec &beta;
+    const CertifyOptions &o;
+    DInterval eps_d;
+    std::atomic<std::uint64_t> *progress = nullptr;
+
+    // Judges the node `w` (the evaluator holds w); folds into r. Returns
+    // whether the walk may go below it.
+    bool node(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r) const {
+        ++r.words;
+        if (progress) progress->fetch_add(1, std::memory_order_relaxed);
+        Tri t = o.filter ? filtered(ev, w, r) : mpfi(ev, w, r);
+        if (t == Tri::False) return false;
+        return w.size() < o.n &&
+               (!r.counterexample || w.size() + 1 < r.counterexample->word.size());
+    }
+
+    // Whether a refutation at w would be recorded (else its detail is moot).
+    static bool least(const CertifyResult &r, const Word &w) {
+        return !r.counterexample || word_before(w, r.counterexample->word);
+    }
+
+    void fold_failure(Tri t, const Violation &v, const Word &w, CertifyResult &r) const {
+        if (t == Tri::False && least(r, w)) r.counterexample = v;
+        if (t == Tri::Unknown && (!r.undecided || word_before(w, r.undecided->word)))
+            r.undecided = v;
+    }
+
+    // The plain path on the whole word: raises precision until decided.
+    Tri exact(const Word &w, CertifyResult &r) const {
+        Violation v;
+        Prec used = 0;
+        Tri t = certify_word(m, w, beta, o, v, used, &r.bindings);
+        r.max_prec = std::max(r.max_prec, used);
+        fold_failure(t, v, w, r);
+        return t;
+    }
+
+    Tri filtered(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r) const {
+        Tri t = Tri::True;
+        auto fold = [&t](Tri x) {
+            if (x == Tri::False || (x == Tri::Unknown && t == Tri::True)) t = x;
+        };
+        if (o.criterion == Criterion::Tv) {
+            for (const auto &tv : ev.filtered_tv())
+                if (tv) fold(less_equal(*tv, eps_d));
+        } else {
+            for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k) {
+                const Real &yh = ev.hard_outputs()[k].y;
+                DInterval ys = ev.filtered_outputs()[k];
+                if (o.criterion == Criterion::Output) {
+                    DInterval yhd =
+                        yh.is_exact() ? to_dinterval(yh.exact()) : to_dinterval(yh.enclose(64));
+                    fold(less_equal(abs(ys - yhd), eps_d));
+                } else if (yh.is_exact() && yh.exact() == 0) {
+                    fold(Tri::Unknown); // degenerate: the plain path reports it
+                } else {
+                    Tri pos = is_positive(ys);
+                    fold(pos == Tri::Unknown
+                             ? pos
+                             : (pos == ev.hard_outputs()[k].accept ? Tri::True : Tri::False));
+                }
+            }
+        }
+        if (t == Tri::False && !least(r, w)) { // certain, and not the first
+            ++r.filter_decided;
+            return t;
+        }
+        if (t != Tri::True) {
+            ++r.filter_fallbacks;
+            return exact(w, r);
+        }
+        ++r.filter_decided;
+        // certified here: the newest items' upper bounds are the bindings
+        if (o.criterion == Criterion::Tv) {
+            std::size_t idx = 0;
+            for (std::size_t l = 0; l < m.layers.size(); ++l)
+                for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx)
+                    if (const auto &tv = ev.filtered_tv()[idx])
+                        record_binding_value(r.bindings, idx,
+                                             Binding{l + 1, h + 1, upper_exact(*tv), w,
+                                                     ev.hard_queries()[idx].query});
+        } else if (o.criterion == Criterion::Output) {
+            for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k) {
+                const auto &yh = ev.hard_outputs()[k];
+                DInterval yhd =
+                    yh.y.is_exact() ? to_dinterval(yh.y.exact()) : to_dinterval(yh.y.enclose(64));
+                record_binding_value(r.bindings, 0,
+                                     Binding{0, 0, upper_exact(abs(ev.filtered_outputs()[k] - yhd)),
+                                             w, yh.position});
+            }
+        }
+        return t;
+    }
+
+    Tri mpfi(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r) const {
+        const Prec prec = o.precision.start;
+        Tri t = Tri::True;
+        Violation v;
+        auto fold = [&](Tri x, Violation &cand) {
+            if (x == Tri::True || t == Tri::False) return;
+            if (x == Tri::False || t == Tri::True) {
+                t = x;
+                v = cand;
+            }
+        };
+        if (o.criterion == Criterion::Tv) {
+            std::size_t idx = 0;
+            for (std::size_t l = 0; l < m.layers.size(); ++l)
+                for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+                    Violation cand;
+                    fold(judge_query(ev.soft_queries()[idx], l + 1, h + 1, o.eps, prec, w, cand),
+                         cand);
+                }
+        } else {
+            for (std::size_t k = 0; k < ev.soft_outputs().size(); ++k) {
+                Violation cand;
+                fold(judge_output(ev.soft_outputs()[k], ev.hard_outputs()[k], o.eps, o.criterion,
+                                  prec, w, cand),
+                     cand);
+            }
+        }
+        if (t == Tri::Unknown) return exact(w, r); // fixed precision could not decide
+        if (t == Tri::False) {
+            fold_failure(t, v, w, r);
+            return t;
+        }
+        // the newest query of each head, or the newest read-out
+        Trace hard_new, soft_new;
+        soft_new.prec = prec;
+        if (o.criterion == Criterion::Tv) {
+            std::size_t idx = 0;
+            for (std::size_t l = 0; l < m.layers.size(); ++l) {
+                soft_new.layers.emplace_back();
+                for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx)
+                    soft_new.layers[l].heads.push_back(HeadTrace{{ev.soft_queries()[idx]}});
+            }
+        } else {
+            hard_new.outputs = ev.hard_outputs();
+            soft_new.outputs = ev.soft_outputs();
+        }
+        record_binding(r.bindings, hard_new, soft_new, o.criterion, w);
+        return t;
+    }
+
+    // Depth-first below `w` (held by ev), down to length `depth`.
+    void below(detail::PrefixEvaluator &ev, Word &w, std::size_t depth, CertifyResult &r,
+               std::vector<Word> *frontier) const {
+        for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
+            check_budget(o.limits);
+            ev.push(static_cast<int>(s));
+            w.push_back(static_cast<int>(s));
+            if (node(ev, w, r)) {
+                if (w.size() < depth)
+                    below(ev, w, depth, r, frontier);
+                else if (frontier)
+                    frontier->push_back(w);
+            }
+            w.pop_back();
+            ev.pop();
+        }
+    }
+};
+
+void merge(CertifyResult &into, const CertifyResult &part) {
+    into.words += part.words;
+    into.filter_decided += part.filter_decided;
+    into.filter_fallbacks += part.filter_fallbacks;
+    into.max_prec = std::max(into.max_prec, part.max_prec);
+    if (part.counterexample &&
+        (!into.counterexample || word_before(part.counterexample->word, into.counterexample->word)))
+        into.counterexample = part.counterexample;
+    if (part.undecided &&
+        (!into.undecided || word_before(part.undecided->word, into.undecided->word)))
+        into.undecided = part.undecided;
+    for (std::size_t i = 0; i < part.bindings.size(); ++i)
+        if (!part.bindings[i].word.empty())
+            record_binding_value(into.bindings, i, part.bindings[i]);
+}
+
+} // namespace
 
 std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
                                             const CertifyOptions &o) {
@@ -27,81 +233,85 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         betas.push_back(beta.at(l, 1, prec));
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
+    const std::uint64_t total = count_words(m.alphabet.size(), o.n);
+
+    std::atomic<std::uint64_t> visited{0};
+    Walk walk{m, beta, o, to_dinterval(o.eps), &visited};
     CertifyResult r;
     r.method = "exhaustive-prefix";
-    const std::uint64_t total = count_words(m.alphabet.size(), o.n);
     r.max_prec = prec;
-    detail::PrefixEvaluator ev(m, prec, betas);
-    Word w;
-    std::function<void()> walk = [&] {
-        for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
-            check_budget(o.limits);
-            if (o.limits.progress) o.limits.progress(r.words, total);
-            ev.push(static_cast<int>(s));
-            w.push_back(static_cast<int>(s));
-            ++r.words;
-            Tri t = Tri::True;
-            Violation v;
-            auto fold = [&](Tri x, Violation &cand) {
-                if (x == Tri::True || t == Tri::False) return;
-                if (x == Tri::False || t == Tri::True) {
-                    t = x;
-                    v = cand;
-                }
-            };
-            if (o.criterion == Criterion::Tv) {
-                std::size_t idx = 0;
-                for (std::size_t l = 0; l < m.layers.size(); ++l)
-                    for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
-                        Violation cand;
-                        fold(
-                            judge_query(ev.soft_queries()[idx], l + 1, h + 1, o.eps, prec, w, cand),
-                            cand);
-                    }
-            } else {
-                for (std::size_t k = 0; k < ev.soft_outputs().size(); ++k) {
-                    Violation cand;
-                    fold(judge_output(ev.soft_outputs()[k], ev.hard_outputs()[k], o.eps,
-                                      o.criterion, prec, w, cand),
-                         cand);
-                }
+
+    // Lengths below the split, here; the prefixes at the split are tasks.
+    std::size_t split = 1;
+    for (std::uint64_t c = m.alphabet.size(); c < kMinTasks; c *= m.alphabet.size())
+        ++split;
+    std::vector<Word> tasks;
+    {
+        detail::PrefixEvaluator ev(m, prec, betas, o.filter);
+        Word w;
+        walk.below(ev, w, std::min(split, o.n), r, split <= o.n ? &tasks : nullptr);
+    }
+    if (tasks.empty()) {
+        r.verdict = r.counterexample ? Verdict::Refuted
+                                     : (r.undecided ? Verdict::Undecided : Verdict::Certified);
+        return r;
+    }
+    // A task is one subtree: its root node, then everything below it. The
+    // counterexample found above the split prunes each the same way.
+    const CertifyResult top = r;
+    std::vector<CertifyResult> parts(tasks.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto worker = [&] {
+        try {
+            while (!stop.load()) {
+                std::size_t i = next.fetch_add(1);
+                if (i >= tasks.size()) return;
+                const Word &prefix = tasks[i];
+                detail::PrefixEvaluator ev(m, prec, betas, o.filter);
+                for (int s : prefix)
+                    ev.push(s);
+                CertifyResult &part = parts[i];
+                part.counterexample = top.counterexample; // prunes as the serial walk would
+                Word w = prefix;
+                // the root was judged above the split (as a frontier node)
+                if (w.size() < o.n &&
+                    (!part.counterexample || w.size() + 1 < part.counterexample->word.size()))
+                    walk.below(ev, w, o.n, part, nullptr);
+                if (part.counterexample && top.counterexample &&
+                    part.counterexample->word == top.counterexample->word)
+                    part.counterexample.reset(); // the top's, merged once
             }
-            if (t == Tri::Unknown) { // fixed precision could not decide: plain path
-                Prec used = 0;
-                t = certify_word(m, w, beta, o, v, used, &r.bindings);
-                r.max_prec = std::max(r.max_prec, used);
-            } else if (t == Tri::True) {
-                // the newest query of each head, or the newest read-out
-                Trace hard_new, soft_new;
-                soft_new.prec = prec;
-                if (o.criterion == Criterion::Tv) {
-                    std::size_t idx = 0;
-                    for (std::size_t l = 0; l < m.layers.size(); ++l) {
-                        soft_new.layers.emplace_back();
-                        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx)
-                            soft_new.layers[l].heads.push_back(HeadTrace{{ev.soft_queries()[idx]}});
-                    }
-                } else {
-                    hard_new.outputs = ev.hard_outputs();
-                    soft_new.outputs = ev.soft_outputs();
-                }
-                record_binding(r.bindings, hard_new, soft_new, o.criterion, w);
-            }
-            if (t == Tri::False) {
-                if (!r.counterexample || word_before(w, r.counterexample->word))
-                    r.counterexample = v;
-            } else {
-                if (t == Tri::Unknown && (!r.undecided || word_before(w, r.undecided->word)))
-                    r.undecided = v;
-                bool deeper = w.size() < o.n &&
-                              (!r.counterexample || w.size() + 1 < r.counterexample->word.size());
-                if (deeper) walk();
-            }
-            w.pop_back();
-            ev.pop();
+        } catch (...) {
+            std::lock_guard lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            stop = true;
         }
     };
-    walk();
+    unsigned threads =
+        std::max<std::size_t>(1, std::min<std::size_t>(o.limits.threads, tasks.size()));
+    std::vector<std::thread> pool;
+    for (unsigned k = 1; k < threads; ++k)
+        pool.emplace_back(worker);
+    std::atomic<bool> done{false};
+    std::thread reporter;
+    if (o.limits.progress) // the only caller of the callback while workers run
+        reporter = std::thread([&] {
+            while (!done.load()) {
+                o.limits.progress(visited.load(), total);
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    worker();
+    for (auto &t : pool)
+        t.join();
+    done = true;
+    if (reporter.joinable()) reporter.join();
+    if (failure) std::rethrow_exception(failure);
+    for (const auto &part : parts)
+        merge(r, part);
     r.verdict = r.counterexample ? Verdict::Refuted
                                  : (r.undecided ? Verdict::Undecided : Verdict::Certified);
     return r;

@@ -3,6 +3,8 @@
 // whole enclosure satisfies it, fails only if the whole enclosure violates it.
 #include "tempcert/certify.hpp"
 
+#include <mpfr.h>
+
 namespace tempcert {
 
 const char *to_string(Criterion c) {
@@ -41,16 +43,43 @@ const char *to_string(Verdict v) {
     return "?";
 }
 
+namespace {
+
+// Rounds an upper bound up to kBindingBits significant bits. Both the
+// double filter (53 bits) and MPFI (>= 128) enclose a head's value far more
+// tightly than that, so words whose values tie exactly compare equal
+// whichever path bounded them, and the tie goes to the first word.
+constexpr mpfr_prec_t kBindingBits = 40;
+Rational round_up_bits(const Rational &q) {
+    mpfr_t f;
+    mpfr_init2(f, kBindingBits);
+    mpfr_set_q(f, q.backend().data(), MPFR_RNDU);
+    mpq_t out;
+    mpq_init(out);
+    mpfr_get_q(out, f);
+    Rational r(out);
+    mpq_clear(out);
+    mpfr_clear(f);
+    return r;
+}
+
+} // namespace
+
+void record_binding_value(std::vector<Binding> &b, std::size_t idx, Binding candidate) {
+    if (b.size() <= idx) b.resize(idx + 1);
+    candidate.value = round_up_bits(candidate.value);
+    // ties go to the first word in enumeration order, whichever path ran
+    if (b[idx].word.empty() || candidate.value > b[idx].value ||
+        (candidate.value == b[idx].value && word_before(candidate.word, b[idx].word)))
+        b[idx] = std::move(candidate);
+}
+
 void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &soft, Criterion c,
                     const Word &w) {
     auto update = [&](std::size_t idx, std::size_t layer, std::size_t head, const Real &v,
                       std::size_t query) {
-        if (b.size() <= idx) b.resize(idx + 1);
         Rational up = v.is_exact() ? v.exact() : v.interval()->upper_exact();
-        // ties go to the first word in enumeration order, whichever path ran
-        if (b[idx].word.empty() || up > b[idx].value ||
-            (up == b[idx].value && word_before(w, b[idx].word)))
-            b[idx] = Binding{layer, head, up, w, query};
+        record_binding_value(b, idx, Binding{layer, head, up, w, query});
     };
     if (c == Criterion::Tv) {
         std::size_t idx = 0;

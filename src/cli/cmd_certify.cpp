@@ -18,7 +18,9 @@ void add_claim_options(po::options_description &desc) {
         "method", po::value<std::string>()->default_value("auto"),
         "auto (exhaustive while --max-words allows, else layerwise), "
         "exhaustive (prefix sharing where the masks allow it), plain "
-        "(every word from scratch), or layerwise (rounded models, any n)");
+        "(every word from scratch), or layerwise (rounded models, any n)")(
+        "no-filter", po::bool_switch(),
+        "judge with MPFI only, without the double-interval filter in front (same results)");
 }
 
 CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
@@ -36,6 +38,7 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
         throw InputError("", "--method",
                          "expected auto, exhaustive, plain or layerwise, got \"" + method + "\"");
     o.allow_prefix = method != "plain";
+    o.filter = !vm["no-filter"].as<bool>();
     return o;
 }
 
@@ -189,6 +192,9 @@ int run_certify(const Args &args) {
     if (common.json) {
         CertJson out = cert;
         out["min_gap"] = cert["gaps"]["min_gap"];
+        out["filter"] = {{"used", o.filter && r.method == "exhaustive-prefix"},
+                         {"decided", r.filter_decided},
+                         {"fallbacks", r.filter_fallbacks}};
         if (bind)
             out["binding"] = {
                 {"layer", bind->layer},
@@ -209,6 +215,9 @@ int run_certify(const Args &args) {
                   << (source == "beta_gap" ? bgap.beta_decimal_up + " (beta_gap, rounded up)"
                                            : beta_text)
                   << ", " << r.words << " words checked\n";
+        if (r.filter_decided + r.filter_fallbacks > 0)
+            std::cout << "filter: " << r.filter_decided << " nodes decided in double intervals, "
+                      << r.filter_fallbacks << " re-judged by the exact and MPFI path\n";
         if (r.counterexample)
             std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet)
                       << ": " << r.counterexample->detail << "\n";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <thread>
 #include <unistd.h>
 
 namespace tempcert::cli {
@@ -34,6 +35,11 @@ const LimitRow kLimitRows[] = {
      "most words an exhaustive enumeration may visit"},
 };
 
+unsigned default_threads() {
+    unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : std::min(n, kMaxThreads);
+}
+
 } // namespace
 
 void add_common_options(po::options_description &desc) {
@@ -42,7 +48,10 @@ void add_common_options(po::options_description &desc) {
         "prec-cap", po::value<long>()->default_value(defaults.prec_cap),
         "precision cap in bits for interval arithmetic (128..1048576)")(
         "time-limit", po::value<double>()->default_value(0),
-        "wall-clock budget in seconds (0: none); reaching it exits 3");
+        "wall-clock budget in seconds (0: none); reaching it exits 3")(
+        "threads", po::value<unsigned>()->default_value(default_threads()),
+        "worker threads for enumeration (1..256; default: all cores); results do not depend "
+        "on it");
     for (const auto &row : kLimitRows)
         desc.add_options()(row.name, po::value<std::size_t>()->default_value(defaults.*row.field),
                            row.help);
@@ -83,6 +92,12 @@ Common read_common_options(const po::variables_map &vm) {
         };
     }
     c.precision.cap = cap;
+    unsigned threads = vm["threads"].as<unsigned>();
+    if (threads < 1 || threads > kMaxThreads)
+        throw InputError("", "--threads",
+                         "expected a thread count from 1 to " + std::to_string(kMaxThreads) +
+                             ", got " + std::to_string(threads));
+    c.limits.threads = threads;
     for (const auto &row : kLimitRows) {
         std::size_t v = vm[row.name].as<std::size_t>();
         if (v < row.lo || v > row.hi)

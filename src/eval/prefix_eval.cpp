@@ -14,8 +14,27 @@ bool PrefixEvaluator::applies(const Model &m) {
     return true;
 }
 
-PrefixEvaluator::PrefixEvaluator(const Model &m, Prec prec, std::optional<std::vector<Real>> beta)
-    : m_(m), prec_(prec), beta_(std::move(beta)), bos_(m.has_bos()) {
+PrefixEvaluator::PrefixEvaluator(const Model &m, Prec prec, std::optional<std::vector<Real>> beta,
+                                 bool filter)
+    : m_(m), prec_(prec), beta_(std::move(beta)), bos_(m.has_bos()), filter_(filter && beta_) {
+    if (filter_) {
+        for (std::size_t l = 0; l < m.layers.size(); ++l) {
+            dheads_.emplace_back();
+            for (const auto &h : m.layers[l].heads)
+                dheads_.back().push_back(DHead{to_dmatrix(h.query), to_dmatrix(h.key),
+                                               to_dmatrix(h.value), to_dmatrix(h.output)});
+            const auto &f = m.layers[l].ffn;
+            dffn_.push_back(f ? std::optional<DFfn>(DFfn{to_dmatrix(f->w1), to_dmatrix(f->w2),
+                                                         to_dvector(f->b1), to_dvector(f->b2)})
+                              : std::nullopt);
+            dbeta_.push_back((*beta_)[l].is_exact() ? to_dinterval((*beta_)[l].exact())
+                                                    : to_dinterval((*beta_)[l].enclose(prec)));
+            dkeys_.emplace_back(m.layers[l].heads.size());
+            dvalues_.emplace_back(m.layers[l].heads.size());
+        }
+        dread_ = to_dvector(m.output.weights);
+        dbias_ = to_dinterval(m.output.bias);
+    }
     for (State *s : {&hard_, &soft_}) {
         s->keys.resize(m.layers.size());
         s->values.resize(m.layers.size());
@@ -53,6 +72,8 @@ void PrefixEvaluator::append(const Vector &embedding, std::size_t position) {
     soft_new_.clear();
     RealVector x = initial(m_, embedding, position, prec_);
     RealVector xs = x;
+    const RealVector x0 = filter_ ? x : RealVector{};
+    const bool mpfi_soft = beta_ && !filter_;
     std::size_t n = position; // the word's length once this position is in
     for (std::size_t l = 0; l < m_.layers.size(); ++l) {
         const Layer &layer = m_.layers[l];
@@ -64,7 +85,7 @@ void PrefixEvaluator::append(const Vector &embedding, std::size_t position) {
             QueryTrace q = hard_query(head, position, x, hard_.keys[l][h], hard_.values[l][h], n,
                                       bos_, m_.width, l + 1, h + 1, prec_);
             half = add_vectors(half, q.output, prec_);
-            if (beta_) {
+            if (mpfi_soft) {
                 soft_.keys[l][h].push_back(matvec(head.key, xs, prec_));
                 soft_.values[l][h].push_back(matvec(head.value, xs, prec_));
                 QueryTrace sq = soft_query(head, q, xs, soft_.keys[l][h], soft_.values[l][h], bos_,
@@ -76,7 +97,7 @@ void PrefixEvaluator::append(const Vector &embedding, std::size_t position) {
         }
         if (layer.ffn) {
             half = apply_ffn(*layer.ffn, half, prec_);
-            if (beta_) half_s = apply_ffn(*layer.ffn, half_s, prec_);
+            if (mpfi_soft) half_s = apply_ffn(*layer.ffn, half_s, prec_);
         }
         x = std::move(half);
         xs = std::move(half_s);
@@ -93,8 +114,58 @@ void PrefixEvaluator::append(const Vector &embedding, std::size_t position) {
             return o;
         };
         hard_out_.push_back(readout(x));
-        if (beta_) soft_out_.push_back(readout(xs));
+        if (mpfi_soft) soft_out_.push_back(readout(xs));
     }
+    if (filter_) append_filtered(x0);
+}
+
+// The soft model at the newest position in double intervals: the same
+// forward pass as above, with the hard query of each head giving the
+// support the tv criterion compares with.
+void PrefixEvaluator::append_filtered(const RealVector &x0) {
+    tv_d_.clear();
+    out_d_.clear();
+    DVector x = to_dvector(x0, prec_);
+    std::size_t flat = 0;
+    for (std::size_t l = 0; l < m_.layers.size(); ++l) {
+        const Layer &layer = m_.layers[l];
+        DVector half = x;
+        for (std::size_t h = 0; h < layer.heads.size(); ++h, ++flat) {
+            const DHead &dh = dheads_[l][h];
+            auto &keys = dkeys_[l][h];
+            auto &values = dvalues_[l][h];
+            keys.push_back(matvec(dh.key, x));
+            values.push_back(matvec(dh.value, x));
+            const QueryTrace &hq = hard_new_[flat];
+            if (hq.allowed.empty()) {
+                tv_d_.push_back(std::nullopt);
+                continue;
+            }
+            DVector q = matvec(dh.query, x);
+            DVector s;
+            s.reserve(hq.allowed.size());
+            for (std::size_t j : hq.allowed)
+                s.push_back(dot(q, keys[index_of(j, bos_)]));
+            DSoftmax sm = softmax_filter(s, dbeta_[l]);
+            RealVector compare = compared_weights(layer.heads[h].kind, hq);
+            std::vector<char> support(compare.size());
+            for (std::size_t a = 0; a < compare.size(); ++a)
+                support[a] = !compare[a].is_zero();
+            tv_d_.push_back(tv_filter(support, sm));
+            DVector mix(dh.value.size(), DInterval::point(0));
+            for (std::size_t a = 0; a < hq.allowed.size(); ++a) {
+                const DVector &v = values[index_of(hq.allowed[a], bos_)];
+                for (std::size_t c = 0; c < mix.size(); ++c)
+                    mix[c] = add_exact_zero(mix[c], sm.weights[a] * v[c]);
+            }
+            DVector out = matvec(dh.output, mix);
+            for (std::size_t c = 0; c < half.size(); ++c)
+                half[c] = add_exact_zero(half[c], out[c]);
+        }
+        if (dffn_[l]) half = apply_ffn(*dffn_[l], half);
+        x = std::move(half);
+    }
+    if (!hard_out_.empty()) out_d_.push_back(add_exact_zero(dot(dread_, x), dbias_));
 }
 
 void PrefixEvaluator::push(int symbol) {
@@ -109,6 +180,10 @@ void PrefixEvaluator::pop() {
                 if (!head.empty()) head.pop_back();
     for (State *s : {&hard_, &soft_})
         for (auto &layer : s->values)
+            for (auto &head : layer)
+                if (!head.empty()) head.pop_back();
+    for (auto *d : {&dkeys_, &dvalues_})
+        for (auto &layer : *d)
             for (auto &head : layer)
                 if (!head.empty()) head.pop_back();
     --n_;

@@ -7,6 +7,7 @@
 // word it cannot decide is handed to the plain path by the caller.
 #pragma once
 
+#include "soft_filter.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/trace.hpp"
 
@@ -21,8 +22,11 @@ class PrefixEvaluator {
     static bool applies(const Model &m);
 
     // `beta`: evaluate the soft model too, at this constant inverse
-    // temperature (every layer), at working precision `prec`.
-    PrefixEvaluator(const Model &m, Prec prec, std::optional<std::vector<Real>> beta);
+    // temperature (every layer): in MPFI at working precision `prec`, or,
+    // with `filter`, in outward-rounded double intervals only (the filter of
+    // issue 7; soft_queries() and soft_outputs() then stay empty).
+    PrefixEvaluator(const Model &m, Prec prec, std::optional<std::vector<Real>> beta,
+                    bool filter = false);
 
     void push(int symbol); // append a position; evaluates only that position
     void pop();
@@ -35,6 +39,10 @@ class PrefixEvaluator {
     // "last" and "all", position 1 at length 1 for "first".
     const std::vector<OutputValue> &hard_outputs() const { return hard_out_; }
     const std::vector<OutputValue> &soft_outputs() const { return soft_out_; }
+    // Filter mode: TV of the newest query per flat head (nullopt: no allowed
+    // position), and the soft read-outs (as hard_outputs()).
+    const std::vector<std::optional<DInterval>> &filtered_tv() const { return tv_d_; }
+    const std::vector<DInterval> &filtered_outputs() const { return out_d_; }
 
   private:
     struct State {
@@ -47,6 +55,20 @@ class PrefixEvaluator {
     bool bos_;
     std::size_t n_ = 0;
     State hard_, soft_;
+    // filter mode: the model in double intervals and the soft state
+    struct DHead {
+        DMatrix query, key, value, output;
+    };
+    bool filter_ = false;
+    std::vector<std::vector<DHead>> dheads_;
+    std::vector<std::optional<DFfn>> dffn_;
+    std::vector<DInterval> dbeta_;
+    DVector dread_;
+    DInterval dbias_;
+    std::vector<std::vector<std::vector<DVector>>> dkeys_, dvalues_;
+    std::vector<std::optional<DInterval>> tv_d_;
+    std::vector<DInterval> out_d_;
+    void append_filtered(const RealVector &x0);
     std::vector<QueryTrace> hard_new_, soft_new_;
     std::vector<OutputValue> hard_out_, soft_out_;
     void append(const Vector &embedding, std::size_t position);

@@ -1,0 +1,43 @@
+// The softmax and its total variation in outward-rounded double intervals:
+// the filter in front of attention_ops' MPFI enclosures (issue 7,
+// proofs/double-filter.md). Same formulas as softmax() and
+// total_variation() there, so the two enclose the same quantities.
+#pragma once
+
+#include "tempcert/dinterval.hpp"
+#include "tempcert/model.hpp"
+
+#include <vector>
+
+namespace tempcert::detail {
+
+using DVector = std::vector<DInterval>;
+using DMatrix = std::vector<DVector>;
+
+DMatrix to_dmatrix(const Matrix &m);
+DVector to_dvector(const Vector &v);
+DVector to_dvector(const RealVector &v, Prec prec);
+
+// row . x, skipping exact zeros of the row.
+DInterval dot(const DVector &row, const DVector &x);
+DVector matvec(const DMatrix &m, const DVector &x);
+
+struct DSoftmax {
+    DVector s, e, weights; // scores, exp(beta (s_j - s_ref)), weights
+    DInterval beta;
+};
+
+// Softmax weights as shares e_j / (e_j + rest_j). Requires s non-empty.
+DSoftmax softmax_filter(const DVector &scores, DInterval beta);
+
+// TV(softmax, h) for h uniform on the positions with on_support[j] != 0.
+DInterval tv_filter(const std::vector<char> &on_support, const DSoftmax &sm);
+
+// x + W_2 ReLU(W_1 x + b_1) + b_2.
+struct DFfn {
+    DMatrix w1, w2;
+    DVector b1, b2;
+};
+DVector apply_ffn(const DFfn &f, const DVector &x);
+
+} // namespace tempcert::detail
