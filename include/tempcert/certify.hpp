@@ -78,6 +78,9 @@ struct CertifyResult {
     // nodes they could not (re-judged by the exact and MPFI plain path)
     std::uint64_t filter_decided = 0, filter_fallbacks = 0;
     std::vector<Binding> bindings; // per head (tv) or read-out; see record_binding
+    // false: the filter kept only some of many near-maximal places, and the
+    // binding is the largest among those (certify_prefix.cpp, Candidates)
+    bool binding_exact = true;
     // The binding place: the largest value, i.e. the smallest slack.
     const Binding *binding() const;
 };

@@ -24,6 +24,7 @@
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -39,6 +40,41 @@ namespace {
 // words) become the parallel tasks.
 constexpr std::uint64_t kMinTasks = 64;
 
+// Bindings under the filter. The binding is the largest MPFI upper bound
+// (the plain path's), which the filter's looser bounds cannot pick alone:
+// each head keeps the nodes whose filtered upper end reaches the best
+// filtered lower end seen; one of them is the MPFI maximum, and they are
+// re-evaluated in MPFI at the end, so the binding is the one the MPFI path
+// finds. Many exact ties (common: every word with the same suffix) would
+// make that costly, so a head keeps at most kMaxCandidates, those with the
+// largest upper ends (ties: first word); when it had to drop some, the
+// result says the binding is the largest among those kept
+// (binding_exact = false). The verdict and counterexample never depend on it.
+constexpr std::size_t kMaxCandidates = 64;
+struct Candidates {
+    std::vector<double> best_lo;
+    std::vector<std::vector<std::pair<double, Word>>> items;
+    bool dropped = false;
+    void add(std::size_t idx, DInterval v, const Word &w) {
+        if (items.size() <= idx) {
+            items.resize(idx + 1);
+            best_lo.resize(idx + 1, 0.0);
+        }
+        if (v.hi < best_lo[idx]) return;
+        best_lo[idx] = std::max(best_lo[idx], v.lo);
+        auto &list = items[idx];
+        list.emplace_back(v.hi, w);
+        if (list.size() <= 4 * kMaxCandidates) return;
+        std::erase_if(list, [&](const auto &c) { return c.first < best_lo[idx]; });
+        if (list.size() <= kMaxCandidates) return;
+        std::sort(list.begin(), list.end(), [](const auto &a, const auto &b) {
+            return a.first != b.first ? a.first > b.first : word_before(a.second, b.second);
+        });
+        list.resize(kMaxCandidates);
+        dropped = true;
+    }
+};
+
 struct Walk {
     const Model &m;
     const BetaSpec &beta;
@@ -48,10 +84,11 @@ struct Walk {
 
     // Judges the node `w` (the evaluator holds w); folds into r. Returns
     // whether the walk may go below it.
-    bool node(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r) const {
+    bool node(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r,
+              Candidates &cand) const {
         ++r.words;
         if (progress) progress->fetch_add(1, std::memory_order_relaxed);
-        Tri t = o.filter ? filtered(ev, w, r) : mpfi(ev, w, r);
+        Tri t = o.filter ? filtered(ev, w, r, cand) : mpfi(ev, w, r);
         if (t == Tri::False) return false;
         return w.size() < o.n &&
                (!r.counterexample || w.size() + 1 < r.counterexample->word.size());
@@ -68,6 +105,13 @@ struct Walk {
             r.undecided = v;
     }
 
+    // MPFI bindings of a word the filter certified (see Candidates).
+    void rebind(const Word &w, CertifyResult &r) const {
+        Violation v;
+        Prec used = 0;
+        certify_word(m, w, beta, o, v, used, &r.bindings);
+    }
+
     // The plain path on the whole word: raises precision until decided.
     Tri exact(const Word &w, CertifyResult &r) const {
         Violation v;
@@ -78,7 +122,8 @@ struct Walk {
         return t;
     }
 
-    Tri filtered(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r) const {
+    Tri filtered(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r,
+                 Candidates &cand) const {
         Tri t = Tri::True;
         auto fold = [&t](Tri x) {
             if (x == Tri::False || (x == Tri::Unknown && t == Tri::True)) t = x;
@@ -113,23 +158,17 @@ struct Walk {
             return exact(w, r);
         }
         ++r.filter_decided;
-        // certified here: the newest items' upper bounds are the bindings
+        // certified here: the newest items are binding candidates
+        auto candidate = [&](std::size_t idx, DInterval v) { cand.add(idx, v, w); };
         if (o.criterion == Criterion::Tv) {
-            std::size_t idx = 0;
-            for (std::size_t l = 0; l < m.layers.size(); ++l)
-                for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx)
-                    if (const auto &tv = ev.filtered_tv()[idx])
-                        record_binding_value(r.bindings, idx,
-                                             Binding{l + 1, h + 1, upper_exact(*tv), w,
-                                                     ev.hard_queries()[idx].query});
+            for (std::size_t idx = 0; idx < ev.filtered_tv().size(); ++idx)
+                if (const auto &tv = ev.filtered_tv()[idx]) candidate(idx, *tv);
         } else if (o.criterion == Criterion::Output) {
             for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k) {
                 const auto &yh = ev.hard_outputs()[k];
                 DInterval yhd =
                     yh.y.is_exact() ? to_dinterval(yh.y.exact()) : to_dinterval(yh.y.enclose(64));
-                record_binding_value(r.bindings, 0,
-                                     Binding{0, 0, upper_exact(abs(ev.filtered_outputs()[k] - yhd)),
-                                             w, yh.position});
+                candidate(0, abs(ev.filtered_outputs()[k] - yhd));
             }
         }
         return t;
@@ -187,14 +226,14 @@ struct Walk {
 
     // Depth-first below `w` (held by ev), down to length `depth`.
     void below(detail::PrefixEvaluator &ev, Word &w, std::size_t depth, CertifyResult &r,
-               std::vector<Word> *frontier) const {
+               Candidates &cand, std::vector<Word> *frontier) const {
         for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
             check_budget(o.limits);
             ev.push(static_cast<int>(s));
             w.push_back(static_cast<int>(s));
-            if (node(ev, w, r)) {
+            if (node(ev, w, r, cand)) {
                 if (w.size() < depth)
-                    below(ev, w, depth, r, frontier);
+                    below(ev, w, depth, r, cand, frontier);
                 else if (frontier)
                     frontier->push_back(w);
             }
@@ -238,6 +277,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     std::atomic<std::uint64_t> visited{0};
     Walk walk{m, beta, o, to_dinterval(o.eps), &visited};
     CertifyResult r;
+    std::vector<Candidates> cands(1);
     r.method = "exhaustive-prefix";
     r.max_prec = prec;
 
@@ -249,17 +289,13 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     {
         detail::PrefixEvaluator ev(m, prec, betas, o.filter);
         Word w;
-        walk.below(ev, w, std::min(split, o.n), r, split <= o.n ? &tasks : nullptr);
-    }
-    if (tasks.empty()) {
-        r.verdict = r.counterexample ? Verdict::Refuted
-                                     : (r.undecided ? Verdict::Undecided : Verdict::Certified);
-        return r;
+        walk.below(ev, w, std::min(split, o.n), r, cands.front(), split <= o.n ? &tasks : nullptr);
     }
     // A task is one subtree: its root node, then everything below it. The
     // counterexample found above the split prunes each the same way.
     const CertifyResult top = r;
     std::vector<CertifyResult> parts(tasks.size());
+    cands.resize(tasks.size() + 1);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
     std::exception_ptr failure;
@@ -279,7 +315,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
                 // the root was judged above the split (as a frontier node)
                 if (w.size() < o.n &&
                     (!part.counterexample || w.size() + 1 < part.counterexample->word.size()))
-                    walk.below(ev, w, o.n, part, nullptr);
+                    walk.below(ev, w, o.n, part, cands[i + 1], nullptr);
                 if (part.counterexample && top.counterexample &&
                     part.counterexample->word == top.counterexample->word)
                     part.counterexample.reset(); // the top's, merged once
@@ -314,6 +350,40 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         merge(r, part);
     r.verdict = r.counterexample ? Verdict::Refuted
                                  : (r.undecided ? Verdict::Undecided : Verdict::Certified);
+    if (r.verdict == Verdict::Certified) {
+        // the surviving binding candidates of every part, in MPFI
+        std::vector<double> best;
+        for (const auto &c : cands)
+            for (std::size_t idx = 0; idx < c.best_lo.size(); ++idx) {
+                if (best.size() <= idx) best.resize(idx + 1, 0.0);
+                best[idx] = std::max(best[idx], c.best_lo[idx]);
+            }
+        std::vector<Word> words;
+        for (const auto &c : cands)
+            r.binding_exact = r.binding_exact && !c.dropped;
+        for (std::size_t idx = 0; idx < best.size(); ++idx) {
+            std::vector<std::pair<double, Word>> all;
+            for (const auto &c : cands)
+                if (idx < c.items.size())
+                    for (const auto &item : c.items[idx])
+                        if (item.first >= best[idx]) all.push_back(item);
+            if (all.size() > kMaxCandidates) {
+                std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) {
+                    return a.first != b.first ? a.first > b.first : word_before(a.second, b.second);
+                });
+                all.resize(kMaxCandidates);
+                r.binding_exact = false;
+            }
+            for (auto &item : all)
+                words.push_back(std::move(item.second));
+        }
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        for (const Word &w : words) {
+            check_budget(o.limits);
+            walk.rebind(w, r);
+        }
+    }
     return r;
 }
 

@@ -45,20 +45,42 @@ const char *to_string(Verdict v) {
 
 namespace {
 
-// Rounds an upper bound up to kBindingBits significant bits. Both the
-// double filter (53 bits) and MPFI (>= 128) enclose a head's value far more
-// tightly than that, so words whose values tie exactly compare equal
-// whichever path bounded them, and the tie goes to the first word.
+// Rounds an upper bound up to kBindingBits significant bits, and up to at
+// least 2^kBindingFloorExp. Both the double filter (53 bits) and MPFI
+// (>= 128) enclose a head's value far more tightly than 40 bits, so words
+// whose values tie exactly compare equal whichever path bounded them, and
+// the tie goes to the first word. The floor keeps a TV like exp(-10^11)
+// (MPFR's exponent range is far wider than a double's) from becoming a
+// rational with a 10^11-bit denominator.
 constexpr mpfr_prec_t kBindingBits = 40;
-Rational round_up_bits(const Rational &q) {
+constexpr long kBindingFloorExp = -1000;
+Rational round_up_bits(mpfr_srcptr x) {
     mpfr_t f;
     mpfr_init2(f, kBindingBits);
-    mpfr_set_q(f, q.backend().data(), MPFR_RNDU);
+    mpfr_set(f, x, MPFR_RNDU);
+    if (mpfr_sgn(f) != 0 && mpfr_get_exp(f) < kBindingFloorExp)
+        mpfr_set_ui_2exp(f, 1, kBindingFloorExp, MPFR_RNDU);
     mpq_t out;
     mpq_init(out);
     mpfr_get_q(out, f);
     Rational r(out);
     mpq_clear(out);
+    mpfr_clear(f);
+    return r;
+}
+Rational round_up_bits(const Rational &q) {
+    mpfr_t f;
+    mpfr_init2(f, kBindingBits);
+    mpfr_set_q(f, q.backend().data(), MPFR_RNDU);
+    Rational r = round_up_bits(f);
+    mpfr_clear(f);
+    return r;
+}
+Rational round_up_bits(const Interval &x) {
+    mpfr_t f;
+    mpfr_init2(f, x.prec());
+    mpfi_get_right(f, x.raw());
+    Rational r = round_up_bits(f);
     mpfr_clear(f);
     return r;
 }
@@ -78,7 +100,7 @@ void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &sof
                     const Word &w) {
     auto update = [&](std::size_t idx, std::size_t layer, std::size_t head, const Real &v,
                       std::size_t query) {
-        Rational up = v.is_exact() ? v.exact() : v.interval()->upper_exact();
+        Rational up = v.is_exact() ? v.exact() : round_up_bits(*v.interval());
         record_binding_value(b, idx, Binding{layer, head, up, w, query});
     };
     if (c == Criterion::Tv) {

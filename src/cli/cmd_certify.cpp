@@ -202,7 +202,8 @@ int run_certify(const Args &args) {
                 {"query", bind->query},
                 {"word", format_word(bind->word, m.alphabet)},
                 {"value_up", decimal_significant(bind->value, 12, true)},
-                {"slack", decimal_significant(Rational(o.eps - bind->value), 12, false)}};
+                {"slack", decimal_significant(Rational(o.eps - bind->value), 12, false)},
+                {"exact_choice", r.binding_exact}};
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
@@ -234,7 +235,11 @@ int run_certify(const Args &args) {
                       << to_string(o.criterion)
                       << " <= " << decimal_significant(bind->value, 6, true) << " against eps "
                       << to_string(o.eps) << " (slack >= "
-                      << decimal_significant(Rational(o.eps - bind->value), 6, false) << ")\n";
+                      << decimal_significant(Rational(o.eps - bind->value), 6, false) << ")"
+                      << (r.binding_exact ? ""
+                                          : " [largest of the near-maximal places the filter "
+                                            "kept; --no-filter for the exact choice]")
+                      << "\n";
         std::cout << "verdict: " << to_string(r.verdict) << "\n";
         if (vm.count("output") && r.verdict != Verdict::Undecided)
             std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";

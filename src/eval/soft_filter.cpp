@@ -36,7 +36,7 @@ DInterval dot(const DVector &row, const DVector &x) {
         // a product by an exact +-1 entry is exact
         DInterval p = row[k].lo == row[k].hi && row[k].lo == 1    ? x[k]
                       : row[k].lo == row[k].hi && row[k].lo == -1 ? -x[k]
-                                                                   : row[k] * x[k];
+                                                                  : row[k] * x[k];
         sum = add_exact_zero(sum, p);
     }
     return sum;
@@ -63,8 +63,7 @@ DSoftmax softmax_filter(const DVector &scores, DInterval beta) {
         if (scores[ref].hi < scores[k].hi) ref = k;
     out.e.resize(m);
     for (std::size_t k = 0; k < m; ++k)
-        out.e[k] =
-            k == ref ? DInterval::point(1) : exp(beta * (scores[k] - scores[ref]));
+        out.e[k] = k == ref ? DInterval::point(1) : exp(beta * (scores[k] - scores[ref]));
     // rest_k = (sum of e before k) + (sum after k), each summed once
     DVector prefix(m + 1, DInterval::point(0)), suffix(m + 1, DInterval::point(0));
     for (std::size_t k = 0; k < m; ++k)
