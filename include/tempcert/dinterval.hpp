@@ -30,13 +30,18 @@ constexpr int kLibmUlps = 4;
 // The next double below / above x (nextafter without the libm call).
 // down(+inf) = DBL_MAX: a result that overflowed to +inf is >= DBL_MAX.
 inline double step_down(double x) {
-    if (std::isnan(x) || x == -std::numeric_limits<double>::infinity()) return x;
+    if (!(x > -std::numeric_limits<double>::infinity())) return x; // -inf, NaN
     if (x == 0) return -std::numeric_limits<double>::denorm_min();
     auto bits = std::bit_cast<std::uint64_t>(x);
     return std::bit_cast<double>(x > 0 ? bits - 1 : bits + 1);
 }
 inline double step_up(double x) {
-    return -step_down(-x);
+    if (!(x < std::numeric_limits<double>::infinity())) return x; // +inf, NaN
+    auto bits = std::bit_cast<std::int64_t>(x);
+    if (bits >= 0) return std::bit_cast<double>(bits + 1); // x >= +0
+    if (bits == std::numeric_limits<std::int64_t>::min())
+        return std::numeric_limits<double>::denorm_min(); // -0
+    return std::bit_cast<double>(bits - 1);
 }
 
 struct DInterval {

@@ -2,6 +2,11 @@
 // proofs/double-filter.md (the formulas are proofs/softmax-enclosure.md's).
 #include "soft_filter.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
 namespace tempcert::detail {
 
 DMatrix to_dmatrix(const Matrix &m) {
@@ -50,29 +55,86 @@ DVector matvec(const DMatrix &m, const DVector &x) {
     return out;
 }
 
-DSoftmax softmax_filter(const DVector &scores, DInterval beta) {
-    DSoftmax out{scores, {}, {}, beta};
+namespace {
+
+// k ulps below / above a finite x >= 0 (bit arithmetic; +inf above DBL_MAX).
+inline double down_k(double x, int k) {
+    auto bits = std::bit_cast<std::uint64_t>(x);
+    return bits > static_cast<std::uint64_t>(k) ? std::bit_cast<double>(bits - k) : 0.0;
+}
+inline double up_k(double x, int k) {
+    return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) + k);
+}
+
+// exp on [lo, hi] for finite lo <= hi <= 0, with one libm call when hi - lo
+// is small: exp(hi) = exp(lo) exp(w) <= exp(lo) (1 + 2w) for 0 <= w <= 1
+// (proofs/double-filter.md).
+inline DInterval exp_nonpositive(double lo, double hi) {
+    double e = std::exp(lo);
+    double e_lo = down_k(e, kLibmUlps), e_hi = up_k(e, kLibmUlps);
+    if (hi == lo) return {e_lo, e_hi};
+    double w = step_up(hi - lo);
+    if (w <= 1e-3) return {e_lo, step_up(e_hi * step_up(1 + 2 * w))}; // 2w is exact
+    return {e_lo, up_k(std::exp(hi), kLibmUlps)};
+}
+
+} // namespace
+
+void softmax_filter(const DVector &scores, DInterval beta, DSoftmax &out) {
+    out.beta = beta;
+    out.s = scores;
     std::size_t m = scores.size();
+    out.e.resize(m);
+    out.weights.resize(m);
     if (m == 1) {
-        out.e.push_back(DInterval::point(1));
-        out.weights.push_back(DInterval::point(1));
-        return out;
+        out.e[0] = out.weights[0] = DInterval::point(1);
+        return;
     }
     std::size_t ref = 0;
     for (std::size_t k = 1; k < m; ++k)
         if (scores[ref].hi < scores[k].hi) ref = k;
-    out.e.resize(m);
+    // weights e_j / sum_k e_k, with the sum's ends bounding the denominator
+    const DInterval sr = scores[ref];
+    const bool fast = beta.lo >= 0 && std::isfinite(beta.hi) && sr.finite();
+    double total_lo = 0, total_hi = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+        DInterval e;
+        if (k == ref) {
+            e = DInterval::point(1);
+        } else {
+            DInterval d = scores[k] - sr;
+            if (fast && d.hi <= 0 && std::isfinite(d.lo)) {
+                // beta >= 0, d <= 0: beta d in [beta.hi d.lo, beta.lo d.hi]
+                double lo = step_down(beta.hi * d.lo), hi = step_up(beta.lo * d.hi);
+                e = exp_nonpositive(lo, std::min(hi, 0.0));
+            } else {
+                e = exp(beta * d);
+            }
+        }
+        out.e[k] = e;
+        total_lo += e.lo; // widened once below
+        total_hi += e.hi;
+    }
+    // A recursive sum of m >= 0 terms in round-to-nearest is within
+    // (m-1) u / (1 - (m-1) u) of the exact sum, relatively (u = 2^-53;
+    // Higham, Accuracy and Stability, 4.2); 2 m u covers that for m < 2^50.
+    const double rel = static_cast<double>(m) * 0x1p-52;
+    total_lo = step_down(total_lo * step_down(1 - rel));
+    total_hi = step_up(total_hi * step_up(1 + rel));
+    double inv_lo = step_down(1 / total_hi), inv_hi = step_up(1 / total_lo);
+    if (!(total_lo >= 1) || !std::isfinite(total_hi)) { // cannot happen: e_ref = 1
+        for (auto &w : out.weights)
+            w = {0, 1};
+        return;
+    }
     for (std::size_t k = 0; k < m; ++k)
-        out.e[k] = k == ref ? DInterval::point(1) : exp(beta * (scores[k] - scores[ref]));
-    // rest_k = (sum of e before k) + (sum after k), each summed once
-    DVector prefix(m + 1, DInterval::point(0)), suffix(m + 1, DInterval::point(0));
-    for (std::size_t k = 0; k < m; ++k)
-        prefix[k + 1] = add_exact_zero(prefix[k], out.e[k]);
-    for (std::size_t k = m; k-- > 0;)
-        suffix[k] = add_exact_zero(suffix[k + 1], out.e[k]);
-    out.weights.resize(m);
-    for (std::size_t k = 0; k < m; ++k)
-        out.weights[k] = share(out.e[k], add_exact_zero(prefix[k], suffix[k + 1]));
+        out.weights[k] = {std::max(0.0, step_down(out.e[k].lo * inv_lo)),
+                          std::min(1.0, step_up(out.e[k].hi * inv_hi))};
+}
+
+DSoftmax softmax_filter(const DVector &scores, DInterval beta) {
+    DSoftmax out;
+    softmax_filter(scores, beta, out);
     return out;
 }
 

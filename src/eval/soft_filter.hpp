@@ -27,8 +27,11 @@ struct DSoftmax {
     DInterval beta;
 };
 
-// Softmax weights as shares e_j / (e_j + rest_j). Requires s non-empty.
+// Softmax weights e_j / sum_k e_k, enclosed by the ends of e_j and of the
+// sum (looser than MPFI's shares, and enough for a filter). Requires s
+// non-empty. The second form reuses `out`'s storage.
 DSoftmax softmax_filter(const DVector &scores, DInterval beta);
+void softmax_filter(const DVector &scores, DInterval beta, DSoftmax &out);
 
 // TV(softmax, h) for h uniform on the positions with on_support[j] != 0.
 DInterval tv_filter(const std::vector<char> &on_support, const DSoftmax &sm);

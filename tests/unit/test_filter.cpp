@@ -137,8 +137,7 @@ TEST_CASE("double intervals enclose exact sums, products, quotients and MPFR's e
     CHECK(to_dinterval(Rational(5, 4)).lo == 1.25);
     CHECK(to_dinterval(Rational(5, 4)).hi == 1.25);
     CHECK(step_up(0.0) > 0);
-    CHECK(step_down(std::numeric_limits<double>::infinity()) ==
-          std::numeric_limits<double>::max());
+    CHECK(step_down(std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::max());
 }
 
 // One random score vector, its inverse temperature and the tv support.
@@ -280,12 +279,11 @@ TEST_CASE("certification: filter, MPFI and plain agree, on 1 to 3 threads") {
                     o.filter = filter;
                     o.limits.threads = threads;
                     CertifyResult r = *certify_prefix(m, spec, o);
-                    INFO("seed " << seed << " beta " << beta << " filter " << filter
-                                 << " threads " << threads);
+                    INFO("seed " << seed << " beta " << beta << " filter " << filter << " threads "
+                                 << threads);
                     CHECK(r.verdict == reference->verdict);
                     CHECK(r.words == reference->words);
-                    REQUIRE(r.counterexample.has_value() ==
-                            reference->counterexample.has_value());
+                    REQUIRE(r.counterexample.has_value() == reference->counterexample.has_value());
                     if (r.counterexample) {
                         CHECK(r.counterexample->word == reference->counterexample->word);
                         CHECK(r.counterexample->query == reference->counterexample->query);
@@ -306,7 +304,7 @@ TEST_CASE("certification: filter, MPFI and plain agree, on 1 to 3 threads") {
         }
     }
     MESSAGE("certified " << certified << ", refuted " << refuted
-                          << "; filtered bindings from a truncated candidate list " << approximate);
+                         << "; filtered bindings from a truncated candidate list " << approximate);
     CHECK(certified > 0);
     CHECK(refuted > 0);
 }

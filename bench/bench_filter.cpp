@@ -1,0 +1,120 @@
+// The double-interval filter and threads (issue 7), side by side in one run:
+//  * one softmax per score vector of m scores: unsound plain double, the
+//    filter (outward-rounded double intervals), MPFI at 128 bits;
+//  * exhaustive certification of has-ab-two-layer (two layers, causal and
+//    strict masks, feed-forward) over {a, b} at n = 16, beta = 9,
+//    eps = 1/100, tv: the plain MPFI path with no prefix sharing, prefix
+//    sharing in MPFI, prefix sharing with the filter on 1 and 2 threads.
+// Every certification must certify; the benchmark fails otherwise.
+#include "../src/eval/attention_ops.hpp"
+#include "../src/eval/soft_filter.hpp"
+#include "tempcert/certify.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <random>
+
+using namespace tempcert;
+
+namespace {
+
+std::vector<Rational> scores(std::size_t m) {
+    std::mt19937 rng(1);
+    std::vector<Rational> s;
+    for (std::size_t j = 0; j < m; ++j)
+        s.push_back(Rational(static_cast<long>(rng() % 1000), 97));
+    return s;
+}
+
+// The unsound reference: what a float implementation would do.
+void BM_softmax_double(benchmark::State &state) {
+    auto q = scores(static_cast<std::size_t>(state.range(0)));
+    std::vector<double> s, w(q.size());
+    for (const auto &x : q)
+        s.push_back(x.convert_to<double>());
+    const double beta = 9;
+    for (auto _ : state) {
+        double top = s[0];
+        for (double x : s)
+            top = std::max(top, x);
+        double sum = 0;
+        for (std::size_t j = 0; j < s.size(); ++j)
+            sum += w[j] = std::exp(beta * (s[j] - top));
+        for (double &x : w)
+            x /= sum;
+        benchmark::DoNotOptimize(w.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_softmax_filter(benchmark::State &state) {
+    auto q = scores(static_cast<std::size_t>(state.range(0)));
+    detail::DVector s;
+    for (const auto &x : q)
+        s.push_back(to_dinterval(x));
+    const DInterval beta = DInterval::point(9);
+    detail::DSoftmax sm; // storage reused, as the prefix evaluator does
+    for (auto _ : state) {
+        detail::softmax_filter(s, beta, sm);
+        benchmark::DoNotOptimize(sm.weights.data());
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_softmax_mpfi(benchmark::State &state) {
+    auto q = scores(static_cast<std::size_t>(state.range(0)));
+    RealVector s(q.begin(), q.end());
+    const Real beta(9L);
+    for (auto _ : state) {
+        detail::Softmax sm = detail::softmax(s, beta, 128);
+        benchmark::DoNotOptimize(sm.weights.data());
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+const Model &two_layer() {
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-ab-two-layer.json", Limits{});
+    return m;
+}
+
+void certify(benchmark::State &state, bool prefix, bool filter, unsigned threads) {
+    CertifyOptions o;
+    o.n = static_cast<std::size_t>(state.range(0));
+    o.eps = Rational(1, 100);
+    o.allow_prefix = prefix;
+    o.filter = filter;
+    o.limits.threads = threads;
+    BetaSpec beta = BetaSpec::constant(Rational(9));
+    for (auto _ : state) {
+        CertifyResult r = certify_auto(two_layer(), beta, o);
+        if (r.verdict != Verdict::Certified) state.SkipWithError("not certified");
+        state.counters["words"] = static_cast<double>(r.words);
+        state.counters["fallbacks"] = static_cast<double>(r.filter_fallbacks);
+    }
+}
+
+void BM_certify16_plain_mpfi(benchmark::State &s) {
+    certify(s, false, false, 1);
+}
+void BM_certify16_prefix_mpfi(benchmark::State &s) {
+    certify(s, true, false, 1);
+}
+void BM_certify16_filter_1thread(benchmark::State &s) {
+    certify(s, true, true, 1);
+}
+void BM_certify16_filter_2threads(benchmark::State &s) {
+    certify(s, true, true, 2);
+}
+
+} // namespace
+
+BENCHMARK(BM_softmax_double)->Arg(16)->Arg(1024);
+BENCHMARK(BM_softmax_filter)->Arg(16)->Arg(1024);
+BENCHMARK(BM_softmax_mpfi)->Arg(16)->Arg(1024);
+BENCHMARK(BM_certify16_plain_mpfi)->Arg(16)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_certify16_prefix_mpfi)->Arg(16)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_certify16_filter_1thread)->Arg(16)->Iterations(3)->Unit(benchmark::kSecond);
+BENCHMARK(BM_certify16_filter_2threads)->Arg(16)->Iterations(3)->Unit(benchmark::kSecond);
