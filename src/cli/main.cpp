@@ -32,6 +32,7 @@ const Command kCommands[] = {
     {"check", run_check, "independently re-verify a certificate"},
     {"compile", run_compile, "compile an LTL formula into a hard-attention model"},
     {"theorem", run_theorem, "check instances of the theorems in proofs/"},
+    {"report", run_report, "tables and plots of tight temperatures over cases and n"},
 };
 
 void usage(std::ostream &os) {

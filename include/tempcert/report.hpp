@@ -1,0 +1,63 @@
+// Reports of tight temperatures (issue 6): for each case and n, the minimum
+// gap, Lemma GT's beta_gap, the profile bound and the tight bracket with its
+// witness, computed by the same functions as `gap`, `bound` and `tight`,
+// and written as Markdown, CSV, JSON and gnuplot SVG plots.
+#pragma once
+
+#include "tempcert/certify.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tempcert {
+
+struct ReportCase {
+    std::string id, language, model_path;
+    Model model;
+};
+
+struct ReportRow {
+    std::string case_id;
+    std::size_t n = 0;
+    std::string method;  // "exhaustive" (tight computed), "symbolic" or "layerwise"
+    std::uint64_t words = 0;
+    std::string min_gap; // exact, "inf", or "" when not computed
+    std::string beta_gap;            // Lemma GT, decimal rounded up ("0": any beta)
+    std::string profile_lo, profile_hi; // SPEC 4.2 bracket ("" when not computed)
+    std::string tight_lo, tight_hi;     // "" when not computed
+    std::string kind;                   // "threshold" or "bracket"
+    std::string witness;                // word refuting tight_lo, or the gap witness
+    std::string witness_place;          // layer, head, query
+    std::string note;
+};
+
+struct ReportOptions {
+    std::vector<std::size_t> ns;
+    Rational eps = Rational(1, 100);
+    Rational rel = Rational(1, 10000);
+    std::uint64_t tight_words = 2048; // tight (bisection over every word) up to this many
+    Limits limits;
+    PrecisionPolicy precision;
+    // called before each (case, n): index, total, case id, n
+    std::function<void(std::size_t, std::size_t, const std::string &, std::size_t)> progress;
+};
+
+// The rows, in case order then n order. A row beyond tight_words uses the
+// symbolic analysis (first-layer models) or layerwise certification; an n
+// neither reaches gets no row (and a note in `skipped`).
+std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases,
+                                      const ReportOptions &o, std::vector<std::string> &skipped);
+
+// Writes report.md, results.csv, results.json, plot-CASE.svg and
+// overview.svg (gnuplot) into dir. Returns the files written; a missing
+// gnuplot leaves the plots out and says so in report.md.
+std::vector<std::string> write_report(const std::string &dir, const std::vector<ReportCase> &cases,
+                                      const std::vector<ReportRow> &rows, const ReportOptions &o,
+                                      const std::vector<std::string> &skipped);
+
+// "2..10,12,16": the lengths listed (ranges inclusive), increasing, unique.
+// Throws InputError (naming --n) on anything else or n beyond max_n.
+std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n);
+
+} // namespace tempcert

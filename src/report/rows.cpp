@@ -1,0 +1,170 @@
+// The numbers of a report: per case and n, the same computations as the
+// `tight` command (enumeration within the word budget) or the symbolic
+// and layerwise analyses beyond it. No number is computed twice by
+// different code: a test compares each with `tight`, `gap` and `bound`.
+#include "tempcert/error.hpp"
+#include "tempcert/layerwise.hpp"
+#include "tempcert/report.hpp"
+#include "tempcert/symbolic.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tempcert {
+
+namespace {
+
+std::string gap_text(const std::optional<Real> &g) {
+    return g ? to_string(*g) : std::string("inf");
+}
+
+std::string place(std::size_t layer, std::size_t head, std::size_t query) {
+    if (layer == 0) return "read-out at " + std::to_string(query);
+    return "layer " + std::to_string(layer) + " head " + std::to_string(head) + " query " +
+           std::to_string(query);
+}
+
+std::string beta_text(const GapBound &b) {
+    return b.trivial ? std::string("0") : b.beta_decimal_up;
+}
+
+ReportRow tight_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {
+    CertifyOptions co;
+    co.n = n;
+    co.eps = o.eps;
+    co.limits = o.limits;
+    co.precision = o.precision;
+    TightResult t = tight_exhaustive(c.model, co, o.rel);
+    ReportRow r;
+    r.case_id = c.id;
+    r.n = n;
+    r.method = "exhaustive";
+    r.words = count_words(c.model.alphabet.size(), n);
+    r.min_gap = gap_text(t.gaps.min_gap);
+    r.beta_gap = beta_text(t.beta_gap);
+    r.profile_lo = decimal_significant(t.profile.bound.lo, 15, false);
+    r.profile_hi = decimal_significant(t.profile.bound.hi, 15, true);
+    r.tight_lo = decimal_significant(t.beta_lo, 15, false);
+    r.tight_hi = decimal_significant(t.beta_hi, 15, true);
+    r.kind = t.kind;
+    if (t.lo_witness) {
+        r.witness = format_word(t.lo_witness->word, c.model.alphabet);
+        r.witness_place = place(t.lo_witness->layer, t.lo_witness->head, t.lo_witness->query);
+    }
+    r.note = t.note;
+    if (!t.converged && r.note.empty()) r.note = "bracket not converged";
+    return r;
+}
+
+std::optional<ReportRow> analysed_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {
+    ReportRow r;
+    r.case_id = c.id;
+    r.n = n;
+    std::string why;
+    if (symbolic_applies(c.model, why)) {
+        SymbolicOptions so;
+        so.eps = o.eps;
+        so.rel = o.rel / 4;
+        so.precision = o.precision;
+        so.limits = o.limits;
+        SymbolicReport s = analyse_symbolic(c.model, n, so);
+        GapBound b = model_beta_gap(s.gaps, o.eps, o.precision.start);
+        r.method = "symbolic";
+        r.min_gap = gap_text(s.gaps.min_gap);
+        r.beta_gap = beta_text(b);
+        r.profile_lo = decimal_significant(s.profile.bound.lo, 15, false);
+        r.profile_hi = decimal_significant(s.profile.bound.hi, 15, true);
+        for (const auto &h : s.gaps.heads)
+            if (h.witness && h.min_gap && s.gaps.min_gap &&
+                equal(*h.min_gap, *s.gaps.min_gap, o.precision.start) == Tri::True) {
+                r.witness = format_word(h.witness->word, c.model.alphabet);
+                r.witness_place = place(h.witness->layer, h.witness->head, h.witness->query);
+                break;
+            }
+        r.note = "beyond the enumeration budget: no tight bracket; witness of the minimum gap";
+        return r;
+    }
+    LayerwiseResult lw = certify_layerwise(c.model, n, o.eps, o.limits);
+    if (!lw.applies) return std::nullopt;
+    r.method = "layerwise";
+    r.beta_gap = decimal_significant(lw.beta_up, 12, true);
+    std::optional<Real> gmin;
+    bool any = false;
+    for (const auto &layer : lw.layers)
+        for (const auto &h : layer.heads) {
+            if (!h.min_gap) continue;
+            if (!any || less(*h.min_gap, *gmin, o.precision.start) == Tri::True) gmin = h.min_gap;
+            any = true;
+        }
+    r.min_gap = gap_text(gmin);
+    r.note = "beyond the enumeration budget: per-layer Lemma GT over the layers' value sets "
+             "(proofs/layerwise.md); no tight bracket";
+    return r;
+}
+
+} // namespace
+
+std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases,
+                                      const ReportOptions &o, std::vector<std::string> &skipped) {
+    std::vector<ReportRow> rows;
+    std::size_t total = cases.size() * o.ns.size(), k = 0;
+    for (const auto &c : cases)
+        for (std::size_t n : o.ns) {
+            if (o.progress) o.progress(k++, total, c.id, n);
+            check_budget(o.limits);
+            std::uint64_t words = count_words(c.model.alphabet.size(), n);
+            if (words <= o.tight_words) {
+                rows.push_back(tight_row(c, n, o));
+                continue;
+            }
+            if (auto r = analysed_row(c, n, o))
+                rows.push_back(std::move(*r));
+            else
+                skipped.push_back(c.id + " at n = " + std::to_string(n) +
+                                  ": beyond the enumeration budget, and neither the symbolic "
+                                  "nor the layerwise method applies");
+        }
+    return rows;
+}
+
+std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n) {
+    std::vector<std::size_t> ns;
+    auto bad = [&](const std::string &why) -> InputError {
+        return InputError("", "--n", "expected lengths like 2..10,12,16; " + why);
+    };
+    auto number = [&](const std::string &s) -> std::size_t {
+        if (s.empty() || s.size() > 9 ||
+            !std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isdigit(ch); }))
+            throw bad("\"" + s + "\" is not a length");
+        std::size_t v = std::stoul(s);
+        if (v < 1) throw bad("lengths start at 1");
+        if (v > max_n)
+            throw LimitError("--n " + s + " is more than the limit " + std::to_string(max_n) +
+                             " (--max-n)");
+        return v;
+    };
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                         : comma - start);
+        std::size_t dots = item.find("..");
+        if (dots == std::string::npos) {
+            ns.push_back(number(item));
+        } else {
+            std::size_t a = number(item.substr(0, dots)), b = number(item.substr(dots + 2));
+            if (a > b) throw bad("the range " + item + " is empty");
+            if (b - a > 100000) throw bad("the range " + item + " is too long");
+            for (std::size_t v = a; v <= b; ++v)
+                ns.push_back(v);
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    std::sort(ns.begin(), ns.end());
+    ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
+    if (ns.size() > 1000) throw bad("more than 1000 lengths");
+    return ns;
+}
+
+} // namespace tempcert

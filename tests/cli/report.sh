@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# `tempcert report` (issue 6): every number of a small report equals what
+# `tight`, `gap` and `bound` print for the same case and n; the SVG plots
+# parse as XML with one curve per series; bad options exit 2.
+set -u
+tc="$1"
+cases="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+"$tc" report has-b has-ab-two-layer --n 2..4,20 --eps 1/100 --rel 1e-4 --out "$tmp/r" \
+    >"$tmp/out" 2>&1 || bad "report exited $?: $(cat "$tmp/out")"
+for f in report.md results.csv results.json plot-has-b.svg plot-has-ab-two-layer.svg overview.svg; do
+    [ -s "$tmp/r/$f" ] || bad "missing $f"
+done
+
+python3 - "$tc" "$cases" "$tmp/r" <<'PY' || fail=1
+import json, subprocess, sys, xml.etree.ElementTree as ET
+tc, cases, out = sys.argv[1:4]
+doc = json.load(open(out + "/results.json"))
+rows = doc["rows"]
+bad = 0
+def check(what, got, want):
+    global bad
+    if got != want:
+        print(f"FAIL {what}: report {got!r}, command {want!r}"); bad = 1
+def run(*args):
+    return json.loads(subprocess.run([tc, *args, "--json"], capture_output=True, text=True, check=True).stdout)
+seen = set()
+for r in rows:
+    model = f"{cases}/models/{r['case']}.json"
+    n = str(r["n"])
+    seen.add((r["case"], r["n"], r["method"]))
+    if r["method"] == "exhaustive":
+        t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4")
+        tag = f"{r['case']} n={n}"
+        check(tag + " tight_lo", r["tight_lo"], t["beta_lo"])
+        check(tag + " tight_hi", r["tight_hi"], t["beta_hi"])
+        check(tag + " profile", [r["profile_lo"], r["profile_hi"]], t["profile_bound_bracket"])
+        check(tag + " beta_gap", r["beta_gap"], t["beta_gap"])
+        check(tag + " min_gap", r["min_gap"], t["min_gap"])
+        check(tag + " witness", r["witness"], t["lo_witness"] or "")
+        check(tag + " kind", r["kind"], t["kind"])
+    if r["method"] == "symbolic":
+        g = run("gap", model, "--n", n)
+        check(f"{r['case']} n={n} min_gap", r["min_gap"], g["min_gap"])
+        if len(g["heads"]) == 1:
+            b = run("bound", "--n", str(g["heads"][0]["N"]), "--gap", g["min_gap"], "--eps", "1/100")
+            check(f"{r['case']} n={n} beta_gap", r["beta_gap"], b["beta"])
+want = {("has-b", 2, "exhaustive"), ("has-b", 3, "exhaustive"), ("has-b", 4, "exhaustive"),
+        ("has-b", 20, "symbolic"), ("has-ab-two-layer", 2, "exhaustive"),
+        ("has-ab-two-layer", 4, "exhaustive")}
+for w in want:
+    if w not in seen:
+        print("FAIL: missing row", w); bad = 1
+# has-ab-two-layer at 20: not computable without enumeration; said so
+if not any("has-ab-two-layer at n = 20" in s for s in doc["skipped"]):
+    print("FAIL: the skipped (case, n) is not reported"); bad = 1
+# the CSV has the same rows
+import csv
+with open(out + "/results.csv") as f:
+    crow = list(csv.DictReader(f))
+if len(crow) != len(rows):
+    print("FAIL: csv and json differ in rows"); bad = 1
+for a, b in zip(crow, rows):
+    for k in ("case", "tight_lo", "tight_hi", "beta_gap", "witness"):
+        if a[k] != b[k]:
+            print("FAIL: csv/json differ:", k, a[k], b[k]); bad = 1
+# plots: XML, one curve (gnuplot_plot_K group) per series
+def curves(svg):
+    root = ET.parse(svg).getroot()
+    return {e.get("id") for e in root.iter() if (e.get("id") or "").startswith("gnuplot_plot_")}
+for name, want_curves in (("plot-has-b.svg", 3), ("plot-has-ab-two-layer.svg", 3), ("overview.svg", 2)):
+    c = curves(f"{out}/{name}")
+    if len(c) != want_curves:
+        print(f"FAIL: {name} has {len(c)} curves, want {want_curves}"); bad = 1
+md = open(out + "/report.md").read()
+for needle in ("How to read the tables", "lemma-gt.md", "tight-bracket.md", "![overview](overview.svg)",
+               "plot-has-b.svg", "| n | method |"):
+    if needle not in md:
+        print("FAIL: report.md lacks", needle); bad = 1
+sys.exit(bad)
+PY
+
+expect2() {
+    "$tc" report "$@" --out "$tmp/bad" >"$tmp/o" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || bad "report $* exited $rc, want 2: $(cat "$tmp/o")"
+    grep -q "^tempcert: " "$tmp/o" || bad "report $*: no message"
+}
+expect2 has-b --n 5..2
+expect2 has-b --n abc
+expect2 has-b --n 2,,3
+expect2 no-such-case --n 2
+expect2 has-b --n 2 --eps 2
+exit $fail
