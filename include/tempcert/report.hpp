@@ -20,10 +20,10 @@ struct ReportCase {
 struct ReportRow {
     std::string case_id;
     std::size_t n = 0;
-    std::string method;  // "exhaustive" (tight computed), "symbolic" or "layerwise"
+    std::string method; // "exhaustive" (tight computed), "symbolic" or "layerwise"
     std::uint64_t words = 0;
-    std::string min_gap; // exact, "inf", or "" when not computed
-    std::string beta_gap;            // Lemma GT, decimal rounded up ("0": any beta)
+    std::string min_gap;                // exact, "inf", or "" when not computed
+    std::string beta_gap;               // Lemma GT, decimal rounded up ("0": any beta)
     std::string profile_lo, profile_hi; // SPEC 4.2 bracket ("" when not computed)
     std::string tight_lo, tight_hi;     // "" when not computed
     std::string kind;                   // "threshold" or "bracket"
@@ -46,8 +46,8 @@ struct ReportOptions {
 // The rows, in case order then n order. A row beyond tight_words uses the
 // symbolic analysis (first-layer models) or layerwise certification; an n
 // neither reaches gets no row (and a note in `skipped`).
-std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases,
-                                      const ReportOptions &o, std::vector<std::string> &skipped);
+std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, const ReportOptions &o,
+                                      std::vector<std::string> &skipped);
 
 // Writes report.md, results.csv, results.json, plot-CASE.svg and
 // overview.svg (gnuplot) into dir. Returns the files written; a missing

@@ -294,6 +294,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     // A task is one subtree: its root node, then everything below it. The
     // counterexample found above the split prunes each the same way.
     const CertifyResult top = r;
+    unsigned threads = std::max(1u, o.limits.threads);
     std::vector<CertifyResult> parts(tasks.size());
     cands.resize(tasks.size() + 1);
     std::atomic<std::size_t> next{0};
@@ -326,8 +327,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
             stop = true;
         }
     };
-    unsigned threads =
-        std::max<std::size_t>(1, std::min<std::size_t>(o.limits.threads, tasks.size()));
+    threads = std::max<std::size_t>(1, std::min<std::size_t>(o.limits.threads, tasks.size()));
     std::vector<std::thread> pool;
     for (unsigned k = 1; k < threads; ++k)
         pool.emplace_back(worker);
@@ -379,10 +379,32 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         }
         std::sort(words.begin(), words.end());
         words.erase(std::unique(words.begin(), words.end()), words.end());
-        for (const Word &w : words) {
-            check_budget(o.limits);
-            walk.rebind(w, r);
-        }
+        // re-evaluated on every thread; merged order-free, as the parts are
+        std::vector<CertifyResult> rebound(threads);
+        std::atomic<std::size_t> next_word{0};
+        auto rebinder = [&](unsigned t) {
+            try {
+                for (std::size_t i; (i = next_word.fetch_add(1)) < words.size();) {
+                    check_budget(o.limits);
+                    walk.rebind(words[i], rebound[t]);
+                }
+            } catch (...) {
+                std::lock_guard lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+                next_word = words.size();
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (unsigned t = 1; t < threads; ++t)
+            helpers.emplace_back(rebinder, t);
+        rebinder(0);
+        for (auto &h : helpers)
+            h.join();
+        if (failure) std::rethrow_exception(failure);
+        for (const auto &part : rebound)
+            for (std::size_t i = 0; i < part.bindings.size(); ++i)
+                if (!part.bindings[i].word.empty())
+                    record_binding_value(r.bindings, i, part.bindings[i]);
     }
     return r;
 }

@@ -62,9 +62,9 @@ int run_report(const Args &args) {
     po::options_description desc("report options");
     desc.add_options()("n", po::value<std::string>()->default_value(kDefaultNs),
                        "lengths: ranges and lists, e.g. 2..64 or 2..10,16,32")(
-        "eps", po::value<std::string>()->default_value("1/100"), "tolerance, 0 < eps < 1")(
-        "rel", po::value<std::string>()->default_value("1e-4"),
-        "tight brackets stop when hi - lo <= rel * hi")(
+        "eps", po::value<std::string>()->default_value("1/100"),
+        "tolerance, 0 < eps < 1")("rel", po::value<std::string>()->default_value("1e-4"),
+                                  "tight brackets stop when hi - lo <= rel * hi")(
         "out", po::value<std::string>()->default_value("report"), "directory to write into")(
         "tight-words", po::value<std::uint64_t>()->default_value(2048),
         "compute the tight bracket (every word, bisection) when 1..n has at most this many "
@@ -93,8 +93,8 @@ int run_report(const Args &args) {
             const int width = 30;
             int filled = total ? static_cast<int>(width * k / total) : width;
             std::fprintf(stderr, "\r  [%.*s%*s] %zu/%zu  %s, n = %zu\x1b[K", filled,
-                         "##############################", width - filled, "", k, total,
-                         id.c_str(), n);
+                         "##############################", width - filled, "", k, total, id.c_str(),
+                         n);
         };
     std::vector<std::string> skipped;
     std::vector<ReportRow> rows = compute_report(cases, o, skipped);

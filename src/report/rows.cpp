@@ -104,8 +104,8 @@ std::optional<ReportRow> analysed_row(const ReportCase &c, std::size_t n, const 
 
 } // namespace
 
-std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases,
-                                      const ReportOptions &o, std::vector<std::string> &skipped) {
+std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, const ReportOptions &o,
+                                      std::vector<std::string> &skipped) {
     std::vector<ReportRow> rows;
     std::size_t total = cases.size() * o.ns.size(), k = 0;
     for (const auto &c : cases)
@@ -146,8 +146,8 @@ std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t comma = text.find(',', start);
-        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                         : comma - start);
+        std::string item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         std::size_t dots = item.find("..");
         if (dots == std::string::npos) {
             ns.push_back(number(item));

@@ -6,13 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <fcntl.h>
 #include <spawn.h>
-#include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -22,14 +22,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char *kColumns[] = {"case",       "n",        "method",     "words",       "min_gap",
-                          "beta_gap",   "profile_lo", "profile_hi", "tight_lo", "tight_hi",
-                          "kind",       "witness",  "witness_place", "note"};
+const char *kColumns[] = {"case",     "n",          "method",        "words",    "min_gap",
+                          "beta_gap", "profile_lo", "profile_hi",    "tight_lo", "tight_hi",
+                          "kind",     "witness",    "witness_place", "note"};
 
 std::vector<std::string> fields(const ReportRow &r) {
-    return {r.case_id,    r.n ? std::to_string(r.n) : "", r.method,     std::to_string(r.words),
-            r.min_gap,    r.beta_gap,                    r.profile_lo, r.profile_hi,
-            r.tight_lo,   r.tight_hi,                    r.kind,       r.witness,
+    return {r.case_id,       r.n ? std::to_string(r.n) : "",
+            r.method,        std::to_string(r.words),
+            r.min_gap,       r.beta_gap,
+            r.profile_lo,    r.profile_hi,
+            r.tight_lo,      r.tight_hi,
+            r.kind,          r.witness,
             r.witness_place, r.note};
 }
 
@@ -92,17 +95,18 @@ std::string plot_script(const fs::path &svg, const fs::path &data, const std::st
     if (log_y) s += "set logscale y\n";
     s += "plot ";
     for (std::size_t k = 0; k < series.size(); ++k)
-        s += (k ? ", \\\n     '" : "'") + data.string() + "' using 1:" +
-             std::to_string(series[k].column) + " with linespoints title '" + series[k].title +
-             "'";
+        s += (k ? ", \\\n     '" : "'") + data.string() +
+             "' using 1:" + std::to_string(series[k].column) + " with linespoints title '" +
+             series[k].title + "'";
     return s + "\n";
 }
 
 void check_plain_path(const fs::path &p) {
     for (char c : p.string())
         if (c == '\'' || c == '\n' || c == '\\')
-            throw InputError(p.string(), "", "the report directory's path may not contain "
-                                             "quotes, backslashes or newlines (gnuplot scripts)");
+            throw InputError(p.string(), "",
+                             "the report directory's path may not contain "
+                             "quotes, backslashes or newlines (gnuplot scripts)");
 }
 
 } // namespace
@@ -180,9 +184,10 @@ std::vector<std::string> write_report(const std::string &dir_text,
         fs::path dat = dir / ("data-" + c.id + ".dat"), gp = dir / ("plot-" + c.id + ".gp"),
                  svg = dir / ("plot-" + c.id + ".svg");
         write_text(dat, "# n beta_gap profile_hi tight_hi ('?': not computed)\n" + data);
-        write_text(gp, plot_script(svg, dat, c.id + ": inverse temperature against n, eps = " +
-                                                 to_string(o.eps),
-                                   series, lo > 0 && hi / lo > 20));
+        write_text(gp,
+                   plot_script(svg, dat,
+                               c.id + ": inverse temperature against n, eps = " + to_string(o.eps),
+                               series, lo > 0 && hi / lo > 20));
         bool ok = run_gnuplot(gp);
         plotted = plotted && ok;
         if (ok) written.push_back(svg.string());
@@ -207,10 +212,10 @@ std::vector<std::string> write_report(const std::string &dir_text,
         fs::path dat = dir / "data-overview.dat", gp = dir / "overview.gp",
                  svg = dir / "overview.svg";
         write_text(dat, "# n, then Lemma GT beta_gap of each case in order\n" + data);
-        write_text(gp, plot_script(svg, dat,
-                                   "Lemma GT beta_gap of every case against n, eps = " +
-                                       to_string(o.eps),
-                                   series, true));
+        write_text(
+            gp, plot_script(svg, dat,
+                            "Lemma GT beta_gap of every case against n, eps = " + to_string(o.eps),
+                            series, true));
         bool ok = run_gnuplot(gp);
         plotted = plotted && ok;
         if (ok) written.push_back(svg.string());
@@ -232,8 +237,8 @@ std::vector<std::string> write_report(const std::string &dir_text,
           "| method | `exhaustive`: every word was enumerated, and the tight bracket is "
           "computed; `symbolic`: first-layer gaps computed without enumeration "
           "(" +
-          link("symbolic-gap.md") +
-          "); `layerwise`: per-layer bounds for rounded models (" + link("layerwise.md") +
+          link("symbolic-gap.md") + "); `layerwise`: per-layer bounds for rounded models (" +
+          link("layerwise.md") +
           ") |\n"
           "| min gap | the smallest gap between the top score and the next, over all heads, "
           "queries and words (SPEC 3); `inf` when no query has a runner-up |\n"
@@ -260,8 +265,8 @@ std::vector<std::string> write_report(const std::string &dir_text,
     md += "![overview](overview.svg)\n\n";
     for (const auto &c : cases) {
         md += "## " + c.id + "\n\n" + (c.language.empty() ? "" : "Language: " + c.language + ". ") +
-              "Model: `" + c.model_path + "` (" + std::to_string(c.model.layers.size()) +
-              " layer" + (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
+              "Model: `" + c.model_path + "` (" + std::to_string(c.model.layers.size()) + " layer" +
+              (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
               std::to_string(c.model.alphabet.size()) + ").\n\n";
         md += "| n | method | words | min gap | beta_gap | profile | tight | kind | witness |\n"
               "|---|---|---|---|---|---|---|---|---|\n";

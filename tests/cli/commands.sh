@@ -145,8 +145,23 @@ fi
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
 expect 0 'eval' -- --help
-expect 0 'has-b.certificate.json: independently re-verified' --
-expect 0 'tight beta in \[4\.605170' --
+# the main job, once (it writes report/ into the working directory)
+job=$(cd "$work" && "$tempcert" 2>&1)
+code=$?
+for pattern in 'has-b.certificate.json: independently re-verified' 'tight beta in \[4\.605170' \
+    'report/report.md' 'overview.svg'; do
+    if [ "$code" = 0 ] && printf '%s' "$job" | grep -Eq -- "$pattern"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: main job -> exit $code, pattern /$pattern/"
+        printf '%s\n' "$job" | tail -5
+    fi
+done
+if [ -s "$work/report/report.md" ] && [ -s "$work/report/results.csv" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: main job wrote no report into report/"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
