@@ -74,6 +74,36 @@ void BM_softmax_mpfi(benchmark::State &state) {
     state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// Exact dot products of 16 small rationals (a model row times an
+// activation): Real's machine-integer path against GMP rationals.
+std::pair<Vector, std::vector<Rational>> dot_inputs() {
+    std::mt19937 rng(3);
+    Vector row;
+    std::vector<Rational> x;
+    for (int k = 0; k < 16; ++k) {
+        row.push_back(Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(rng() % 3) + 1));
+        x.push_back(Rational(static_cast<long>(rng() % 20), static_cast<long>(rng() % 4) + 1));
+    }
+    return {row, x};
+}
+
+void BM_exact_dot_small(benchmark::State &state) {
+    auto [row, x] = dot_inputs();
+    RealVector xr(x.begin(), x.end());
+    for (auto _ : state)
+        benchmark::DoNotOptimize(dot(row, xr, 128));
+}
+
+void BM_exact_dot_gmp(benchmark::State &state) {
+    auto [row, x] = dot_inputs();
+    for (auto _ : state) {
+        Rational sum = 0;
+        for (std::size_t k = 0; k < row.size(); ++k)
+            if (row[k] != 0 && x[k] != 0) sum += row[k] * x[k];
+        benchmark::DoNotOptimize(sum);
+    }
+}
+
 const Model &two_layer() {
     static const Model m = load_model_file(
         std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-ab-two-layer.json", Limits{});
@@ -111,6 +141,8 @@ void BM_certify16_filter_2threads(benchmark::State &s) {
 
 } // namespace
 
+BENCHMARK(BM_exact_dot_small);
+BENCHMARK(BM_exact_dot_gmp);
 BENCHMARK(BM_softmax_double)->Arg(16)->Arg(1024);
 BENCHMARK(BM_softmax_filter)->Arg(16)->Arg(1024);
 BENCHMARK(BM_softmax_mpfi)->Arg(16)->Arg(1024);

@@ -12,6 +12,7 @@
 
 #include "tempcert/interval.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -19,22 +20,39 @@
 
 namespace tempcert {
 
+// An exact rational whose numerator and denominator fit in 63 bits: the
+// common case in hard models (small weights, positions, averages), kept out
+// of GMP. Denominator > 0, reduced. Operations check for overflow and then
+// fall back to GMP rationals (issue 7).
+struct SmallRational {
+    std::int64_t num = 0, den = 1;
+};
+
 class Real {
   public:
-    Real() : v_(Rational(0)) {}
-    Real(Rational q) : v_(std::move(q)) {}
+    Real() : v_(SmallRational{}) {}
+    Real(const Rational &q);
+    Real(Rational &&q);
     Real(Interval x) : v_(std::move(x)) {}
-    Real(long v) : v_(Rational(v)) {}
+    Real(long v) : v_(SmallRational{v, 1}) {}
+    Real(SmallRational q) : v_(q) {}
 
-    bool is_exact() const { return std::holds_alternative<Rational>(v_); }
-    const Rational &exact() const { return std::get<Rational>(v_); } // requires is_exact()
+    bool is_exact() const { return !std::holds_alternative<Interval>(v_); }
+    // The exact value (requires is_exact()), as a GMP rational.
+    Rational exact() const;
+    const SmallRational *small() const { return std::get_if<SmallRational>(&v_); }
+    const Rational *big() const { return std::get_if<Rational>(&v_); }
     const Interval *interval() const { return std::get_if<Interval>(&v_); }
-    bool is_zero() const { return is_exact() && exact() == 0; }
+    bool is_zero() const {
+        if (auto s = small()) return s->num == 0;
+        if (auto b = big()) return *b == 0;
+        return false;
+    }
     // An interval enclosure at `prec` (the exact value's enclosure if exact).
     Interval enclose(Prec prec) const;
 
   private:
-    std::variant<Rational, Interval> v_;
+    std::variant<SmallRational, Rational, Interval> v_;
 };
 
 using RealVector = std::vector<Real>;

@@ -1,9 +1,91 @@
 // Exact-or-interval reals: see include/tempcert/real.hpp for the contract.
 #include "tempcert/real.hpp"
 
+#include <climits>
 #include <cmath>
+#include <numeric>
+#include <optional>
 
 namespace tempcert {
+
+namespace {
+
+using i64 = std::int64_t;
+
+// The reduced small rational n/d (d != 0), or nullopt when it does not fit.
+std::optional<SmallRational> make_small(i64 n, i64 d) {
+    if (n == INT64_MIN) return std::nullopt; // |n| must fit for gcd and negation
+    if (d < 0) {
+        if (n == INT64_MIN || d == INT64_MIN) return std::nullopt;
+        n = -n;
+        d = -d;
+    }
+    i64 g = std::gcd(n, d);
+    if (g > 1) {
+        n /= g;
+        d /= g;
+    }
+    return SmallRational{n, d};
+}
+
+std::optional<SmallRational> to_small(const Rational &q) {
+    mpq_srcptr r = q.backend().data();
+    if (!mpz_fits_slong_p(mpq_numref(r)) || !mpz_fits_slong_p(mpq_denref(r))) return std::nullopt;
+    return SmallRational{mpz_get_si(mpq_numref(r)), mpz_get_si(mpq_denref(r))};
+}
+
+Rational to_big(const SmallRational &s) {
+    return Rational(s.num) / Rational(s.den);
+}
+
+// a/b + c/d, or nullopt on overflow.
+std::optional<SmallRational> small_add(const SmallRational &a, const SmallRational &b) {
+    i64 n1, n2, n, d;
+    if (a.den == b.den) {
+        if (__builtin_add_overflow(a.num, b.num, &n)) return std::nullopt;
+        return make_small(n, a.den);
+    }
+    if (__builtin_mul_overflow(a.num, b.den, &n1) || __builtin_mul_overflow(b.num, a.den, &n2) ||
+        __builtin_add_overflow(n1, n2, &n) || __builtin_mul_overflow(a.den, b.den, &d))
+        return std::nullopt;
+    return make_small(n, d);
+}
+
+std::optional<SmallRational> small_mul(const SmallRational &a, const SmallRational &b) {
+    i64 n, d;
+    if (__builtin_mul_overflow(a.num, b.num, &n) || __builtin_mul_overflow(a.den, b.den, &d))
+        return std::nullopt;
+    return make_small(n, d);
+}
+
+// sign of a - b, or nullopt on overflow (cross products compared)
+std::optional<int> small_cmp(const SmallRational &a, const SmallRational &b) {
+    i64 l, r;
+    if (__builtin_mul_overflow(a.num, b.den, &l) || __builtin_mul_overflow(b.num, a.den, &r))
+        return std::nullopt;
+    return (l > r) - (l < r);
+}
+
+} // namespace
+
+Real::Real(const Rational &q) {
+    if (auto s = to_small(q))
+        v_ = *s;
+    else
+        v_ = q;
+}
+
+Real::Real(Rational &&q) {
+    if (auto s = to_small(q))
+        v_ = *s;
+    else
+        v_ = std::move(q);
+}
+
+Rational Real::exact() const {
+    if (auto s = small()) return to_big(*s);
+    return std::get<Rational>(v_);
+}
 
 Interval Real::enclose(Prec prec) const {
     if (is_exact()) return Interval(exact(), prec);
@@ -11,6 +93,8 @@ Interval Real::enclose(Prec prec) const {
 }
 
 Real add(const Real &a, const Real &b, Prec prec) {
+    if (a.small() && b.small())
+        if (auto r = small_add(*a.small(), *b.small())) return *r;
     if (a.is_exact() && b.is_exact()) return Rational(a.exact() + b.exact());
     if (a.is_zero()) return b;
     if (b.is_zero()) return a;
@@ -18,28 +102,37 @@ Real add(const Real &a, const Real &b, Prec prec) {
 }
 
 Real sub(const Real &a, const Real &b, Prec prec) {
+    if (a.small() && b.small() && b.small()->num != INT64_MIN)
+        if (auto r = small_add(*a.small(), SmallRational{-b.small()->num, b.small()->den}))
+            return *r;
     if (a.is_exact() && b.is_exact()) return Rational(a.exact() - b.exact());
     if (b.is_zero()) return a;
     return sub(a.enclose(prec), b.enclose(prec), prec);
 }
 
 Real mul(const Real &a, const Real &b, Prec prec) {
+    if (a.small() && b.small())
+        if (auto r = small_mul(*a.small(), *b.small())) return *r;
     if (a.is_exact() && b.is_exact()) return Rational(a.exact() * b.exact());
-    if (a.is_zero() || b.is_zero()) return Rational(0);
+    if (a.is_zero() || b.is_zero()) return Real(0L);
     if (a.is_exact()) return mul(b, a.exact(), prec);
     if (b.is_exact()) return mul(a, b.exact(), prec);
     return mul(*a.interval(), *b.interval(), prec);
 }
 
 Real mul(const Real &a, const Rational &q, Prec prec) {
-    if (q == 0) return Rational(0);
+    if (q == 0) return Real(0L);
+    if (a.small())
+        if (auto qs = to_small(q))
+            if (auto r = small_mul(*a.small(), *qs)) return *r;
     if (a.is_exact()) return Rational(a.exact() * q);
     if (q == 1) return a;
     return mul(*a.interval(), q, prec);
 }
 
 Real relu(const Real &a, Prec prec) {
-    if (a.is_exact()) return a.exact() > 0 ? a : Real(Rational(0));
+    if (auto s = a.small()) return s->num > 0 ? a : Real(0L);
+    if (a.is_exact()) return a.exact() > 0 ? a : Real(0L);
     const Interval &x = *a.interval();
     Tri pos = is_positive(x);
     if (pos == Tri::True) return a;
@@ -52,11 +145,16 @@ Real relu(const Real &a, Prec prec) {
 }
 
 Tri less(const Real &a, const Real &b, Prec prec) {
+    if (a.small() && b.small())
+        if (auto c = small_cmp(*a.small(), *b.small())) return *c < 0 ? Tri::True : Tri::False;
     if (a.is_exact() && b.is_exact()) return a.exact() < b.exact() ? Tri::True : Tri::False;
     return less(a.enclose(prec), b.enclose(prec));
 }
 
 Tri equal(const Real &a, const Real &b, Prec prec) {
+    if (a.small() && b.small()) // reduced: equal iff the same pair
+        return a.small()->num == b.small()->num && a.small()->den == b.small()->den ? Tri::True
+                                                                                    : Tri::False;
     if (a.is_exact() && b.is_exact()) return a.exact() == b.exact() ? Tri::True : Tri::False;
     Tri lt = less(a, b, prec), gt = less(b, a, prec);
     if (lt == Tri::True || gt == Tri::True) return Tri::False;
@@ -64,6 +162,8 @@ Tri equal(const Real &a, const Real &b, Prec prec) {
 }
 
 Real min(const Real &a, const Real &b, Prec prec) {
+    if (a.small() && b.small())
+        if (auto c = small_cmp(*a.small(), *b.small())) return *c <= 0 ? a : b;
     if (a.is_exact() && b.is_exact()) return a.exact() < b.exact() ? a : b;
     Tri lt = less(a, b, prec);
     if (lt == Tri::True) return a;

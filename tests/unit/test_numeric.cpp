@@ -5,6 +5,8 @@
 
 #include <boost/multiprecision/mpfr.hpp>
 #include <doctest/doctest.h>
+#include <limits>
+#include <random>
 
 using namespace tempcert;
 using tempcert::test::q;
@@ -143,4 +145,36 @@ TEST_CASE("Real stays exact where it can, and zero cuts off intervals") {
     CHECK(!r.interval()->contains(Rational(-1, 2)));
     CHECK(equal(irr, irr, p) == Tri::Unknown);
     CHECK(equal(a, b, p) == Tri::False);
+}
+
+TEST_CASE("exact reals: machine-integer rationals agree with GMP and promote on overflow") {
+    const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+    Real a(static_cast<long>(big)), one(1L);
+    Real s = add(a, one, 128);
+    REQUIRE(s.is_exact());
+    CHECK(s.exact() == Rational(big) + 1);
+    CHECK(s.big() != nullptr);                  // promoted
+    CHECK(sub(s, one, 128).small() != nullptr); // and back once it fits
+    CHECK(mul(a, a, 128).exact() == Rational(big) * Rational(big));
+    CHECK(less(Real(Rational(big, big - 1)), Real(Rational(big - 1, big - 2)), 128) == Tri::True);
+    CHECK(equal(Real(Rational(6, 4)), Real(Rational(3, 2)), 128) == Tri::True);
+    std::mt19937_64 rng(11);
+    auto pick = [&]() -> Rational {
+        std::int64_t scale = std::int64_t(1) << (rng() % 62);
+        std::int64_t n =
+            static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(scale)) - scale / 2;
+        std::int64_t d = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(scale)) + 1;
+        return Rational(n) / Rational(d);
+    };
+    for (int i = 0; i < 200000; ++i) {
+        Rational x = pick(), y = pick();
+        Real rx(x), ry(y);
+        REQUIRE(add(rx, ry, 64).exact() == x + y);
+        REQUIRE(sub(rx, ry, 64).exact() == x - y);
+        REQUIRE(mul(rx, ry, 64).exact() == x * y);
+        REQUIRE(mul(rx, y, 64).exact() == x * y);
+        REQUIRE((less(rx, ry, 64) == Tri::True) == (x < y));
+        REQUIRE((equal(rx, ry, 64) == Tri::True) == (x == y));
+        REQUIRE(min(rx, ry, 64).exact() == std::min(x, y));
+    }
 }
