@@ -16,6 +16,12 @@ struct LayerwiseLayer {
     GapBound beta;                      // max over the layer's heads (trivial: none needed)
     std::size_t values = 0;             // size of the value set entering the layer
     std::vector<std::size_t> perturbed; // coordinates the soft model perturbs after this layer
+    // With profiles: the largest profile threshold (SPEC 4.2) of the layer's
+    // heads over every sequence of its value set; TV <= eps at every query
+    // for beta >= profile.hi, so it is a sufficient (and sharper) per-layer
+    // beta. {0, 0}: not computed, or no query needs beta > 0.
+    Bracket profile{0, 0};
+    bool has_profile = false;
 };
 
 struct LayerwiseResult {
@@ -23,6 +29,8 @@ struct LayerwiseResult {
     std::string failure; // why not: layer, coordinate or unit, and the box
     std::vector<LayerwiseLayer> layers;
     Rational beta_up; // the largest per-layer beta (rounded up); 1 when every layer is trivial
+    // With profiles: the largest per-layer need min(Lemma GT, profile.hi).
+    Rational profile_up;
     // The read-out reads no perturbed coordinate, so S_beta's read-outs equal
     // H's exactly (output and decision criteria hold too).
     bool readout_exact = false;
@@ -33,7 +41,9 @@ struct LayerwiseResult {
 // meets tv with eps on every word of length 1..n, and when readout_exact
 // computes exactly H's read-outs. `applies` false (with
 // `failure`) when a precondition or check fails.
+// `with_profile` adds each layer's profile bound (O(n^3) per head instead of
+// O(n^2): used by `theorem` and by `certify` up to n = 64).
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
-                                  const Limits &limits);
+                                  const Limits &limits, bool with_profile = false);
 
 } // namespace tempcert

@@ -3,6 +3,10 @@
 #pragma once
 
 #include "tempcert/bounds.hpp"
+#include "tempcert/model.hpp"
+
+#include <optional>
+#include <vector>
 
 #include <string>
 
@@ -27,5 +31,29 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
 // Lemma GT's beta_gap; reports the ratio.
 TheoremOutcome check_profile_vs_gap(const Model &m, std::size_t n, const Rational &eps,
                                     const Limits &limits);
+
+// ahat-simulation: beta from the model's minimum gap (Lemma GT; per layer
+// over value sets for multi-layer rounded models, proofs/layerwise.md), or
+// `claimed`, certifies every word up to n (exhaustive within --max-words,
+// layerwise beyond). Throws Undecided when the multi-layer hypothesis fails.
+TheoremOutcome check_ahat_simulation(const Model &m, std::size_t n, const Rational &eps,
+                                     const std::optional<Rational> &claimed, const Limits &limits);
+
+// ltl-unbounded-pe: the formula compiled with the unbounded encoding; one
+// constant beta (claimed, or the largest layerwise need over ns) certifies
+// every n in ns. A claim below some need is refuted by an exhaustive search.
+TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
+                                      const std::vector<std::string> &alphabet,
+                                      const std::vector<std::size_t> &ns, const Rational &eps,
+                                      const std::optional<Rational> &claimed, const Limits &limits);
+
+// ltl-temperature-scaling: bounded encoding; scale * beta(n), beta(n) =
+// n ln((n-1)(1-eps)/eps), certifies every n in ns; the tight beta(n)
+// (exhaustive where small) and its fitted growth exponent.
+TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
+                                             const std::vector<std::string> &alphabet,
+                                             const std::vector<std::size_t> &ns,
+                                             const Rational &eps, const Rational &scale,
+                                             const Limits &limits);
 
 } // namespace tempcert

@@ -24,6 +24,8 @@
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 
+#include <mpfr.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -243,6 +245,11 @@ struct Walk {
     }
 };
 
+// MPFR keeps constant caches per thread; a worker frees its own on exit.
+struct MpfrThreadCaches {
+    ~MpfrThreadCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+};
+
 void merge(CertifyResult &into, const CertifyResult &part) {
     into.words += part.words;
     into.filter_decided += part.filter_decided;
@@ -330,7 +337,10 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     threads = std::max<std::size_t>(1, std::min<std::size_t>(o.limits.threads, tasks.size()));
     std::vector<std::thread> pool;
     for (unsigned k = 1; k < threads; ++k)
-        pool.emplace_back(worker);
+        pool.emplace_back([&] {
+            MpfrThreadCaches caches;
+            worker();
+        });
     std::atomic<bool> done{false};
     std::thread reporter;
     if (o.limits.progress) // the only caller of the callback while workers run
@@ -396,7 +406,10 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         };
         std::vector<std::thread> helpers;
         for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back(rebinder, t);
+            helpers.emplace_back([&rebinder, t] {
+                MpfrThreadCaches caches;
+                rebinder(t);
+            });
         rebinder(0);
         for (auto &h : helpers)
             h.join();

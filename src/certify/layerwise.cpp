@@ -62,7 +62,7 @@ struct Fail {
 } // namespace
 
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
-                                  const Limits &limits) {
+                                  const Limits &limits, bool with_profile) {
     LayerwiseResult res;
     const std::size_t cap = 100000; // most hard vectors tracked per layer
     try {
@@ -148,7 +148,16 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 v.output.weights.assign(m.width, Rational(0));
                 SymbolicOptions so;
                 so.limits = limits;
+                if (with_profile) {
+                    so.eps = eps;
+                    so.rel = Rational(1, 1000000);
+                }
                 SymbolicReport sr = analyse_symbolic(v, n, so);
+                if (with_profile) {
+                    info.has_profile = true;
+                    info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
+                    info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
+                }
                 HeadGap g = sr.gaps.heads[0];
                 g.layer = l + 1;
                 g.head = h + 1;
@@ -279,6 +288,13 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
             }
         res.applies = true;
         res.beta_up = any ? best : Rational(1);
+        res.profile_up = 0;
+        for (const auto &layer : res.layers) {
+            if (layer.beta.trivial) continue;
+            Rational need = layer.beta.beta_up;
+            if (layer.has_profile) need = std::min(need, layer.profile.hi);
+            res.profile_up = std::max(res.profile_up, need);
+        }
     } catch (const Fail &f) {
         res.applies = false;
         res.failure = f.why;

@@ -64,12 +64,17 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
     std::string shortfall;
     for (std::size_t l = 0; l < lw.layers.size() && shortfall.empty(); ++l) {
         if (lw.layers[l].beta.trivial) continue;
-        Real need(lw.layers[l].beta.beta_up);
+        // the sharper of Lemma GT and, where computed, the layer's profile bound
+        const LayerwiseLayer &ly = lw.layers[l];
+        bool by_profile = ly.has_profile && ly.profile.hi < ly.beta.beta_up;
+        Real need(by_profile ? ly.profile.hi : ly.beta.beta_up);
         for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
             if (less(beta.at(l, len, o.precision.start), need, o.precision.start) != Tri::False) {
-                shortfall = "layer " + std::to_string(l + 1) +
-                            " needs beta >= " + lw.layers[l].beta.beta_decimal_up +
-                            " (Lemma GT over its value set)";
+                shortfall =
+                    "layer " + std::to_string(l + 1) + " needs beta >= " +
+                    (by_profile ? decimal_significant(ly.profile.hi, 12, true) +
+                                      " (its profile bound over its value set)"
+                                : ly.beta.beta_decimal_up + " (Lemma GT over its value set)");
                 break;
             }
     }
@@ -91,6 +96,9 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                 {{"layer", l + 1},
                  {"values", lw.layers[l].values},
                  {"beta_up", lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up},
+                 {"profile_up", lw.layers[l].has_profile ? CertJson(decimal_significant(
+                                                               lw.layers[l].profile.hi, 12, true))
+                                                         : CertJson(nullptr)},
                  {"heads", heads},
                  {"perturbed", lw.layers[l].perturbed}});
         }
@@ -120,7 +128,11 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                           << ", N = " << h.max_allowed;
             if (!lw.layers[l].heads.empty())
                 std::cout << "; beta >= "
-                          << (lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up);
+                          << (lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up)
+                          << " (Lemma GT)";
+            if (!lw.layers[l].heads.empty() && lw.layers[l].has_profile)
+                std::cout << ", >= " << decimal_significant(lw.layers[l].profile.hi, 12, true)
+                          << " (profile bound)";
             std::cout << "\n";
         }
         std::cout << "  read-outs "
@@ -156,7 +168,8 @@ int run_certify(const Args &args) {
     if (method == "layerwise" ||
         (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words)) {
         // computed once: it decides `auto` and is the result
-        LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
+        // profiles (sharper per-layer betas) while they stay cheap
+        LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
         if (method == "layerwise" || lw.applies) return certify_by_layers(m, lw, vm, o, common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/report.hpp"
 #include "tempcert/theorems.hpp"
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,17 @@ const TheoremRow kTheorems[] = {
      "--beta, whether B suffices for every profile with N positions and gap gamma"},
     {"profile-vs-gap", "proofs/profile-bound.md", "MODEL --n N --eps E",
      "every head's profile bound is at most Lemma GT's beta_gap, with the ratio"},
+    {"ltl-unbounded-pe", "proofs/ltl-construction.md",
+     "FORMULA --alphabet a,b --range 2..64 --eps E [--beta B]",
+     "compiled with features j, one constant beta certifies every n in the range (layerwise); "
+     "with --beta, whether B does"},
+    {"ltl-temperature-scaling", "proofs/ltl-construction.md",
+     "FORMULA --alphabet a,b --range 2..64 --eps E [--scale S]",
+     "compiled with features j/n, beta(n) = n ln((n-1)(1-eps)/eps) (times S) certifies every n; "
+     "the tight beta(n) and its fitted growth"},
+    {"ahat-simulation", "proofs/lemma-gt.md, proofs/layerwise.md", "MODEL --n N --eps E [--beta B]",
+     "beta from the model's minimum gap (per layer for rounded multi-layer models) certifies "
+     "every word up to n; with --beta, whether B does"},
 };
 
 } // namespace
@@ -34,7 +46,11 @@ int run_theorem(const Args &args) {
         "n", po::value<long long>(), "N (gap-lemma) or the largest input length")(
         "gap", po::value<std::string>(),
         "the gap gamma (gap-lemma)")("eps", po::value<std::string>(), "the tolerance, 0 < eps < 1")(
-        "beta", po::value<std::string>(), "a claimed inverse temperature to check (gap-lemma)");
+        "beta", po::value<std::string>(), "a claimed inverse temperature to check")(
+        "alphabet", po::value<std::string>(), "the symbols of an LTL formula, comma-separated")(
+        "range", po::value<std::string>(), "lengths n for the LTL theorems, e.g. 2..64")(
+        "scale", po::value<std::string>(),
+        "ltl-temperature-scaling: check scale * beta(n) instead (e.g. 2/3)");
     add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("theorem", "--list | ID [params] [--json]", desc, args, "id", 2, vm))
@@ -67,6 +83,38 @@ int run_theorem(const Args &args) {
         Model m = load_model_file(ids[1], common.limits);
         out = check_profile_vs_gap(m, read_n(vm, common.limits), read_fraction(vm, "eps", true),
                                    common.limits);
+    } else if (id == "ahat-simulation") {
+        if (ids.size() < 2)
+            throw InputError("", "tempcert theorem ahat-simulation", "expected a MODEL file");
+        Model m = load_model_file(ids[1], common.limits);
+        std::optional<Rational> claimed;
+        if (vm.count("beta")) claimed = read_fraction(vm, "beta", false);
+        out = check_ahat_simulation(m, read_n(vm, common.limits), read_fraction(vm, "eps", true),
+                                    claimed, common.limits);
+    } else if (id == "ltl-unbounded-pe" || id == "ltl-temperature-scaling") {
+        if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a FORMULA");
+        if (!vm.count("alphabet"))
+            throw InputError("", "--alphabet", "expected --alphabet a,b (the formula's symbols)");
+        if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
+        std::vector<std::string> alphabet;
+        std::string text = vm["alphabet"].as<std::string>();
+        for (std::size_t start = 0;;) {
+            std::size_t comma = text.find(',', start);
+            alphabet.push_back(text.substr(start, comma - start));
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        std::vector<std::size_t> ns =
+            parse_n_list(vm["range"].as<std::string>(), common.limits.max_n);
+        Rational eps = read_fraction(vm, "eps", true);
+        if (id == "ltl-unbounded-pe") {
+            std::optional<Rational> claimed;
+            if (vm.count("beta")) claimed = read_fraction(vm, "beta", false);
+            out = check_ltl_unbounded_pe(ids[1], alphabet, ns, eps, claimed, common.limits);
+        } else {
+            Rational scale = vm.count("scale") ? read_fraction(vm, "scale", false) : Rational(1);
+            out = check_ltl_temperature_scaling(ids[1], alphabet, ns, eps, scale, common.limits);
+        }
     } else {
         throw InputError("", "tempcert theorem", "unknown theorem \"" + id + "\" (see --list)");
     }

@@ -111,7 +111,9 @@ fi
 # layerwise: no enumeration, any n
 expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 300 --eps 0.01
 expect 0 'layer 3: 8 hard values per position' -- certify "$cases/models/prev-a-earlier-b.json" --n 300 --eps 0.01
-expect 3 'undecided: layer 1 needs beta >= 8\.72225' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --beta 8 --method layerwise
+expect 3 'undecided: layer 1 needs beta >= 4\.605174.*profile bound' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --beta 4 --method layerwise
+expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --beta 4.61 --method layerwise
+expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 65 --eps 0.01 --beta 8 --method layerwise
 expect 3 'layerwise method does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
 expect 3 'no certificate written' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
 
@@ -141,6 +143,21 @@ if [ $code = 130 ] && [ $ms -lt 1000 ] && [ ! -e "$work/int.cert" ] && [ ! -e "$
 else
     fail=$((fail + 1)); echo "FAIL: SIGINT: exit $code after $ms ms; $(cat "$work/int.err")"; ls "$work"
 fi
+
+# model-level theorems (issue 6): confirmed instances and deliberately wrong claims
+pab="$cases/models/prev-a-earlier-b.json"
+expect 0 'n = 8: layers need beta >= 4\.6051730' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
+expect 0 'theorem ltl-unbounded-pe: confirmed' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
+expect 1 'counterexample: beta = 3\.07 fails: n = 2, word aa' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100 --beta 3.07
+expect 0 'n = 4: beta\(n\) = 22\.774928.*tight in \[18\.4198' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100
+expect 0 'beta ~ n\^(0\.9[5-9]|1\.0)' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100
+expect 1 'counterexample: beta\(n\) fails: n = 2, word aa' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100 --scale 2/3
+expect 0 'beta = 3\.2705149996 certifies tv <= 1/100 on all 510 words' -- theorem ahat-simulation "$hasb" --n 8 --eps 1/100
+expect 0 'theorem ahat-simulation: confirmed' -- theorem ahat-simulation "$pab" --n 10 --eps 1/100
+expect 1 'counterexample: n = 10, word aa' -- theorem ahat-simulation "$pab" --n 10 --eps 1/100 --beta 2
+expect 0 '\(layerwise\)' -- theorem ahat-simulation "$pab" --n 300 --eps 1/100 --max-words 1000
+expect 3 'hypothesis of the multi-layer result' -- theorem ahat-simulation "$two" --n 6 --eps 1/100
+expect 2 'expected --range' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --eps 1/100
 
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
