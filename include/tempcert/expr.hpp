@@ -64,6 +64,10 @@ class Expr {
 };
 
 constexpr long kMaxExprExponent = 4096;
+// Largest exact power an expression may build (numerator plus denominator
+// bits): nested powers like ((x^42)^42)^42 multiply exponents, and the exact
+// result would otherwise grow without bound (found by fuzz_expr).
+constexpr std::size_t kMaxExprPowerBits = std::size_t(1) << 20;
 constexpr std::size_t kMaxExprChars = 10000;
 
 } // namespace tempcert

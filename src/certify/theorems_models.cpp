@@ -69,8 +69,7 @@ constexpr std::uint64_t kSearchWords = 1 << 16;
 } // namespace
 
 TheoremOutcome check_ahat_simulation(const Model &m, std::size_t n, const Rational &eps,
-                                     const std::optional<Rational> &claimed,
-                                     const Limits &limits) {
+                                     const std::optional<Rational> &claimed, const Limits &limits) {
     TheoremOutcome out;
     const Prec prec = kPrecStart;
     bool enumerable = count_words(m.alphabet.size(), n) <= limits.max_words;
@@ -84,8 +83,8 @@ TheoremOutcome check_ahat_simulation(const Model &m, std::size_t n, const Ration
         GapBound b = model_beta_gap(gaps, eps, prec);
         beta = b.trivial ? Rational(1) : b.beta_up;
         source = "Lemma GT from the minimum gap " +
-                 (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf")) + ": beta = " +
-                 dec(beta);
+                 (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf")) +
+                 ": beta = " + dec(beta);
     } else {
         LayerwiseResult lw = certify_layerwise(m, n, eps, limits, false);
         if (!lw.applies)
@@ -128,11 +127,11 @@ TheoremOutcome check_ahat_simulation(const Model &m, std::size_t n, const Ration
                             std::to_string(n) + ": " + lw.failure);
         if (test < lw.beta_up)
             throw Undecided("ahat-simulation: beta = " + dec(test) +
-                            " is below the layerwise need " + dec(lw.beta_up) + " at n = " +
-                            std::to_string(n) + ", and n is beyond enumeration");
+                            " is below the layerwise need " + dec(lw.beta_up) +
+                            " at n = " + std::to_string(n) + ", and n is beyond enumeration");
         out.lines.push_back("beta = " + dec(test) + " meets every layer's Lemma GT need (at most " +
-                            dec(lw.beta_up) + ") for every word of length 1.." +
-                            std::to_string(n) + " (layerwise)");
+                            dec(lw.beta_up) + ") for every word of length 1.." + std::to_string(n) +
+                            " (layerwise)");
     }
     out.confirmed = true;
     return out;
@@ -144,8 +143,8 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
                                       const std::optional<Rational> &claimed,
                                       const Limits &limits) {
     TheoremOutcome out;
-    Model m = compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded,
-                              false);
+    Model m =
+        compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded, false);
     std::vector<Rational> need, gt;
     for (std::size_t n : ns) {
         check_budget(limits);
@@ -165,23 +164,23 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
             auto cx = search_counterexample(
                 m, ns, [&](std::size_t) { return beta; }, eps, limits, kSearchWords);
             if (cx) {
-                out.counterexample = "beta = " + dec(beta) + " fails: " +
-                                     violation_text(m, cx->first, cx->second);
+                out.counterexample =
+                    "beta = " + dec(beta) + " fails: " + violation_text(m, cx->first, cx->second);
                 return out;
             }
-            throw Undecided("ltl-unbounded-pe: beta = " + dec(beta) + " is below the layers' need " +
-                            dec(need[k]) + " at n = " + std::to_string(ns[k]) +
-                            ", but no refuting word was found within " +
+            throw Undecided("ltl-unbounded-pe: beta = " + dec(beta) +
+                            " is below the layers' need " + dec(need[k]) + " at n = " +
+                            std::to_string(ns[k]) + ", but no refuting word was found within " +
                             std::to_string(kSearchWords) + " words");
         }
     out.lines.push_back("one constant beta = " + dec(beta) + " certifies every n in " +
                         std::to_string(ns.front()) + ".." + std::to_string(ns.back()) +
                         " (layerwise, each layer's need from its profile bound)");
-    out.lines.push_back("the need varies by a factor " +
-                        decimal_significant(worst / std::max(need.front(), Rational(1, 1000000)),
-                                            6, true) +
-                        " over the range, while Lemma GT's beta grows from " + dec(gt.front()) +
-                        " to " + dec(gt.back()) + " (like ln n)");
+    out.lines.push_back(
+        "the need varies by a factor " +
+        decimal_significant(worst / std::max(need.front(), Rational(1, 1000000)), 6, true) +
+        " over the range, while Lemma GT's beta grows from " + dec(gt.front()) + " to " +
+        dec(gt.back()) + " (like ln n)");
     out.confirmed = true;
     return out;
 }
@@ -192,8 +191,7 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
                                              const Rational &eps, const Rational &scale,
                                              const Limits &limits) {
     TheoremOutcome out;
-    Model m =
-        compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Bounded, false);
+    Model m = compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Bounded, false);
     const Prec prec = kPrecStart;
     // the proof's beta(n): Lemma GT with gap 1/n and N = n
     auto proof_beta = [&](std::size_t n) {
@@ -202,8 +200,9 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
     };
     out.lines.push_back("compiled " + formula +
                         " with the bounded encoding (features j/n, (n-j+1)/n)");
-    out.lines.push_back("beta(n) = " + (scale == 1 ? std::string() : to_string(scale) + " * ") +
-                        "n ln((n-1)(1-eps)/eps), Lemma GT with gap 1/n (proofs/ltl-construction.md)");
+    out.lines.push_back(
+        "beta(n) = " + (scale == 1 ? std::string() : to_string(scale) + " * ") +
+        "n ln((n-1)(1-eps)/eps), Lemma GT with gap 1/n (proofs/ltl-construction.md)");
     std::vector<double> xs, ys;
     for (std::size_t n : ns) {
         check_budget(limits);

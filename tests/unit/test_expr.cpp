@@ -81,3 +81,28 @@ TEST_CASE("canonical rendering ignores spacing and number spelling") {
     CHECK(!Expr::parse("j+1").uses_n());
     CHECK(!Expr::parse("log(j)").is_rational_form());
 }
+
+TEST_CASE("nested powers are refused before their exact value explodes (fuzz_expr timeout)") {
+    // exponents multiply: 42^4 = 3111696 times a ~20-bit base
+    const char *text = "1-0-1-1--(j/21-11--(j/21-1---(j/79-11--(j/2121--0)^42/4.1--0-1--0)^42/"
+                       "4.1--0-1-1--0)^42/4.1--0-1--1--0)^42/4.1--0-1-1--1";
+    Expr e = Expr::parse(text);
+    int refused = 0;
+    for (long j = 0; j <= 3; ++j) {
+        try {
+            (void)e.eval(Rational(j), Rational(3), 128); // a base of 0 or +-1 stays small
+        } catch (const ExprError &err) {
+            CHECK(std::string(err.what()).find("bits") != std::string::npos);
+            ++refused;
+        }
+    }
+    CHECK(refused >= 2);
+    // a large but bounded power is still exact
+    Expr ok = Expr::parse("(j/3)^4096");
+    Real v = ok.eval(Rational(2), Rational(3), 128);
+    REQUIRE(v.is_exact());
+    Rational want = 1;
+    for (int k = 0; k < 4096; ++k)
+        want *= Rational(2, 3);
+    CHECK(v.exact() == want);
+}

@@ -179,9 +179,9 @@ TEST_CASE("direct = MONA = compiled hard = soft at the certified beta on 48 form
     for (const auto &text : abc)
         agree(text, ABC, small ? 4 : 6, small ? 3 : 4, total);
     CHECK(total.formulas == 48);
-    MESSAGE("words compared: hard " << total.words_hard << ", soft (evaluated) "
-                                     << total.words_soft << ", soft (certified decisions) "
-                                     << total.words_soft_certified);
+    MESSAGE("words compared: hard " << total.words_hard << ", soft (evaluated) " << total.words_soft
+                                    << ", soft (certified decisions) "
+                                    << total.words_soft_certified);
 }
 
 TEST_CASE("unbounded PE: a S b needs ln 100 at every n; bounded: n ln 100") {
