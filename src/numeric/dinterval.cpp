@@ -11,7 +11,6 @@ namespace tempcert {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double step_down_k(double x, int k) {
     for (int i = 0; i < k; ++i)
