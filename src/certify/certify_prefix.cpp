@@ -53,9 +53,22 @@ constexpr std::uint64_t kMinTasks = 64;
 // result says the binding is the largest among those kept
 // (binding_exact = false). The verdict and counterexample never depend on it.
 constexpr std::size_t kMaxCandidates = 64;
+using Candidate = std::pair<double, Word>; // filtered upper end, node
+
+// Keeps the kMaxCandidates largest upper ends (ties: the first word).
+// Returns whether any was dropped.
+bool keep_largest(std::vector<Candidate> &list) {
+    if (list.size() <= kMaxCandidates) return false;
+    std::sort(list.begin(), list.end(), [](const Candidate &a, const Candidate &b) {
+        return a.first != b.first ? a.first > b.first : word_before(a.second, b.second);
+    });
+    list.resize(kMaxCandidates);
+    return true;
+}
+
 struct Candidates {
     std::vector<double> best_lo;
-    std::vector<std::vector<std::pair<double, Word>>> items;
+    std::vector<std::vector<Candidate>> items;
     bool dropped = false;
     void add(std::size_t idx, DInterval v, const Word &w) {
         if (items.size() <= idx) {
@@ -68,12 +81,7 @@ struct Candidates {
         list.emplace_back(v.hi, w);
         if (list.size() <= 4 * kMaxCandidates) return;
         std::erase_if(list, [&](const auto &c) { return c.first < best_lo[idx]; });
-        if (list.size() <= kMaxCandidates) return;
-        std::sort(list.begin(), list.end(), [](const auto &a, const auto &b) {
-            return a.first != b.first ? a.first > b.first : word_before(a.second, b.second);
-        });
-        list.resize(kMaxCandidates);
-        dropped = true;
+        dropped = keep_largest(list) || dropped;
     }
 };
 
@@ -130,18 +138,23 @@ struct Walk {
         auto fold = [&t](Tri x) {
             if (x == Tri::False || (x == Tri::Unknown && t == Tri::True)) t = x;
         };
+        // output criterion: |y_S - y_H| per read-out, judged and then kept as candidates
+        std::vector<DInterval> diffs;
+        if (o.criterion == Criterion::Output)
+            for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k)
+                diffs.push_back(abs(ev.filtered_outputs()[k] -
+                                    detail::enclose_d(ev.hard_outputs()[k].y, o.precision.start)));
         if (o.criterion == Criterion::Tv) {
             for (const auto &tv : ev.filtered_tv())
                 if (tv) fold(less_equal(*tv, eps_d));
+        } else if (o.criterion == Criterion::Output) {
+            for (DInterval d : diffs)
+                fold(less_equal(d, eps_d));
         } else {
             for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k) {
                 const Real &yh = ev.hard_outputs()[k].y;
                 DInterval ys = ev.filtered_outputs()[k];
-                if (o.criterion == Criterion::Output) {
-                    DInterval yhd =
-                        yh.is_exact() ? to_dinterval(yh.exact()) : to_dinterval(yh.enclose(64));
-                    fold(less_equal(abs(ys - yhd), eps_d));
-                } else if (yh.is_exact() && yh.exact() == 0) {
+                if (yh.is_exact() && yh.exact() == 0) {
                     fold(Tri::Unknown); // degenerate: the plain path reports it
                 } else {
                     Tri pos = is_positive(ys);
@@ -165,13 +178,9 @@ struct Walk {
         if (o.criterion == Criterion::Tv) {
             for (std::size_t idx = 0; idx < ev.filtered_tv().size(); ++idx)
                 if (const auto &tv = ev.filtered_tv()[idx]) candidate(idx, *tv);
-        } else if (o.criterion == Criterion::Output) {
-            for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k) {
-                const auto &yh = ev.hard_outputs()[k];
-                DInterval yhd =
-                    yh.y.is_exact() ? to_dinterval(yh.y.exact()) : to_dinterval(yh.y.enclose(64));
-                candidate(0, abs(ev.filtered_outputs()[k] - yhd));
-            }
+        } else {
+            for (DInterval d : diffs)
+                candidate(0, d);
         }
         return t;
     }
@@ -372,18 +381,12 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         for (const auto &c : cands)
             r.binding_exact = r.binding_exact && !c.dropped;
         for (std::size_t idx = 0; idx < best.size(); ++idx) {
-            std::vector<std::pair<double, Word>> all;
+            std::vector<Candidate> all;
             for (const auto &c : cands)
                 if (idx < c.items.size())
                     for (const auto &item : c.items[idx])
                         if (item.first >= best[idx]) all.push_back(item);
-            if (all.size() > kMaxCandidates) {
-                std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) {
-                    return a.first != b.first ? a.first > b.first : word_before(a.second, b.second);
-                });
-                all.resize(kMaxCandidates);
-                r.binding_exact = false;
-            }
+            if (keep_largest(all)) r.binding_exact = false;
             for (auto &item : all)
                 words.push_back(std::move(item.second));
         }
@@ -414,10 +417,8 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         for (auto &h : helpers)
             h.join();
         if (failure) std::rethrow_exception(failure);
-        for (const auto &part : rebound)
-            for (std::size_t i = 0; i < part.bindings.size(); ++i)
-                if (!part.bindings[i].word.empty())
-                    record_binding_value(r.bindings, i, part.bindings[i]);
+        for (const auto &part : rebound) // bindings only: rebind counts no words
+            merge(r, part);
     }
     return r;
 }

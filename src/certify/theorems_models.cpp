@@ -30,27 +30,33 @@ std::size_t attention_layers(const Model &m) {
     return k;
 }
 
-// The smallest n in `ns` (within the word budget) at which the exhaustive
-// certifier refutes `beta`, with its counterexample.
-std::optional<std::pair<std::size_t, Violation>>
-search_counterexample(const Model &m, const std::vector<std::size_t> &ns,
-                      const std::function<Rational(std::size_t)> &beta, const Rational &eps,
-                      const Limits &limits, std::uint64_t budget) {
+std::string violation_text(const Model &m, std::size_t n, const Violation &v) {
+    return "n = " + std::to_string(n) + ", word " + format_word(v.word, m.alphabet) + ": " +
+           v.detail;
+}
+
+constexpr std::uint64_t kSearchWords = 1 << 16;
+
+// A claim below some layer's need: the counterexample text "`claim` fails:
+// n = .., word ..: .." for the smallest n in `ns` (within kSearchWords words)
+// at which the exhaustive certifier refutes beta(n); Undecided ("`shortfall`,
+// but no refuting word ...") when none does.
+std::string refuting_word(const Model &m, const std::vector<std::size_t> &ns,
+                          const std::function<Rational(std::size_t)> &beta, const Rational &eps,
+                          const Limits &limits, const std::string &claim,
+                          const std::string &shortfall) {
     for (std::size_t n : ns) {
-        if (count_words(m.alphabet.size(), n) > budget) break;
+        if (count_words(m.alphabet.size(), n) > kSearchWords) break;
         CertifyOptions o;
         o.n = n;
         o.eps = eps;
         o.limits = limits;
         CertifyResult r = certify_auto(m, BetaSpec::constant(beta(n)), o);
-        if (r.verdict == Verdict::Refuted) return std::make_pair(n, *r.counterexample);
+        if (r.verdict == Verdict::Refuted)
+            return claim + " fails: " + violation_text(m, n, *r.counterexample);
     }
-    return std::nullopt;
-}
-
-std::string violation_text(const Model &m, std::size_t n, const Violation &v) {
-    return "n = " + std::to_string(n) + ", word " + format_word(v.word, m.alphabet) + ": " +
-           v.detail;
+    throw Undecided(shortfall + ", but no refuting word was found within " +
+                    std::to_string(kSearchWords) + " words");
 }
 
 // The layerwise need at n (the sharper of Lemma GT and the profile bound
@@ -63,8 +69,6 @@ LayerwiseResult layers_at(const Model &m, std::size_t n, const Rational &eps,
                         lw.failure);
     return lw;
 }
-
-constexpr std::uint64_t kSearchWords = 1 << 16;
 
 } // namespace
 
@@ -161,17 +165,11 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
                                 dec(need[k]) + " (Lemma GT alone: " + dec(gt[k]) + ")");
     for (std::size_t k = 0; k < ns.size(); ++k)
         if (beta < need[k]) {
-            auto cx = search_counterexample(
-                m, ns, [&](std::size_t) { return beta; }, eps, limits, kSearchWords);
-            if (cx) {
-                out.counterexample =
-                    "beta = " + dec(beta) + " fails: " + violation_text(m, cx->first, cx->second);
-                return out;
-            }
-            throw Undecided("ltl-unbounded-pe: beta = " + dec(beta) +
-                            " is below the layers' need " + dec(need[k]) + " at n = " +
-                            std::to_string(ns[k]) + ", but no refuting word was found within " +
-                            std::to_string(kSearchWords) + " words");
+            out.counterexample = refuting_word(
+                m, ns, [&](std::size_t) { return beta; }, eps, limits, "beta = " + dec(beta),
+                "ltl-unbounded-pe: beta = " + dec(beta) + " is below the layers' need " +
+                    dec(need[k]) + " at n = " + std::to_string(ns[k]));
+            return out;
         }
     out.lines.push_back("one constant beta = " + dec(beta) + " certifies every n in " +
                         std::to_string(ns.front()) + ".." + std::to_string(ns.back()) +
@@ -210,15 +208,11 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
         Rational b = proof_beta(n);
         LayerwiseResult lw = layers_at(m, n, eps, limits);
         if (b < lw.profile_up) {
-            auto cx = search_counterexample(m, ns, proof_beta, eps, limits, kSearchWords);
-            if (cx) {
-                out.counterexample = "beta(n) fails: " + violation_text(m, cx->first, cx->second);
-                return out;
-            }
-            throw Undecided("ltl-temperature-scaling: beta(" + std::to_string(n) + ") = " + dec(b) +
-                            " is below the layers' need " + dec(lw.profile_up) +
-                            ", but no refuting word was found within " +
-                            std::to_string(kSearchWords) + " words");
+            out.counterexample = refuting_word(
+                m, ns, proof_beta, eps, limits, "beta(n)",
+                "ltl-temperature-scaling: beta(" + std::to_string(n) + ") = " + dec(b) +
+                    " is below the layers' need " + dec(lw.profile_up));
+            return out;
         }
         std::string tight;
         Rational t = lw.profile_up; // a certified sufficient beta; tight below the budget

@@ -27,8 +27,7 @@ PrefixEvaluator::PrefixEvaluator(const Model &m, Prec prec, std::optional<std::v
             dffn_.push_back(f ? std::optional<DFfn>(DFfn{to_dmatrix(f->w1), to_dmatrix(f->w2),
                                                          to_dvector(f->b1), to_dvector(f->b2)})
                               : std::nullopt);
-            dbeta_.push_back((*beta_)[l].is_exact() ? to_dinterval((*beta_)[l].exact())
-                                                    : to_dinterval((*beta_)[l].enclose(prec)));
+            dbeta_.push_back(enclose_d((*beta_)[l], prec));
             dkeys_.emplace_back(m.layers[l].heads.size());
             dvalues_.emplace_back(m.layers[l].heads.size());
         }

@@ -9,6 +9,10 @@
 
 namespace tempcert::detail {
 
+DInterval enclose_d(const Real &x, Prec prec) {
+    return x.is_exact() ? to_dinterval(x.exact()) : to_dinterval(x.enclose(prec));
+}
+
 DMatrix to_dmatrix(const Matrix &m) {
     DMatrix out;
     out.reserve(m.size());
@@ -29,7 +33,7 @@ DVector to_dvector(const RealVector &v, Prec prec) {
     DVector out;
     out.reserve(v.size());
     for (const auto &x : v)
-        out.push_back(x.is_exact() ? to_dinterval(x.exact()) : to_dinterval(x.enclose(prec)));
+        out.push_back(enclose_d(x, prec));
     return out;
 }
 

@@ -14,6 +14,9 @@ namespace tempcert::detail {
 using DVector = std::vector<DInterval>;
 using DMatrix = std::vector<DVector>;
 
+// An exact value's enclosure, or an interval's endpoints rounded outward.
+DInterval enclose_d(const Real &x, Prec prec);
+
 DMatrix to_dmatrix(const Matrix &m);
 DVector to_dvector(const Vector &v);
 DVector to_dvector(const RealVector &v, Prec prec);

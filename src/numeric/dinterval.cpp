@@ -11,7 +11,6 @@ namespace tempcert {
 
 namespace {
 
-
 double step_down_k(double x, int k) {
     for (int i = 0; i < k; ++i)
         x = step_down(x);
