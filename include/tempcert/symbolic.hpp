@@ -14,12 +14,17 @@ struct SymbolicOptions {
     std::optional<Rational> eps; // compute the profile bound too
     Rational rel = Rational(1, 1000000000);
     PrecisionPolicy precision;
-    Limits limits; // the wall-clock budget and interrupt are checked per query
+    Limits limits; // the wall-clock budget and interrupt are checked per query; threads
+    // Heads whose scores are affine in the key position use the closed form
+    // (O(|Sigma|^3) per query position instead of O(i |Sigma|^2)); false
+    // forces the general scan (tests compare the two).
+    bool closed_form = true;
 };
 
 struct SymbolicReport {
-    GapReport gaps;        // method "symbolic", words = 0
-    ProfileReport profile; // empty unless options.eps
+    GapReport gaps;                    // method "symbolic", words = 0
+    ProfileReport profile;             // empty unless options.eps
+    std::size_t closed_form_heads = 0; // heads analysed by the affine closed form
 };
 
 // Throws InputError when symbolic_applies is false.

@@ -21,12 +21,16 @@
 // Witness words are built from the optimal choices and replayed through the
 // exact hard evaluator before they are reported.
 #include "tempcert/symbolic.hpp"
+#include "../eval/attention_ops.hpp"
 #include "../eval/layer_ops.hpp"
+#include "../numeric/parallel.hpp"
+#include "symbolic_affine.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
 
 #include <algorithm>
-#include <map>
+#include <atomic>
+#include <cmath>
 
 namespace tempcert {
 
@@ -68,7 +72,8 @@ Vector plus(const Vector &a, const Vector &b) {
     return out;
 }
 
-Tables tables(const Model &m, const Head &head, std::size_t n) {
+// Positional rows are computed in parallel chunks (threads from limits).
+Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits) {
     Tables t;
     const Prec p = kPrecStart;
     std::size_t k = m.alphabet.size();
@@ -80,16 +85,23 @@ Tables tables(const Model &m, const Head &head, std::size_t n) {
         t.KE.push_back(exact_vector(matvec(head.key, x, p)));
         t.VE.push_back(exact_vector(matvec(head.value, x, p)));
     }
-    for (std::size_t j = 0; j <= n; ++j) {
-        RealVector x(m.width, Real(0L));
-        for (const auto &f : m.positions)
-            x[f.dim] = add(
-                x[f.dim],
-                f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), p), p);
-        t.QP.push_back(exact_vector(matvec(head.query, x, p)));
-        t.KP.push_back(exact_vector(matvec(head.key, x, p)));
-        t.VP.push_back(exact_vector(matvec(head.value, x, p)));
-    }
+    t.QP.resize(n + 1);
+    t.KP.resize(n + 1);
+    t.VP.resize(n + 1);
+    const std::size_t chunk = 1024, chunks = n / chunk + 1;
+    detail::run_tasks(chunks, n >= chunk ? limits.threads : 1, [&](std::size_t c) {
+        for (std::size_t j = c * chunk; j <= n && j < (c + 1) * chunk; ++j) {
+            RealVector x(m.width, Real(0L));
+            for (const auto &f : m.positions)
+                x[f.dim] = add(
+                    x[f.dim],
+                    f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), p),
+                    p);
+            t.QP[j] = exact_vector(matvec(head.query, x, p));
+            t.KP[j] = exact_vector(matvec(head.key, x, p));
+            t.VP[j] = exact_vector(matvec(head.value, x, p));
+        }
+    });
     return t;
 }
 
@@ -216,30 +228,48 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     return qv;
 }
 
-// A word realising chosen offers: chosen symbols where given, the least
-// offer's symbol at other free allowed positions, symbol 0 elsewhere.
-Word realise(const QueryView &qv, const std::map<std::size_t, int> &chosen) {
-    Word w(qv.len, 0);
-    if (qv.query >= 1) w[qv.query - 1] = qv.query_symbol;
-    for (std::size_t j : qv.positions) {
-        if (j == 0 || j == qv.query) continue;
-        auto it = chosen.find(j);
-        w[j - 1] = it != chosen.end() ? it->second : qv.least_symbol;
+// A word to build once a witness is final: chosen symbols at chosen
+// positions, the least offer's symbol at other free allowed positions,
+// symbol 0 elsewhere (realised only at the end: O(len) each).
+struct WordPlan {
+    std::size_t len = 0, query = 0;
+    int query_symbol = 0, least_symbol = 0;
+    std::vector<std::pair<std::size_t, int>> chosen;
+};
+
+WordPlan plan_of(const QueryView &qv, std::vector<std::pair<std::size_t, int>> chosen) {
+    return {qv.len, qv.query, qv.query_symbol, qv.least_symbol, std::move(chosen)};
+}
+
+Word realise(const WordPlan &p, Mask mask, bool bos) {
+    Word w(p.len, 0);
+    if (p.query >= 1) w[p.query - 1] = p.query_symbol;
+    for (std::size_t j : allowed_positions(mask, p.query, p.len, bos)) {
+        if (j == 0 || j == p.query) continue;
+        w[j - 1] = p.least_symbol;
     }
+    for (const auto &[j, sym] : p.chosen)
+        if (j != 0 && j != p.query) w[j - 1] = sym;
     return w;
 }
 
 struct Candidate {
     Rational gap;
-    Word word;
-    std::size_t query;
+    WordPlan plan;
 };
 
+// One first-layer query of `w` through the exact hard evaluator's own
+// primitives (O(len), where evaluate_hard would evaluate every query).
 QueryTrace replay(const Model &m, const Word &w, std::size_t head_index, std::size_t query) {
-    Trace tr = evaluate_hard(m, w);
-    for (const auto &q : tr.layers[0].heads[head_index].queries)
-        if (q.query == query) return q;
-    throw std::logic_error("symbolic: replayed query not found");
+    const Prec p = kPrecStart;
+    const Head &head = m.layers[0].heads[head_index];
+    std::vector<RealVector> x = detail::initial_activations(m, w, p), keys, values;
+    for (const auto &xt : x) {
+        keys.push_back(matvec(head.key, xt, p));
+        values.push_back(matvec(head.value, xt, p));
+    }
+    return detail::hard_query(head, query, x[detail::index_of(query, m.has_bos())], keys, values,
+                              w.size(), m.has_bos(), m.width, 1, head_index + 1, p);
 }
 
 Vector value_of(const Tables &t, const Offer &o, std::size_t ksym) {
@@ -274,8 +304,7 @@ void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool 
                         break;
                     }
                 best = Candidate{gap,
-                                 realise(qv, {{p->position, p->symbol}, {r->position, r->symbol}}),
-                                 qv.query};
+                                 plan_of(qv, {{p->position, p->symbol}, {r->position, r->symbol}})};
             }
         }
         if (unique && !tie && many)
@@ -283,17 +312,15 @@ void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool 
                 for (std::size_t y = x + 1; y < e && !tie; ++y)
                     if (top[x].position != top[y].position &&
                         value_of(t, top[x], ksym) != value_of(t, top[y], ksym))
-                        tie = Candidate{0,
-                                        realise(qv, {{top[x].position, top[x].symbol},
-                                                     {top[y].position, top[y].symbol}}),
-                                        qv.query};
+                        tie = Candidate{0, plan_of(qv, {{top[x].position, top[x].symbol},
+                                                        {top[y].position, top[y].symbol}})};
         g = e;
     }
 }
 
-// Largest profile threshold of one query view (Lemma 2); updates the head's bracket.
-void profile_of(const QueryView &qv, const SymbolicOptions &opt, HeadProfile &prof,
-                std::optional<std::pair<Word, std::size_t>> &prof_word) {
+// Largest profile threshold of one query view (Lemma 2); updates the task's bracket.
+void profile_of(const QueryView &qv, const SymbolicOptions &opt, Bracket &bound,
+                std::optional<WordPlan> &prof_word) {
     const Prec prec = opt.precision.start;
     Rational c_factor = *opt.eps / (1 - *opt.eps);
     std::vector<Rational> tops;
@@ -315,31 +342,31 @@ void profile_of(const QueryView &qv, const SymbolicOptions &opt, HeadProfile &pr
             for (std::size_t s = 0; s < qv.all.size(); ++s)
                 if (hold[s] && (!p || top - pred[s]->value > top - pred[*p]->value)) p = s;
         std::vector<Rational> d;
-        std::map<std::size_t, int> chosen;
+        std::vector<std::pair<std::size_t, int>> chosen;
         for (std::size_t s = 0; s < qv.all.size(); ++s) {
             std::size_t j = qv.positions[s];
             if (!pred[s] || (p && s == *p)) {
-                chosen[j] = hold[s]->symbol;
+                chosen.emplace_back(j, hold[s]->symbol);
                 continue;
             }
             d.push_back(top - pred[s]->value);
-            chosen[j] = pred[s]->symbol;
+            chosen.emplace_back(j, pred[s]->symbol);
         }
         if (d.empty()) continue;
         std::size_t kM = forced.empty() ? 1 : forced.size();
         Rational c = Rational(static_cast<long>(kM)) * c_factor;
-        if (prof.bound.lo > 0) {
-            Interval x(prec), b(prof.bound.lo, prec);
+        if (bound.lo > 0) {
+            Interval x(prec), b(bound.lo, prec);
             for (const auto &dj : d)
                 x = add(x, exp(neg(mul(b, dj, prec)), prec), prec);
             if (less_equal(x, c) == Tri::True) continue; // threshold below the current lower end
         }
         Bracket br = profile_threshold(d, kM, *opt.eps, opt.rel, prec);
-        if (!prof_word || br.lo > prof.bound.lo) {
-            prof.bound.lo = br.lo;
-            prof_word = std::make_pair(realise(qv, chosen), qv.query);
+        if (!prof_word || br.lo > bound.lo) {
+            bound.lo = br.lo;
+            prof_word = plan_of(qv, std::move(chosen));
         }
-        prof.bound.hi = std::max(prof.bound.hi, br.hi);
+        bound.hi = std::max(bound.hi, br.hi);
     }
 }
 
@@ -359,6 +386,88 @@ bool symbolic_applies(const Model &m, std::string &why_not) {
     return true;
 }
 
+namespace {
+
+// Scores affine in the key position (proofs/symbolic-gap.md, "Affine
+// scores"): W_K P(j) = K0 + j D at every j of the table, checked exactly,
+// and value vectors that do not depend on j, so that a tie's values differ
+// exactly when the symbols' value classes do.
+struct AffineHead {
+    Vector K0, D;
+    std::vector<int> value_class; // per symbol, BOS last
+};
+
+std::optional<AffineHead> affine_head(const Tables &t) {
+    if (t.KP.size() < 2) return std::nullopt;
+    AffineHead a;
+    a.K0 = t.KP[0];
+    a.D = t.KP[1];
+    for (std::size_t c = 0; c < a.D.size(); ++c)
+        a.D[c] -= a.K0[c];
+    for (std::size_t j = 2; j < t.KP.size(); ++j)
+        for (std::size_t c = 0; c < a.D.size(); ++c)
+            if (t.KP[j][c] != a.K0[c] + Rational(static_cast<long>(j)) * a.D[c])
+                return std::nullopt;
+    for (const auto &v : t.VP)
+        if (v != t.VP[0]) return std::nullopt;
+    for (std::size_t s = 0; s < t.VE.size(); ++s) {
+        int cls = static_cast<int>(s);
+        for (std::size_t r = 0; r < s; ++r)
+            if (t.VE[r] == t.VE[s]) {
+                cls = a.value_class[r];
+                break;
+            }
+        a.value_class.push_back(cls);
+    }
+    return a;
+}
+
+// What one task of a head's scan found; tasks merge in task order.
+struct Scan {
+    std::optional<Candidate> best, tie;
+    Bracket profile{0, 0};
+    std::optional<WordPlan> profile_word;
+};
+
+void merge(Scan &into, Scan &part) {
+    if (part.best && (!into.best || part.best->gap < into.best->gap)) into.best = part.best;
+    if (part.tie && !into.tie) into.tie = part.tie;
+    if (part.profile_word && (!into.profile_word || part.profile.lo > into.profile.lo)) {
+        into.profile.lo = part.profile.lo;
+        into.profile_word = part.profile_word;
+    }
+    into.profile.hi = std::max(into.profile.hi, part.profile.hi);
+}
+
+// One query (len, i, a) by the closed form.
+void scan_affine(const Model &m, const Head &head, const Tables &t, const AffineHead &ah,
+                 std::size_t len, std::size_t i, int a, bool unique, Scan &scan) {
+    const std::size_t k = m.alphabet.size();
+    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
+    std::vector<Rational> A;
+    for (const auto &ke : t.KE)
+        A.push_back(dot_exact(q, ke));
+    detail::AffineQuery aq = detail::affine_query(A, dot_exact(q, ah.K0), dot_exact(q, ah.D),
+                                                  head.mask, len, i, a, m.has_bos());
+    if (aq.runs.empty()) return;
+    auto plan = [&](const detail::AffinePair &p) {
+        return WordPlan{len,
+                        i,
+                        a,
+                        aq.least_symbol,
+                        {{p.top.position, p.top.symbol}, {p.next.position, p.next.symbol}}};
+    };
+    if (auto g = detail::affine_min_gap(aq); g && (!scan.best || g->gap < scan.best->gap))
+        scan.best = Candidate{g->gap, plan(*g)};
+    if (unique && !scan.tie)
+        if (auto tie = detail::affine_tie(aq, ah.value_class)) scan.tie = Candidate{0, plan(*tie)};
+}
+
+// The fixed split of a head's queries into tasks, independent of --threads.
+constexpr std::size_t kSymbolicTasks = 64;
+
+} // namespace
+
 SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOptions &opt) {
     std::string why;
     if (!symbolic_applies(m, why)) throw InputError("", "--method symbolic", why);
@@ -368,55 +477,104 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
     if (m.layers.empty()) return out;
     const Layer &layer = m.layers[0];
     const std::size_t ksym = m.alphabet.size();
+    const std::size_t first = m.has_bos() ? 0 : 1;
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const Head &head = layer.heads[h];
         HeadGap &g = out.gaps.heads[h];
         bool unique = head.kind != AttnKind::Average;
-        std::optional<Candidate> best, tie;
-        HeadProfile prof{1, h + 1, {0, 0}, std::nullopt};
-        std::optional<std::pair<Word, std::size_t>> prof_word;
         // With features free of n, tables are the same at every length, and
         // under a backward mask a query's view is too: only n' = i is examined.
         std::optional<Tables> fixed;
-        if (!m.features_use_n()) fixed = tables(m, head, n);
+        if (!m.features_use_n()) fixed = tables(m, head, n, opt.limits);
         bool backward = head.mask == Mask::Causal || head.mask == Mask::Strict;
         bool one_length = backward && fixed;
-        for (std::size_t len = 1; len <= n; ++len) {
-            std::optional<Tables> local;
-            if (!fixed) local = tables(m, head, len);
-            const Tables &t = fixed ? *fixed : *local;
-            for (std::size_t i = m.has_bos() ? 0 : 1; i <= len; ++i) {
-                if (one_length && (i == 0 ? len != 1 : i != len)) continue;
+        auto closed_form = [&](const Tables &t) {
+            return opt.closed_form && !opt.eps ? affine_head(t) : std::nullopt;
+        };
+        std::optional<AffineHead> fixed_affine;
+        if (fixed) fixed_affine = closed_form(*fixed);
+        std::atomic<bool> used_closed_form{fixed_affine.has_value()};
+        // Queries of one length: (i, a) in order.
+        auto scan_length = [&](std::size_t len, std::size_t i_lo, std::size_t i_hi, const Tables &t,
+                               const std::optional<AffineHead> &ah, Scan &scan) {
+            for (std::size_t i = i_lo; i <= i_hi; ++i) {
                 int symbols = i == 0 ? 1 : static_cast<int>(ksym);
                 for (int a = 0; a < symbols; ++a) {
                     check_budget(opt.limits);
-                    QueryView qv = view(m, t, head, len, i, i == 0 ? -1 : a, opt.eps.has_value());
+                    int sym = i == 0 ? -1 : a;
+                    if (ah) {
+                        scan_affine(m, head, t, *ah, len, i, sym, unique, scan);
+                        continue;
+                    }
+                    QueryView qv = view(m, t, head, len, i, sym, opt.eps.has_value());
                     if (qv.positions.empty()) continue;
-                    gaps_and_ties(qv, t, ksym, unique, best, tie);
-                    if (opt.eps) profile_of(qv, opt, prof, prof_word);
+                    gaps_and_ties(qv, t, ksym, unique, scan.best, scan.tie);
+                    if (opt.eps) profile_of(qv, opt, scan.profile, scan.profile_word);
                 }
             }
+        };
+        // Units: query positions (one length each) or lengths (every query).
+        const std::size_t units = one_length ? n + 1 - first : n;
+        const std::size_t tasks = std::min(kSymbolicTasks, units);
+        std::vector<std::size_t> cut(tasks + 1, units);
+        for (std::size_t x = 0; x < tasks; ++x) {
+            // a length's cost grows with it: balance lengths by their squares
+            double f = static_cast<double>(x) / static_cast<double>(tasks);
+            cut[x] = one_length
+                         ? units * x / tasks
+                         : static_cast<std::size_t>(static_cast<double>(units) * std::sqrt(f));
+            if (x > 0) cut[x] = std::max(cut[x], cut[x - 1]);
         }
+        std::vector<Scan> parts(tasks);
+        Limits one_thread; // tables inside a task: the tasks are the parallel part
+        one_thread.threads = 1;
+        detail::run_tasks(tasks, opt.limits.threads, [&](std::size_t x) {
+            Scan &scan = parts[x];
+            for (std::size_t u = cut[x]; u < cut[x + 1]; ++u) {
+                if (one_length) {
+                    std::size_t i = first + u;
+                    scan_length(i == 0 ? 1 : i, i, i, *fixed, fixed_affine, scan);
+                    continue;
+                }
+                std::size_t len = u + 1;
+                if (fixed) {
+                    scan_length(len, first, len, *fixed, fixed_affine, scan);
+                    continue;
+                }
+                Tables local = tables(m, head, len, one_thread);
+                std::optional<AffineHead> ah = closed_form(local);
+                if (ah) used_closed_form = true;
+                scan_length(len, first, len, local, ah, scan);
+            }
+        });
+        out.closed_form_heads += used_closed_form;
+        Scan all;
+        for (auto &part : parts)
+            merge(all, part);
         // Replay every witness through the exact evaluator before reporting it.
-        if (best) {
-            QueryTrace q = replay(m, best->word, h, best->query);
-            if (!q.gap || !q.gap->is_exact() || q.gap->exact() != best->gap)
+        if (all.best) {
+            Word w = realise(all.best->plan, head.mask, m.has_bos());
+            QueryTrace q = replay(m, w, h, all.best->plan.query);
+            if (!q.gap || !q.gap->is_exact() || q.gap->exact() != all.best->gap)
                 throw std::logic_error("symbolic: the witness for the minimum gap does not replay");
-            g.min_gap = Real(best->gap);
-            g.witness = Witness{best->word, 1, h + 1, q.query, q.argmax, q.runner_up};
+            g.min_gap = Real(all.best->gap);
+            g.witness = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
         }
-        if (tie) {
-            QueryTrace q = replay(m, tie->word, h, tie->query);
+        if (all.tie) {
+            Word w = realise(all.tie->plan, head.mask, m.has_bos());
+            QueryTrace q = replay(m, w, h, all.tie->plan.query);
             if (q.argmax.size() < 2 || q.ties_share_value)
                 throw std::logic_error("symbolic: the tie witness does not replay");
-            g.tie = Witness{tie->word, 1, h + 1, q.query, q.argmax, q.runner_up};
+            g.tie = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
         }
         if (g.min_gap)
             out.gaps.min_gap =
                 out.gaps.min_gap ? min(*g.min_gap, *out.gaps.min_gap, kPrecStart) : *g.min_gap;
-        if (prof_word) {
-            QueryTrace q = replay(m, prof_word->first, h, prof_word->second);
-            prof.witness = Witness{prof_word->first, 1, h + 1, q.query, q.argmax, q.runner_up};
+        HeadProfile prof{1, h + 1, all.profile, std::nullopt};
+        if (all.profile_word) {
+            Word w = realise(*all.profile_word, head.mask, m.has_bos());
+            QueryTrace q = replay(m, w, h, all.profile_word->query);
+            prof.witness = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
         }
         out.profile.heads.push_back(prof);
         out.profile.bound.lo = std::max(out.profile.bound.lo, prof.bound.lo);

@@ -1,0 +1,150 @@
+// Closed forms for affine scores (proofs/symbolic-gap.md, "Affine scores").
+//
+// By Lemma 3 of the proof, the least gap of a query is the least u - v > 0
+// over offers u >= L and v from two different positions. Offers come in runs
+// (one symbol over consecutive positions, values alpha + c j), and all runs
+// are over the same or disjoint position sets, so two offers of runs R, S at
+// positions j, j' are from different positions exactly when k = j - j' != 0.
+// For a pair of runs the differences are Delta + c k with Delta = alpha_R -
+// alpha_S and k ranging over an integer interval without 0: the least
+// positive one and the zero (a tie) have closed forms.
+#include "symbolic_affine.hpp"
+
+#include <algorithm>
+
+namespace tempcert::detail {
+
+namespace {
+
+// floor(x) and ceil(x), clamped to [lo, hi] (so they fit in a long).
+long floor_clamped(const Rational &x, long lo, long hi) {
+    if (x <= lo) return lo;
+    if (x >= hi) return hi;
+    Integer f = numerator(x) / denominator(x); // rounds toward zero
+    if (x < 0 && f * denominator(x) != numerator(x)) f -= 1;
+    return f.convert_to<long>();
+}
+
+long ceil_clamped(const Rational &x, long lo, long hi) {
+    if (x <= lo) return lo;
+    if (x >= hi) return hi;
+    Integer f = numerator(x) / denominator(x);
+    if (x > 0 && f * denominator(x) != numerator(x)) f += 1;
+    return f.convert_to<long>();
+}
+
+// The positions of run r whose offer is >= L: lo..hi, empty when lo > hi.
+std::pair<long, long> at_least_L(const AffineQuery &q, const AffineRun &r) {
+    if (q.c == 0) return r.alpha >= q.L ? std::make_pair(r.lo, r.hi) : std::make_pair(1L, 0L);
+    Rational x = (q.L - r.alpha) / q.c; // c j >= L - alpha
+    if (q.c > 0) return {std::max(r.lo, ceil_clamped(x, r.lo - 1, r.hi + 1)), r.hi};
+    return {r.lo, std::min(r.hi, floor_clamped(x, r.lo - 1, r.hi + 1))};
+}
+
+// The positions j (of u's run, within ulo..uhi) and j - k (of v's run).
+AffinePair pick(const AffineRun &u, long ulo, long uhi, const AffineRun &v, long k,
+                Rational value) {
+    long j = std::max(ulo, v.lo + k);
+    (void)uhi; // j <= min(uhi, v.hi + k) holds as k is a difference of the two ranges
+    return {std::move(value),
+            {static_cast<std::size_t>(j), u.symbol},
+            {static_cast<std::size_t>(j - k), v.symbol}};
+}
+
+} // namespace
+
+AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, const Rational &c,
+                         Mask mask, std::size_t len, std::size_t i, int a, bool bos) {
+    AffineQuery q;
+    q.c = c;
+    const std::size_t k = A.size() - (bos ? 1 : 0); // alphabet size
+    for (std::size_t s = 1; s < k; ++s)
+        if (A[s] < A[static_cast<std::size_t>(q.least_symbol)]) q.least_symbol = static_cast<int>(s);
+    const long li = static_cast<long>(i), ln = static_cast<long>(len);
+    bool before = mask == Mask::None || mask == Mask::Causal || mask == Mask::Strict;
+    bool after = mask == Mask::None || mask == Mask::Future || mask == Mask::StrictFuture;
+    bool self = mask == Mask::None || mask == Mask::Causal || mask == Mask::Future;
+    // BOS is position 0: seen from i >= 1 by masks looking back, from the
+    // BOS query itself by masks including the query.
+    bool sees_bos = bos && (i == 0 ? self : before);
+    bool have_L = false;
+    auto note_least = [&](const Rational &x) {
+        if (!have_L || x > q.L) q.L = x;
+        have_L = true;
+    };
+    auto fixed = [&](long p, int symbol, const Rational &value) {
+        q.runs.push_back({symbol, p, p, value - c * p});
+        note_least(value);
+    };
+    auto free_run = [&](long lo, long hi) {
+        if (lo > hi) return;
+        for (std::size_t s = 0; s < k; ++s)
+            q.runs.push_back({static_cast<int>(s), lo, hi, A[s] + b0});
+        const Rational &amin = A[static_cast<std::size_t>(q.least_symbol)];
+        note_least(amin + b0 + c * (c >= 0 ? hi : lo));
+    };
+    if (sees_bos) fixed(0, -1, A[k] + b0);
+    if (i >= 1) {
+        if (before) free_run(1, li - 1);
+        if (self) fixed(li, a, A[static_cast<std::size_t>(a)] + b0 + c * li);
+    }
+    if (after) free_run(li + 1, ln);
+    return q;
+}
+
+std::optional<AffinePair> affine_min_gap(const AffineQuery &q) {
+    std::optional<AffinePair> best;
+    const Rational &c = q.c;
+    for (const auto &u : q.runs) {
+        auto [ulo, uhi] = at_least_L(q, u);
+        if (ulo > uhi) continue;
+        for (const auto &v : q.runs) {
+            long klo = ulo - v.hi, khi = uhi - v.lo; // k = j - j'
+            Rational delta = u.alpha - v.alpha;
+            long k; // the k != 0 in klo..khi with the least positive delta + c k
+            if (c == 0) {
+                if (delta <= 0) continue;
+                k = klo != 0 ? klo : 1;
+            } else if (c > 0) {
+                k = std::max(klo, floor_clamped(-delta / c, klo - 2, khi + 1) + 1);
+                if (k == 0) k = 1;
+            } else {
+                k = std::min(khi, ceil_clamped(-delta / c, klo - 1, khi + 2) - 1);
+                if (k == 0) k = -1;
+            }
+            if (k < klo || k > khi) continue;
+            Rational gap = delta + c * k;
+            if (!best || gap < best->gap) best = pick(u, ulo, uhi, v, k, std::move(gap));
+        }
+    }
+    return best;
+}
+
+std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int> &value_class) {
+    auto cls = [&](int symbol) {
+        return value_class[symbol < 0 ? value_class.size() - 1 : static_cast<std::size_t>(symbol)];
+    };
+    for (const auto &u : q.runs) {
+        auto [ulo, uhi] = at_least_L(q, u);
+        if (ulo > uhi) continue;
+        for (const auto &v : q.runs) {
+            if (cls(u.symbol) == cls(v.symbol)) continue;
+            long klo = ulo - v.hi, khi = uhi - v.lo;
+            Rational delta = u.alpha - v.alpha;
+            long k; // the k != 0 in klo..khi with delta + c k = 0
+            if (q.c == 0) {
+                if (delta != 0) continue;
+                k = klo != 0 ? klo : 1;
+            } else {
+                Rational x = -delta / q.c;
+                if (!is_integer(x) || x < klo || x > khi) continue;
+                k = numerator(x).convert_to<long>(); // an integer within klo..khi
+            }
+            if (k == 0 || k < klo || k > khi) continue;
+            return pick(u, ulo, uhi, v, k, Rational(0));
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace tempcert::detail
