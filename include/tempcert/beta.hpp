@@ -16,6 +16,8 @@ class BetaSpec {
     static BetaSpec parse(const std::string &text, std::size_t layers,
                           const std::string &where = "--beta");
     static BetaSpec constant(const Rational &beta);
+    // One positive rational per layer.
+    static BetaSpec per_layer(const std::vector<Rational> &betas);
 
     // beta of layer `l` (0-based) at length n: exact when rational. Throws
     // InputError if it is not positive, Undecided if that cannot be told.

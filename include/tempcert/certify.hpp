@@ -117,4 +117,34 @@ struct TightResult {
 
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel);
 
+// Per-layer betas (`tight --per-layer`, tv only; proofs/tight-bracket.md,
+// "Per layer"): from the one-beta tight beta_hi (certified for all layers),
+// each layer's beta in turn is lowered with the others as they stand, by the
+// same bracket search on the whole model: beta_hi of layer l is certified
+// with the other layers at their values at that step (earlier layers at
+// their final beta_hi, later ones at the joint beta_hi), beta_lo refuted by
+// a word. Soft perturbations from earlier layers can split ties and make TV
+// non-monotone in a layer's beta, so each is a bracket, not a threshold.
+// The final vector is certified on the whole model. InputError for criteria
+// other than tv.
+struct LayerTight {
+    std::size_t layer = 0; // 1-based
+    bool has_heads = false;
+    Rational beta_lo, beta_hi; // refuted at lo (if lo_witness), certified at hi
+    std::optional<Violation> lo_witness;
+    bool converged = false;
+    std::string note;
+};
+
+struct PerLayerTight {
+    std::vector<LayerTight> layers;
+    Rational joint_hi;   // the one-beta start, certified
+    BetaSpec betas;      // every layer's beta_hi (joint_hi for head-less layers)
+    CertifyResult whole; // the whole model certified at `betas`
+    bool converged = false;
+    std::uint64_t certify_runs = 0;
+};
+
+PerLayerTight tight_per_layer(const Model &m, const CertifyOptions &o, const Rational &rel);
+
 } // namespace tempcert

@@ -11,6 +11,8 @@
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
 
+#include <functional>
+
 namespace tempcert {
 
 namespace {
@@ -19,6 +21,81 @@ namespace {
 // stays readable and exact.
 Rational midpoint(const Rational &lo, const Rational &hi) {
     return (lo + hi) / 2;
+}
+
+// The bracket search of proofs/tight-bracket.md over one variable x: run(x)
+// certifies at x, refutes(word, x, v) judges one word. Starts at `hi`.
+struct Search {
+    Rational lo, hi;
+    std::optional<Violation> lo_witness;
+    bool converged = false;
+    std::string note;
+};
+
+Search search_beta(Rational hi, const std::function<CertifyResult(const Rational &)> &run,
+                   const std::function<bool(const Word &, const Rational &, Violation &)> &refutes,
+                   const Rational &rel) {
+    Search r;
+    // Upper end: doubled until certified.
+    for (int i = 0;; ++i) {
+        CertifyResult c = run(hi);
+        if (c.verdict == Verdict::Certified) break;
+        if (c.verdict == Verdict::Undecided)
+            throw Undecided("tight: cannot decide the criterion at beta = " + to_string(hi) + " (" +
+                            (c.undecided ? c.undecided->detail : std::string()) + ")");
+        if (i == 64)
+            throw LimitError("tight: no beta up to " + decimal_significant(hi, 6, true) +
+                             " satisfies the criterion (the model may not be simulable)");
+        hi *= 2;
+    }
+    // Lower end: halve until a word refutes, or give 0 after 60 halvings.
+    Rational lo = hi;
+    bool found = false;
+    for (int i = 0; i < 60; ++i) {
+        lo /= 2;
+        CertifyResult c = run(lo);
+        if (c.verdict == Verdict::Refuted) {
+            r.lo_witness = c.counterexample;
+            found = true;
+            break;
+        }
+        if (c.verdict == Verdict::Undecided) break;
+        hi = lo; // certified at lo: a better upper end
+    }
+    if (!found) {
+        r.lo = 0;
+        r.hi = hi;
+        r.converged = true;
+        r.note = "every beta down to " + decimal_significant(hi, 6, false) +
+                 " is certified; no refuting word was found";
+        return r;
+    }
+    // Bisection. The previous refuting word is tried first: it often refutes
+    // the midpoint too, at the cost of one word instead of all.
+    while (hi - lo > rel * hi) {
+        Rational mid = midpoint(lo, hi);
+        Violation v;
+        if (r.lo_witness && refutes(r.lo_witness->word, mid, v)) {
+            lo = mid;
+            r.lo_witness = v;
+            continue;
+        }
+        CertifyResult c = run(mid);
+        if (c.verdict == Verdict::Certified)
+            hi = mid;
+        else if (c.verdict == Verdict::Refuted) {
+            lo = mid;
+            r.lo_witness = c.counterexample;
+        } else {
+            r.note = "stopped: the criterion is undecided at beta = " + to_string(mid) +
+                     " at the precision cap";
+            break;
+        }
+    }
+    r.lo = lo;
+    r.hi = hi;
+    r.converged = hi - lo <= rel * hi;
+    return r;
 }
 
 } // namespace
@@ -51,69 +128,69 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         ++r.certify_runs;
         return certify_auto(m, BetaSpec::constant(beta), o);
     };
-
-    // Upper end: beta_gap (or 1 when every gap is trivial), doubled until certified.
-    Rational hi = r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up;
-    for (int i = 0;; ++i) {
-        CertifyResult c = run(hi);
-        if (c.verdict == Verdict::Certified) break;
-        if (c.verdict == Verdict::Undecided)
-            throw Undecided("tight: cannot decide the criterion at beta = " + to_string(hi) + " (" +
-                            (c.undecided ? c.undecided->detail : std::string()) + ")");
-        if (i == 64)
-            throw LimitError("tight: no beta up to " + decimal_significant(hi, 6, true) +
-                             " satisfies the criterion (the model may not be simulable)");
-        hi *= 2;
-    }
-    // Lower end: halve until a word refutes, or give 0 after 60 halvings.
-    Rational lo = hi;
-    bool found = false;
-    for (int i = 0; i < 60; ++i) {
-        lo /= 2;
-        CertifyResult c = run(lo);
-        if (c.verdict == Verdict::Refuted) {
-            r.lo_witness = c.counterexample;
-            found = true;
-            break;
-        }
-        if (c.verdict == Verdict::Undecided) break;
-        hi = lo; // certified at lo: a better upper end
-    }
-    if (!found) {
-        r.beta_lo = 0;
-        r.beta_hi = hi;
-        r.converged = true;
-        r.note = "every beta down to " + decimal_significant(hi, 6, false) +
-                 " is certified; no refuting word was found";
-        return r;
-    }
-    // Bisection. The previous refuting word is tried first: it often refutes
-    // the midpoint too, at the cost of one word instead of all.
-    while (hi - lo > rel * hi) {
-        Rational mid = midpoint(lo, hi);
-        Violation v;
+    auto refutes = [&](const Word &w, const Rational &beta, Violation &v) {
         Prec used = 0;
-        if (r.lo_witness && certify_word(m, r.lo_witness->word, BetaSpec::constant(mid), o, v,
-                                         used) == Tri::False) {
-            lo = mid;
-            r.lo_witness = v;
+        return certify_word(m, w, BetaSpec::constant(beta), o, v, used) == Tri::False;
+    };
+    // The upper end starts at beta_gap (or 1 when every gap is trivial).
+    Search sr =
+        search_beta(r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up, run, refutes, rel);
+    r.beta_lo = sr.lo;
+    r.beta_hi = sr.hi;
+    r.lo_witness = sr.lo_witness;
+    r.converged = sr.converged;
+    r.note = sr.note;
+    return r;
+}
+
+PerLayerTight tight_per_layer(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    if (o.criterion != Criterion::Tv)
+        throw InputError("", "--per-layer",
+                         "per-layer betas need --criterion tv (the output and decision criteria "
+                         "read every layer at once)");
+    PerLayerTight r;
+    // Start from one beta for all layers, certified.
+    TightResult joint = tight_exhaustive(m, o, rel);
+    r.certify_runs = joint.certify_runs;
+    r.joint_hi = joint.beta_hi;
+    std::vector<Rational> current(m.layers.size(), joint.beta_hi);
+    r.converged = joint.converged;
+    // Then lower each layer's beta in turn, the others as they stand: every
+    // vector accepted is certified on the whole model.
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        LayerTight lt;
+        lt.layer = l + 1;
+        lt.has_heads = !m.layers[l].heads.empty();
+        if (!lt.has_heads) {
+            r.layers.push_back(lt);
             continue;
         }
-        CertifyResult c = run(mid);
-        if (c.verdict == Verdict::Certified)
-            hi = mid;
-        else if (c.verdict == Verdict::Refuted) {
-            lo = mid;
-            r.lo_witness = c.counterexample;
-        } else {
-            r.note = "stopped: the criterion is undecided at beta = " + to_string(mid) +
-                     " at the precision cap";
-            break;
-        }
+        auto spec = [&](const Rational &x) {
+            std::vector<Rational> b = current;
+            b[l] = x;
+            return BetaSpec::per_layer(b);
+        };
+        auto run = [&](const Rational &x) {
+            ++r.certify_runs;
+            return certify_auto(m, spec(x), o);
+        };
+        auto refutes = [&](const Word &w, const Rational &x, Violation &v) {
+            Prec used = 0;
+            return certify_word(m, w, spec(x), o, v, used) == Tri::False;
+        };
+        Search sr = search_beta(current[l], run, refutes, rel);
+        lt.beta_lo = sr.lo;
+        lt.beta_hi = sr.hi;
+        lt.lo_witness = sr.lo_witness;
+        lt.converged = sr.converged;
+        lt.note = sr.note;
+        r.converged = r.converged && sr.converged;
+        current[l] = sr.hi;
+        r.layers.push_back(lt);
     }
-    r.beta_lo = lo;
-    r.beta_hi = hi;
-    r.converged = hi - lo <= rel * hi;
+    r.betas = BetaSpec::per_layer(current);
+    ++r.certify_runs;
+    r.whole = certify_auto(m, r.betas, o); // the final vector, once more
     return r;
 }
 

@@ -43,6 +43,13 @@ BetaSpec BetaSpec::constant(const Rational &beta) {
     return parse(to_string(beta), 1, "beta");
 }
 
+BetaSpec BetaSpec::per_layer(const std::vector<Rational> &betas) {
+    std::string text;
+    for (std::size_t l = 0; l < betas.size(); ++l)
+        text += (l ? "," : "") + to_string(betas[l]);
+    return parse(text, betas.size(), "beta");
+}
+
 Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
     const Expr &e = exprs_.size() == 1 ? exprs_[0] : exprs_[l];
     Real v;

@@ -59,7 +59,8 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
     q.c = c;
     const std::size_t k = A.size() - (bos ? 1 : 0); // alphabet size
     for (std::size_t s = 1; s < k; ++s)
-        if (A[s] < A[static_cast<std::size_t>(q.least_symbol)]) q.least_symbol = static_cast<int>(s);
+        if (A[s] < A[static_cast<std::size_t>(q.least_symbol)])
+            q.least_symbol = static_cast<int>(s);
     const long li = static_cast<long>(i), ln = static_cast<long>(len);
     bool before = mask == Mask::None || mask == Mask::Causal || mask == Mask::Strict;
     bool after = mask == Mask::None || mask == Mask::Future || mask == Mask::StrictFuture;

@@ -242,3 +242,54 @@ TEST_CASE("the binding head is the same on both paths and replays") {
         CHECK(seen);
     }
 }
+
+TEST_CASE("tight --per-layer: every end re-established on the whole model") {
+    for (const char *name : {"has-ab-two-layer", "prev-a-earlier-b"}) {
+        CAPTURE(name);
+        Model m = load_case(name);
+        CertifyOptions o = options(reduced() ? 5 : 6, Rational(1, 100));
+        const Rational rel(1, 100000);
+        PerLayerTight t = tight_per_layer(m, o, rel);
+        CHECK(t.converged);
+        CHECK(t.whole.verdict == Verdict::Certified);
+        REQUIRE(t.layers.size() == m.layers.size());
+        CertifyOptions plain = o;
+        plain.allow_prefix = false; // re-established without prefix sharing or filter
+        for (std::size_t l = 0; l < t.layers.size(); ++l) {
+            CAPTURE(l);
+            const LayerTight &lt = t.layers[l];
+            if (!lt.has_heads) continue;
+            CHECK(lt.beta_hi <= t.joint_hi);
+            CHECK(lt.beta_hi - lt.beta_lo <= rel * lt.beta_hi);
+            // the vector at layer l's step: earlier layers final, later ones joint
+            auto at = [&](const Rational &x) {
+                std::vector<Rational> v;
+                for (std::size_t k = 0; k < t.layers.size(); ++k)
+                    v.push_back(k == l ? x
+                                       : (k < l && t.layers[k].has_heads ? t.layers[k].beta_hi
+                                                                         : t.joint_hi));
+                return BetaSpec::per_layer(v);
+            };
+            CHECK(certify_auto(m, at(lt.beta_hi), plain).verdict == Verdict::Certified);
+            REQUIRE(lt.lo_witness);
+            const Violation &cx = *lt.lo_witness;
+            Trace h = evaluate_hard(m, cx.word);
+            Trace s = evaluate_soft(m, cx.word, at(lt.beta_lo), h);
+            bool found = false;
+            for (const auto &q : s.layers[cx.layer - 1].heads[cx.head - 1].queries)
+                if (q.query == cx.query) {
+                    found = true;
+                    CHECK(less(Interval(o.eps, 128), q.tv->enclose(128)) == Tri::True);
+                }
+            CHECK(found);
+        }
+    }
+    // has-ab-two-layer: layer 2's split ties bind; layer 1 alone can go lower.
+    Model m = load_case("has-ab-two-layer");
+    PerLayerTight t = tight_per_layer(m, options(6, Rational(1, 100)), Rational(1, 1000000));
+    CHECK(t.layers[0].beta_hi < t.layers[1].beta_hi);
+    CHECK(t.layers[1].lo_witness->layer == 2);
+    CertifyOptions out = options(4, Rational(1, 100));
+    out.criterion = Criterion::Output;
+    CHECK_THROWS_AS(tight_per_layer(m, out, Rational(1, 1000)), InputError);
+}
