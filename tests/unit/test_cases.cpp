@@ -31,6 +31,11 @@ bool rule(const std::string &name, const Word &w) {
         if (n < 2 || w[n - 2] != 0) return false;
         return std::find(w.begin(), w.end() - 1, 1) != w.end() - 1;
     }
+    if (name == "every-a-after-b") {
+        for (std::size_t i = 0; i < n; ++i)
+            if (w[i] == 0 && (i == 0 || w[i - 1] != 1)) return false;
+        return true;
+    }
     if (name == "contains:ab") {
         for (std::size_t i = 0; i + 1 < n; ++i)
             if (w[i] == 0 && w[i + 1] == 1) return true;
