@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tempcert/certify.hpp"
+#include "tempcert/layerwise.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,14 @@ CertJson violation_json(const Violation &v, const Model &m);
 CertJson gaps_json(const GapReport &g, const Model &m, const Rational &eps, Prec prec);
 CertJson certificate_json(const CertificateInput &in);
 
+// A layerwise certificate (method "layerwise", verdict certified): per layer
+// the number of hard values entering it, each head's minimum gap over them,
+// N and Lemma GT's beta, and the perturbed coordinates after it; whether
+// read-outs are exact. `check` recomputes all of it (src/check/).
+CertJson layerwise_certificate_json(const Model &m, const std::string &model_file,
+                                    const LayerwiseResult &lw, const CertifyOptions &o,
+                                    const std::string &beta_spec, const std::string &beta_source);
+
 // Writes `doc` to `path` atomically (temporary file, then rename), so that an
 // interrupted run leaves no partial certificate. Throws InputError on failure.
 void write_json_file(const std::string &path, const CertJson &doc);
@@ -38,6 +47,7 @@ struct CheckOutcome {
     bool accepted = false;
     std::string reason;
     std::uint64_t words = 0;
+    std::string method; // the certificate's method, once read
 };
 
 // Re-verifies a certificate against a model file by the plain path only

@@ -91,6 +91,40 @@ CertJson certificate_json(const CertificateInput &in) {
     return doc;
 }
 
+CertJson layerwise_certificate_json(const Model &m, const std::string &model_file,
+                                    const LayerwiseResult &lw, const CertifyOptions &o,
+                                    const std::string &beta_spec, const std::string &beta_source) {
+    CertJson layers = CertJson::array();
+    for (std::size_t l = 0; l < lw.layers.size(); ++l) {
+        CertJson heads = CertJson::array();
+        for (const auto &h : lw.layers[l].heads) {
+            GapBound b = lemma_gt(h.max_allowed, h.min_gap, o.eps, o.precision.start);
+            heads.push_back({{"head", h.head},
+                             {"min_gap", h.min_gap ? real_text(*h.min_gap) : CertJson("inf")},
+                             {"N", h.max_allowed},
+                             {"beta_gap_up", b.trivial ? "0" : to_string(b.beta_up)}});
+        }
+        layers.push_back({{"layer", l + 1},
+                          {"values", lw.layers[l].values},
+                          {"heads", heads},
+                          {"perturbed", lw.layers[l].perturbed}});
+    }
+    CertJson doc;
+    doc["format"] = "tempcert-certificate/1";
+    doc["tool"] = std::string("tempcert ") + TEMPCERT_VERSION;
+    doc["model"] = {{"name", m.name}, {"sha256", model_sha256(m)}, {"file", model_file}};
+    doc["n"] = o.n;
+    doc["eps"] = to_string(o.eps);
+    doc["criterion"] = to_string(o.criterion);
+    doc["method"] = "layerwise";
+    doc["beta"] = {{"spec", beta_spec}, {"source", beta_source}};
+    doc["layers"] = layers;
+    doc["readout_exact"] = lw.readout_exact;
+    doc["verdict"] = "certified";
+    doc["proofs"] = {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"};
+    return doc;
+}
+
 void write_json_file(const std::string &path, const CertJson &doc) {
     std::string tmp = path + ".partial";
     {

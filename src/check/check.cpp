@@ -5,7 +5,8 @@
 // no prefix sharing, no filter). Every claim of the certificate is
 // recomputed and compared; the first difference is the reason for rejection,
 // naming the JSON path and both values.
-#include "../model/json_source.hpp"
+#include "check_fields.hpp"
+#include "check_layerwise.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
@@ -14,34 +15,8 @@ namespace tempcert {
 
 namespace {
 
-struct Reject {
-    std::string reason;
-};
+using namespace check;
 
-[[noreturn]] void reject(const std::string &path, const std::string &what) {
-    throw Reject{path + ": " + what};
-}
-
-const OJson &field(const OJson &doc, const std::string &path, const char *key) {
-    if (!doc.is_object() || !doc.contains(key)) reject(path + "." + key, "missing");
-    return doc[key];
-}
-std::string text(const OJson &doc, const std::string &path, const char *key) {
-    const OJson &v = field(doc, path, key);
-    if (!v.is_string()) reject(path + "." + key, "expected a string, got " + json_type_name(v));
-    return v.get<std::string>();
-}
-std::uint64_t count(const OJson &doc, const std::string &path, const char *key) {
-    const OJson &v = field(doc, path, key);
-    if (!v.is_number_unsigned()) reject(path + "." + key, "expected a non-negative integer");
-    return v.get<std::uint64_t>();
-}
-Rational exact(const OJson &doc, const std::string &path, const char *key) {
-    std::string s = text(doc, path, key), why;
-    auto q = parse_rational(s, why, 4000);
-    if (!q) reject(path + "." + key, why);
-    return *q;
-}
 std::string real_text(const Real &r) {
     if (r.is_exact()) return to_string(r.exact());
     return "[" + r.interval()->lower_decimal() + ", " + r.interval()->upper_decimal() + "]";
@@ -70,20 +45,6 @@ std::size_t allowed_count_max(const Model &m, Mask mask, std::size_t n) {
         best = std::max(best, c);
     }
     return best;
-}
-
-// ln((N-1)(1-eps)/eps)/gamma rounded up to 30 decimals, as the certificate
-// states it; "0" when the argument is at most 1 or there is no gap.
-Rational beta_gap_up(std::size_t N, const std::optional<Rational> &gamma, const Rational &eps) {
-    Rational arg = Rational(static_cast<long>(N > 0 ? N - 1 : 0)) * (1 - eps) / eps;
-    if (!gamma || N <= 1 || arg <= 1) return 0;
-    const Prec prec = 128;
-    Interval beta = div(log(Interval(arg, prec), prec), Interval(*gamma, prec), prec);
-    Rational up = beta.upper_exact();
-    Integer scale = boost::multiprecision::pow(Integer(10), 30u);
-    Integer num = numerator(up) * scale, q = num / denominator(up);
-    if (q * denominator(up) != num) q += 1;
-    return Rational(q, scale);
 }
 
 // Does the criterion hold on this word? True / False / Unknown, with where.
@@ -175,6 +136,11 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
     if (criterion != "tv" && criterion != "output" && criterion != "decision")
         reject("$.criterion", "unknown criterion \"" + criterion + "\"");
     std::string method = text(cert, "$", "method");
+    out.method = method;
+    if (method == "layerwise") {
+        check::verify_layerwise(cert, m, n, eps, criterion, limits, policy);
+        return;
+    }
     if (method != "exhaustive" && method != "exhaustive-prefix")
         reject("$.method",
                "\"" + method + "\" is not a method whose claims this checker re-verifies");

@@ -81,9 +81,27 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
     if (shortfall.empty() && o.criterion != Criterion::Tv && !lw.readout_exact)
         shortfall = lw.readout_note;
     Verdict verdict = shortfall.empty() ? Verdict::Certified : Verdict::Undecided;
-    if (vm.count("output"))
-        throw LimitError("no certificate written: `tempcert check` does not re-verify layerwise "
-                         "claims yet (use --method exhaustive where n allows)");
+    if (vm.count("output")) {
+        if (verdict != Verdict::Certified)
+            throw LimitError("no certificate written: the layerwise claim is undecided (" +
+                             shortfall + ")");
+        // check re-derives Lemma GT's need per layer, not the profile bound
+        for (std::size_t l = 0; l < lw.layers.size(); ++l) {
+            const LayerwiseLayer &ly = lw.layers[l];
+            if (ly.beta.trivial) continue;
+            for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
+                if (less(beta.at(l, len, o.precision.start), Real(ly.beta.beta_up),
+                         o.precision.start) != Tri::False)
+                    throw LimitError(
+                        "no certificate written: beta meets layer " + std::to_string(l + 1) +
+                        "'s profile bound but not Lemma GT's " + ly.beta.beta_decimal_up +
+                        ", and `tempcert check` re-derives Lemma GT only (omit --beta for a "
+                        "certificate)");
+        }
+        write_json_file(vm["output"].as<std::string>(),
+                        layerwise_certificate_json(m, m.source, lw, o, beta_text,
+                                                   vm.count("beta") ? "user" : "layerwise"));
+    }
     if (common.json) {
         CertJson layers = CertJson::array();
         for (std::size_t l = 0; l < lw.layers.size(); ++l) {
@@ -141,6 +159,8 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                   << "\nbeta = " << beta_text << "\n";
         if (!shortfall.empty()) std::cout << "undecided: " << shortfall << "\n";
         std::cout << "verdict: " << to_string(verdict) << "\n";
+        if (vm.count("output"))
+            std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";
     }
     return verdict == Verdict::Certified ? kExitOk : kExitUndecided;
 }
@@ -425,11 +445,17 @@ int run_check(const Args &args) {
         std::cout << CertJson{{"certificate", cert},
                               {"accepted", out.accepted},
                               {"reason", out.reason},
+                              {"method", out.method},
                               {"words", out.words}}
                          .dump(2)
                   << "\n";
     } else if (out.accepted) {
-        std::cout << "s VERIFIED " << cert << " (" << out.words << " words re-evaluated)\n";
+        std::cout << "s VERIFIED " << cert << " ("
+                  << (out.method == "layerwise"
+                          ? std::string("layerwise argument recomputed: value sets, gaps, "
+                                        "rounding checks; no enumeration")
+                          : std::to_string(out.words) + " words re-evaluated")
+                  << ")\n";
     } else {
         std::cout << "s NOT VERIFIED " << cert << ": " << out.reason << "\n";
     }

@@ -120,7 +120,9 @@ expect 3 'undecided: layer 1 needs beta >= 4\.605173.*profile bound' -- certify 
 expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 24 --eps 0.01 --beta 4.61 --method layerwise
 expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 65 --eps 0.01 --beta 8 --method layerwise
 expect 3 'layerwise method does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
-expect 3 'no certificate written' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
+expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
+expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
+expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise --beta 5 -o "$work/lw5.cert"
 
 # theorem instances (proofs/lemma-gt.md, proofs/profile-bound.md)
 expect 0 'gap-lemma  \(proofs/lemma-gt.md\)' -- theorem --list

@@ -65,6 +65,27 @@ tamper format '\$\.format' 's/tempcert-certificate\/1/tempcert-certificate\/0/'
 tamper ties '\$\.gaps\.heads\[0\]\.ties' 's/"ties": null/"ties": {"word": "ab"}/'
 tamper criterion '\$\.criterion' 's/"criterion": "tv"/"criterion": "tvx"/'
 
+# layerwise certificates: the argument recomputed, no enumeration
+lw="$cases/models/prev-a-earlier-b.json"
+"$tempcert" certify "$lw" --n 200 --eps 0.01 --method layerwise -o "$work/lw.json" >/dev/null
+verify lw-untouched 0 's VERIFIED.*layerwise argument recomputed' "$work/lw.json" "$lw"
+tamper_lw() { # NAME PATTERN SED-EXPRESSION
+    sed -E "$3" "$work/lw.json" >"$work/$1.json"
+    if cmp -s "$work/lw.json" "$work/$1.json"; then
+        fail=$((fail + 1))
+        echo "FAIL $1: the edit changed nothing"
+        return
+    fi
+    verify "$1" 1 "NOT VERIFIED.*$2" "$work/$1.json" "$lw"
+}
+tamper_lw lw-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 2, recomputed 1' '0,/"min_gap": "1"/s//"min_gap": "2"/'
+tamper_lw lw-beta 'needs beta >= ' 's/"spec": "[^"]*"/"spec": "9"/'
+tamper_lw lw-n '\$\.layers\[0\]\.heads\[0\]\.N' 's/^  "n": 200,/  "n": 201,/'
+tamper_lw lw-values '\$\.layers\[1\]\.values: claims 5' '0,/"values": 4/s//"values": 5/'
+tamper_lw lw-perturbed '\$\.layers\[0\]\.perturbed' '0,/"perturbed": \[/s//"perturbed": [1, /'
+tamper_lw lw-readout '\$\.readout_exact' 's/"readout_exact": true/"readout_exact": false/'
+tamper_lw lw-verdict '\$\.verdict' 's/"verdict": "certified"/"verdict": "undecided"/'
+
 # truncation and a different model file
 head -c 300 "$work/base.json" >"$work/truncated.json"
 verify truncated 1 'NOT VERIFIED.*invalid JSON' "$work/truncated.json"

@@ -97,3 +97,98 @@ TEST_CASE("a broken rounding sublayer is rejected, naming the layer and unit") {
     CHECK(!two.applies);
     CHECK(two.failure.find("layer 1") != std::string::npos);
 }
+
+#include "tempcert/certificate.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+TEST_CASE("layerwise certificates of every bundled formula pass check; tampered ones do not") {
+    std::ifstream in(std::string(TEMPCERT_TEST_DIR) + "/../cases/ltl/manifest.json");
+    auto manifest = nlohmann::json::parse(in);
+    const Rational eps(1, 100);
+    int accepted = 0, rejected = 0;
+    for (const auto &c : manifest.at("formulas")) {
+        auto alphabet = c.at("alphabet").get<std::vector<std::string>>();
+        for (auto pe : {PositionEncoding::Unbounded, PositionEncoding::Bounded})
+            for (std::size_t n : {std::size_t(9), std::size_t(reduced() ? 12 : 33)}) {
+                CAPTURE(c.at("formula").get<std::string>());
+                CAPTURE(n);
+                Model m = compile_formula(Formula::parse(c.at("formula"), alphabet), pe, false);
+                LayerwiseResult lw = certify_layerwise(m, n, eps, Limits{});
+                REQUIRE_MESSAGE(lw.applies, lw.failure);
+                CertifyOptions o;
+                o.n = n;
+                o.eps = eps;
+                CertJson doc =
+                    layerwise_certificate_json(m, "", lw, o, to_string(lw.beta_up), "layerwise");
+                CheckOutcome ok = check_certificate_text(doc.dump(), "cert", m, Limits{}, {});
+                CHECK_MESSAGE(ok.accepted, ok.reason);
+                accepted += ok.accepted;
+                // a gap claimed larger than it is, and a beta just below the need
+                for (auto &layer : doc["layers"])
+                    for (auto &h : layer["heads"])
+                        if (h["min_gap"] != "inf") {
+                            CertJson bad = doc;
+                            bad["layers"][layer["layer"].get<std::size_t>() - 1]["heads"][0]
+                               ["min_gap"] = to_string(Rational(h["min_gap"].get<std::string>()) *
+                                                       Rational(3, 2));
+                            CheckOutcome no =
+                                check_certificate_text(bad.dump(), "cert", m, Limits{}, {});
+                            CHECK(!no.accepted);
+                            CHECK(no.reason.find("min_gap") != std::string::npos);
+                            rejected += !no.accepted;
+                            break;
+                        }
+                if (lw.beta_up > 1) {
+                    CertJson low = doc;
+                    low["beta"]["spec"] = to_string(lw.beta_up * Rational(999999, 1000000));
+                    CheckOutcome no = check_certificate_text(low.dump(), "cert", m, Limits{}, {});
+                    CHECK(!no.accepted);
+                    CHECK(no.reason.find("needs beta") != std::string::npos);
+                    rejected += !no.accepted;
+                }
+            }
+    }
+    MESSAGE("accepted " << accepted << ", tampered and rejected " << rejected);
+    CHECK(accepted >= 80);
+}
+
+#include "random_model.hpp"
+
+TEST_CASE("layerwise gaps on random one-layer models = enumeration = the checker's") {
+    int compared = 0, finite = 0;
+    for (unsigned seed = 1; seed <= 300; ++seed) {
+        CAPTURE(seed);
+        Model m = load_model_text(random_model_json(seed), "random", Limits{});
+        if (m.has_bos()) continue;
+        // the layerwise preconditions: values and outputs leave features alone
+        for (auto &h : m.layers[0].heads)
+            for (const auto &f : m.positions) {
+                for (auto &row : h.value)
+                    row[f.dim] = 0;
+                for (auto &x : h.output[f.dim])
+                    x = 0;
+            }
+        const std::size_t n = m.alphabet.size() <= 2 ? 6 : 4;
+        LayerwiseResult lw = certify_layerwise(m, n, Rational(1, 10), Limits{});
+        if (!lw.applies) continue; // ties of different values, or a phase change
+        GapReport ex = min_gaps_plain(m, n, Limits{}, PrecisionPolicy{});
+        for (std::size_t h = 0; h < ex.heads.size(); ++h) {
+            const auto &a = ex.heads[h].min_gap, &b = lw.layers[0].heads[h].min_gap;
+            REQUIRE(a.has_value() == b.has_value());
+            if (a) CHECK(a->exact() == b->exact());
+            finite += a.has_value();
+        }
+        CertifyOptions o;
+        o.n = n;
+        o.eps = Rational(1, 10);
+        CertJson doc = layerwise_certificate_json(m, "", lw, o, to_string(lw.beta_up), "layerwise");
+        CheckOutcome ok = check_certificate_text(doc.dump(), "cert", m, Limits{}, {});
+        if (ok.reason.find("not affine") != std::string::npos) continue; // (j-2)^2 and j*j/4
+        CHECK_MESSAGE(ok.accepted, ok.reason);
+        ++compared;
+    }
+    MESSAGE("models compared " << compared << ", finite gaps " << finite);
+    CHECK(compared >= 40);
+}
