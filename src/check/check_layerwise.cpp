@@ -57,8 +57,8 @@ Vector position(const Model &m, std::size_t j, std::size_t len, const std::strin
     for (const auto &f : m.positions) {
         Real v = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(len)),
                              kPrecStart);
-        if (!v.is_exact()) reject(where, "a positional feature is irrational at j = " +
-                                             std::to_string(j));
+        if (!v.is_exact())
+            reject(where, "a positional feature is irrational at j = " + std::to_string(j));
         p[f.dim] += v.exact();
     }
     return p;
@@ -72,8 +72,8 @@ struct Run {
 };
 
 // Least positive value of delta + c k over integers k in [lo, hi].
-std::optional<Rational> least_positive(const Rational &delta, const Rational &c,
-                                       const Rational &lo, const Rational &hi) {
+std::optional<Rational> least_positive(const Rational &delta, const Rational &c, const Rational &lo,
+                                       const Rational &hi) {
     if (lo > hi) return std::nullopt;
     if (c == 0) return delta > 0 ? std::optional<Rational>(delta) : std::nullopt;
     Rational k = c > 0 ? std::max(lo, floor_of(-delta / c) + 1) // increasing: first positive
@@ -102,7 +102,8 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     std::set<std::tuple<Vector, Vector, Vector>> seen;
     std::vector<Vector> QE, KE, VE;
     for (const auto &d : S) {
-        auto key = std::make_tuple(mul_vec(head.query, d), mul_vec(head.key, d), mul_vec(head.value, d));
+        auto key =
+            std::make_tuple(mul_vec(head.query, d), mul_vec(head.key, d), mul_vec(head.value, d));
         if (!seen.insert(key).second) continue;
         QE.push_back(std::get<0>(key));
         KE.push_back(std::get<1>(key));
@@ -153,8 +154,8 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
             Rational L = 0;
             for (std::size_t s = 0; s < k; ++s) {
                 Rational alpha = dot(q, KE[s]) + b;
-                runs.push_back({s, Rational(static_cast<long>(lo)), Rational(static_cast<long>(hi)),
-                                alpha});
+                runs.push_back(
+                    {s, Rational(static_cast<long>(lo)), Rational(static_cast<long>(hi)), alpha});
                 Rational best = alpha + c * Rational(static_cast<long>(c >= 0 ? hi : lo));
                 if (s == 0 || best < L) L = best;
             }
@@ -182,9 +183,11 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
                 const Rational ends[2][2] = {{klo, std::min(khi, Rational(-1))},
                                              {std::max(klo, Rational(1)), khi}};
                 for (const auto &[from, to] : ends) {
-                    if (auto g = least_positive(delta, c, from, to); g && (!out.gap || *g < *out.gap))
+                    if (auto g = least_positive(delta, c, from, to);
+                        g && (!out.gap || *g < *out.gap))
                         out.gap = *g;
-                    if (VE[u.symbol] != VE[v.symbol] && has_zero(delta, c, from, to)) out.tie = true;
+                    if (VE[u.symbol] != VE[v.symbol] && has_zero(delta, c, from, to))
+                        out.tie = true;
                 }
             }
         }
@@ -229,13 +232,14 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         for (std::size_t c : features) {
             for (const auto &h : layer.heads)
                 if (column_used(h.value, c) || row_used(h.output, c))
-                    reject("$.method", p + ": a head's value reads or output writes feature "
-                                           "coordinate " + std::to_string(c));
+                    reject("$.method", p +
+                                           ": a head's value reads or output writes feature "
+                                           "coordinate " +
+                                           std::to_string(c));
             if (layer.ffn && (column_used(layer.ffn->w1, c) || row_used(layer.ffn->w2, c) ||
                               layer.ffn->b2[c] != 0))
-                reject("$.method",
-                       p + ": the feed-forward sublayer touches feature coordinate " +
-                           std::to_string(c));
+                reject("$.method", p + ": the feed-forward sublayer touches feature coordinate " +
+                                       std::to_string(c));
         }
     }
     BetaSpec beta = [&] {
@@ -248,7 +252,8 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
     }();
     const OJson &layers = field(cert, "$", "layers");
     if (!layers.is_array() || layers.size() != m.layers.size())
-        reject("$.layers", "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
+        reject("$.layers",
+               "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
     const std::size_t cap = 100000; // hard values per position, as the certifier's
     std::vector<Vector> S;
     for (const auto &sym : m.alphabet)
@@ -316,8 +321,8 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                 Real b = beta.at(l, len, policy.start);
                 if (less(b, Real(need), policy.start) != Tri::False)
                     reject("$.beta.spec",
-                           "layer " + std::to_string(l + 1) + " needs beta >= " +
-                               to_string(need) + " (Lemma GT over its value set)" +
+                           "layer " + std::to_string(l + 1) + " needs beta >= " + to_string(need) +
+                               " (Lemma GT over its value set)" +
                                (beta.uses_n() ? ", not met at n = " + std::to_string(len) : ""));
             }
         // half-activations, then the sublayer on each, phase-stable within the radius
