@@ -222,7 +222,8 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
             o.eps = eps;
             o.limits = limits;
             TightResult tr = tight_exhaustive(m, o, Rational(1, 10000));
-            t = tr.beta_hi;
+            // no refuting word: nothing is needed at this n, so no point to fit
+            t = tr.lo_witness ? tr.beta_hi : Rational(0);
             tight = ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
                     decimal_significant(tr.beta_hi, 8, true) + "]";
         } else {
