@@ -15,6 +15,7 @@ struct LayerwiseLayer {
     std::vector<HeadGap> heads;         // gaps over the over-approximated inputs
     GapBound beta;                      // max over the layer's heads (trivial: none needed)
     std::size_t values = 0;             // size of the value set entering the layer
+    std::size_t bos_values = 0;         // size of BOS's value set (0: no BOS)
     std::vector<std::size_t> perturbed; // coordinates the soft model perturbs after this layer
     // With profiles: the largest profile threshold (SPEC 4.2) of the layer's
     // heads over every sequence of its value set; TV <= eps at every query

@@ -106,6 +106,7 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
         }
         layers.push_back({{"layer", l + 1},
                           {"values", lw.layers[l].values},
+                          {"bos_values", lw.layers[l].bos_values},
                           {"heads", heads},
                           {"perturbed", lw.layers[l].perturbed}});
     }

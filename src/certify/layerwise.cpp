@@ -1,13 +1,15 @@
 // Layerwise certification (SPEC 5.2; proofs/layerwise.md).
 //
-// Preconditions (checked): no BOS; rational features; no value, feed-forward
+// Preconditions (checked): rational features; no value, feed-forward
 // or output matrix touches a feature coordinate except queries and keys
 // reading it (so x_j = d_j + P(j) with d_j from a finite set S_l); every
 // head's ties carry one value. Then per layer:
 //  1. each head's gap is analysed symbolically over the virtual alphabet
 //     S_{l-1} projected on what the head reads (every position picks any
-//     element: an over-approximation, so the gap is a lower bound);
-//  2. its output lies in { W_O W_V d : d in S_{l-1} } (plus 0 for an empty
+//     element: an over-approximation, so the gap is a lower bound). BOS
+//     holds one element of its own set B_{l-1} in a word: one analysis per
+//     element, the least gap over them;
+//  2. its output lies in { W_O W_V d : d in S_{l-1} or B_{l-1} } (plus 0 for an empty
 //     allowed set); the soft output differs from the hard one by at most
 //     TV * span on each coordinate, TV <= eps at beta >= Lemma GT's bound;
 //  3. the feed-forward sublayer is checked on every hard half-activation:
@@ -66,8 +68,6 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
     LayerwiseResult res;
     const std::size_t cap = 100000; // most hard vectors tracked per layer
     try {
-        if (m.has_bos())
-            throw Fail{"the model has a BOS position (not supported by the layerwise method)"};
         if (!m.is_rational()) throw Fail{"the model has irrational features"};
         std::set<std::size_t> features;
         for (const auto &f : m.positions)
@@ -94,9 +94,10 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                                    std::to_string(c)};
         }
         // S_0: the embeddings (feature parts are added per position).
-        std::vector<Vector> S;
+        std::vector<Vector> S, B; // free positions' hard values; BOS's (empty: no BOS)
         for (const auto &sym : m.alphabet)
             S.push_back(m.embedding.at(sym));
+        if (m.has_bos()) B.push_back(m.embedding.at(*m.bos));
         std::set<std::size_t> tainted; // coordinates the soft model may perturb
         Rational best = 0;
         bool any = false;
@@ -105,6 +106,7 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
             const Layer &layer = m.layers[l];
             LayerwiseLayer info;
             info.values = S.size();
+            info.bos_values = B.size();
             info.beta = lemma_gt(0, std::nullopt, eps, kPrecStart);
             // nothing in this layer may read what earlier layers perturbed
             for (std::size_t c : tainted) {
@@ -152,13 +154,34 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                     so.eps = eps;
                     so.rel = Rational(1, 1000000);
                 }
-                SymbolicReport sr = analyse_symbolic(v, n, so);
-                if (with_profile) {
-                    info.has_profile = true;
-                    info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
-                    info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
+                // BOS holds one of B in a given word: the least gap over each
+                // choice (one analysis per BOS value) bounds every word's.
+                std::optional<HeadGap> worst;
+                for (std::size_t b = 0; b < std::max<std::size_t>(B.size(), 1); ++b) {
+                    if (!B.empty()) {
+                        v.bos = "<bos>";
+                        v.embedding["<bos>"] = B[b];
+                    }
+                    SymbolicReport sr = analyse_symbolic(v, n, so);
+                    if (with_profile) {
+                        info.has_profile = true;
+                        info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
+                        info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
+                    }
+                    const HeadGap &one = sr.gaps.heads[0];
+                    if (!worst) {
+                        worst = one;
+                        continue;
+                    }
+                    if (one.min_gap &&
+                        (!worst->min_gap || one.min_gap->exact() < worst->min_gap->exact())) {
+                        worst->min_gap = one.min_gap;
+                        worst->witness.reset(); // a witness of the virtual model, not of m
+                    }
+                    if (one.tie && !worst->tie) worst->tie = one.tie;
                 }
-                HeadGap g = sr.gaps.heads[0];
+                HeadGap g = *worst;
+                g.witness.reset();
                 g.layer = l + 1;
                 g.head = h + 1;
                 g.kind = head.kind;
@@ -173,10 +196,11 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 info.heads.push_back(g);
                 std::vector<Vector> out;
                 std::set<Vector> seen;
-                for (const auto &d : S) {
-                    Vector o = times(head.output, times(head.value, d));
-                    if (seen.insert(o).second) out.push_back(o);
-                }
+                for (const auto *set : {&S, &B})
+                    for (const auto &d : *set) {
+                        Vector o = times(head.output, times(head.value, d));
+                        if (seen.insert(o).second) out.push_back(o);
+                    }
                 Vector zero(m.width, Rational(0));
                 bool can_be_empty = head.mask == Mask::Strict || head.mask == Mask::StrictFuture;
                 if (can_be_empty && seen.insert(zero).second) out.push_back(zero);
@@ -193,23 +217,6 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                 }
                 outputs.push_back(std::move(out));
             }
-            // half-activations: d + one output per head
-            std::vector<Vector> half = S;
-            for (const auto &out : outputs) {
-                std::vector<Vector> next;
-                std::set<Vector> seen;
-                for (const auto &d : half)
-                    for (const auto &o : out) {
-                        Vector s = d;
-                        for (std::size_t c = 0; c < s.size(); ++c)
-                            s[c] += o[c];
-                        if (seen.insert(s).second) next.push_back(std::move(s));
-                    }
-                if (next.size() > cap)
-                    throw Fail{"layer " + std::to_string(l + 1) + ": more than " +
-                               std::to_string(cap) + " hard values per position"};
-                half = std::move(next);
-            }
             // soft radius: eps * span on the heads' output coordinates; earlier
             // tainted coordinates stay perturbed (no unit reads them, checked
             // above, so they pass through the identity part of the Jacobian)
@@ -224,7 +231,26 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
             // connects the coordinate to a perturbed one
             std::set<std::size_t> next_tainted;
             if (!layer.ffn) next_tainted = perturbed;
-            if (layer.ffn) {
+            // One position's values through the layer: d + one output per
+            // head (half-activations), then the sublayer, phase-stable.
+            auto advance = [&](const std::vector<Vector> &start) {
+                std::vector<Vector> half = start;
+                for (const auto &out : outputs) {
+                    std::vector<Vector> next;
+                    std::set<Vector> seen;
+                    for (const auto &d : half)
+                        for (const auto &o : out) {
+                            Vector s = d;
+                            for (std::size_t c = 0; c < s.size(); ++c)
+                                s[c] += o[c];
+                            if (seen.insert(s).second) next.push_back(std::move(s));
+                        }
+                    if (next.size() > cap)
+                        throw Fail{"layer " + std::to_string(l + 1) + ": more than " +
+                                   std::to_string(cap) + " hard values per position"};
+                    half = std::move(next);
+                }
+                if (!layer.ffn) return half;
                 const Ffn &f = *layer.ffn;
                 std::vector<Vector> after;
                 std::set<Vector> seen;
@@ -266,10 +292,10 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                         out[c] += f.b2[c];
                     if (seen.insert(out).second) after.push_back(std::move(out));
                 }
-                S = std::move(after);
-            } else {
-                S = std::move(half);
-            }
+                return after;
+            };
+            S = advance(S);
+            B = advance(B);
             tainted = next_tainted;
             info.perturbed.assign(tainted.begin(), tainted.end());
             if (!info.beta.trivial) {

@@ -96,8 +96,10 @@ struct GapFacts {
 
 // Minimum gap and different-value ties of one head over every sequence of
 // `S` (one element per position) of length up to n.
-GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> &S, std::size_t n,
-                    const std::string &where, const Limits &limits) {
+// `bos`: the vector BOS holds (nullptr: no BOS).
+GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> &S,
+                    const Vector *bos, std::size_t n, const std::string &where,
+                    const Limits &limits) {
     // the head's own alphabet: what it reads of each value
     std::set<std::tuple<Vector, Vector, Vector>> seen;
     std::vector<Vector> QE, KE, VE;
@@ -109,7 +111,12 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
         KE.push_back(std::get<1>(key));
         VE.push_back(std::get<2>(key));
     }
-    const std::size_t k = QE.size();
+    const std::size_t k = QE.size(); // BOS, when present, is symbol k
+    if (bos) {
+        QE.push_back(mul_vec(head.query, *bos));
+        KE.push_back(mul_vec(head.key, *bos));
+        VE.push_back(mul_vec(head.value, *bos));
+    }
     bool back = head.mask == Mask::None || head.mask == Mask::Causal || head.mask == Mask::Strict;
     bool fwd =
         head.mask == Mask::None || head.mask == Mask::Future || head.mask == Mask::StrictFuture;
@@ -161,8 +168,14 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
             }
             least_at.push_back(L);
         };
+        // BOS (position 0): seen by masks looking back, or by its own query
+        // when the mask includes the query
+        if (bos && (i == 0 ? self : back)) {
+            runs.push_back({k, Rational(0), Rational(0), dot(q, KE[k]) + b});
+            least_at.push_back(runs.back().alpha);
+        }
         if (back && i >= 2) block(1, i - 1);
-        if (self) {
+        if (self && i >= 1) {
             Rational li(static_cast<long>(i));
             runs.push_back({a, li, li, dot(q, KE[a]) + b});
             least_at.push_back(runs.back().alpha + c * li);
@@ -196,6 +209,7 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     bool one_length = !uses_n && (head.mask == Mask::Causal || head.mask == Mask::Strict);
     for (std::size_t len = 1; len <= n; ++len) {
         if (uses_n) tables(len);
+        if (bos && (!one_length || len == 1)) query(len, 0, k); // the BOS query
         for (std::size_t i = one_length ? len : 1; i <= len; ++i)
             for (std::size_t a = 0; a < k; ++a)
                 query(len, i, a);
@@ -203,9 +217,10 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     return out;
 }
 
-std::size_t allowed_most(Mask mask, std::size_t n) {
-    // no BOS: every mask but the strict ones sees n positions from some query
-    return mask == Mask::Strict || mask == Mask::StrictFuture ? n - 1 : n;
+std::size_t allowed_most(Mask mask, std::size_t n, bool bos) {
+    // every mask but the strict ones sees all n (+ BOS) positions from some
+    // query; the strict ones one fewer
+    return (mask == Mask::Strict || mask == Mask::StrictFuture ? n - 1 : n) + (bos ? 1 : 0);
 }
 
 std::string list_text(const std::set<std::size_t> &s) {
@@ -222,7 +237,6 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                       const PrecisionPolicy &policy) {
     if (text(cert, "$", "verdict") != "certified")
         reject("$.verdict", "a layerwise certificate claims \"certified\"");
-    if (m.has_bos()) reject("$.method", "the layerwise method needs a model without BOS");
     std::set<std::size_t> features;
     for (const auto &f : m.positions)
         features.insert(f.dim);
@@ -255,9 +269,10 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         reject("$.layers",
                "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
     const std::size_t cap = 100000; // hard values per position, as the certifier's
-    std::vector<Vector> S;
+    std::vector<Vector> S, B;       // free positions' hard values, BOS's
     for (const auto &sym : m.alphabet)
         S.push_back(m.embedding.at(sym));
+    if (m.has_bos()) B.push_back(m.embedding.at(*m.bos));
     std::set<std::size_t> tainted;
     for (std::size_t l = 0; l < m.layers.size(); ++l) {
         const Layer &layer = m.layers[l];
@@ -266,6 +281,9 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         if (count(claim, p, "values") != S.size())
             reject(p + ".values", "claims " + std::to_string(count(claim, p, "values")) +
                                       ", recomputed " + std::to_string(S.size()));
+        if (count(claim, p, "bos_values") != B.size())
+            reject(p + ".bos_values", "claims " + std::to_string(count(claim, p, "bos_values")) +
+                                          ", recomputed " + std::to_string(B.size()));
         for (std::size_t c : tainted) {
             for (const auto &h : layer.heads)
                 if (column_used(h.query, c) || column_used(h.key, c) || column_used(h.value, c))
@@ -285,13 +303,19 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         for (std::size_t h = 0; h < layer.heads.size(); ++h) {
             const Head &head = layer.heads[h];
             const std::string hp = p + ".heads[" + std::to_string(h) + "]";
-            GapFacts f = head_facts(m, head, S, n, hp, limits);
+            // BOS holds one of B in a word: the least gap over the choices
+            GapFacts f;
+            for (std::size_t x = 0; x < std::max<std::size_t>(B.size(), 1); ++x) {
+                GapFacts one = head_facts(m, head, S, B.empty() ? nullptr : &B[x], n, hp, limits);
+                if (one.gap && (!f.gap || *one.gap < *f.gap)) f.gap = one.gap;
+                f.tie = f.tie || one.tie;
+            }
             if (f.tie) reject(hp, "two positions can tie with different values");
             std::string got = f.gap ? to_string(*f.gap) : "inf";
             if (text(heads[h], hp, "min_gap") != got)
                 reject(hp + ".min_gap",
                        "claims " + text(heads[h], hp, "min_gap") + ", recomputed " + got);
-            std::size_t N = allowed_most(head.mask, n);
+            std::size_t N = allowed_most(head.mask, n, m.has_bos());
             if (count(heads[h], hp, "N") != N)
                 reject(hp + ".N", "claims " + std::to_string(count(heads[h], hp, "N")) +
                                       ", recomputed " + std::to_string(N));
@@ -301,8 +325,9 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                                                 ", recomputed " + to_string(up));
             need = std::max(need, up);
             std::set<Vector> out;
-            for (const auto &d : S)
-                out.insert(mul_vec(head.output, mul_vec(head.value, d)));
+            for (const auto *set : {&S, &B})
+                for (const auto &d : *set)
+                    out.insert(mul_vec(head.output, mul_vec(head.value, d)));
             if (head.mask == Mask::Strict || head.mask == Mask::StrictFuture)
                 out.insert(Vector(m.width, Rational(0))); // an empty allowed set
             for (std::size_t c = 0; c < m.width; ++c) {
@@ -325,30 +350,31 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                                " (Lemma GT over its value set)" +
                                (beta.uses_n() ? ", not met at n = " + std::to_string(len) : ""));
             }
-        // half-activations, then the sublayer on each, phase-stable within the radius
-        std::set<Vector> half(S.begin(), S.end());
-        for (const auto &out : outputs) {
-            std::set<Vector> next;
-            for (const auto &d : half)
-                for (const auto &o : out) {
-                    Vector s = d;
-                    for (std::size_t c = 0; c < s.size(); ++c)
-                        s[c] += o[c];
-                    next.insert(std::move(s));
-                }
-            if (next.size() > cap) reject(p, "more than " + std::to_string(cap) + " hard values");
-            half = std::move(next);
-        }
         std::set<std::size_t> perturbed = tainted;
         for (std::size_t c = 0; c < m.width; ++c)
             if (span[c] != 0) perturbed.insert(c);
         std::set<std::size_t> next_tainted;
-        std::set<Vector> after;
-        if (!layer.ffn) {
-            next_tainted = perturbed;
-            after = half;
-        } else {
+        if (!layer.ffn) next_tainted = perturbed;
+        // one position's values: half-activations, then the sublayer on each,
+        // phase-stable within the radius
+        auto advance = [&](const std::vector<Vector> &start) {
+            std::set<Vector> half(start.begin(), start.end());
+            for (const auto &out : outputs) {
+                std::set<Vector> next;
+                for (const auto &d : half)
+                    for (const auto &o : out) {
+                        Vector s = d;
+                        for (std::size_t c = 0; c < s.size(); ++c)
+                            s[c] += o[c];
+                        next.insert(std::move(s));
+                    }
+                if (next.size() > cap)
+                    reject(p, "more than " + std::to_string(cap) + " hard values");
+                half = std::move(next);
+            }
+            if (!layer.ffn) return std::vector<Vector>(half.begin(), half.end());
             const Ffn &f = *layer.ffn;
+            std::set<Vector> after;
             for (const auto &d : half) {
                 Vector pre = mul_vec(f.w1, d), out = d;
                 std::vector<bool> on(pre.size());
@@ -376,7 +402,9 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                 }
                 after.insert(std::move(out));
             }
-        }
+            return std::vector<Vector>(after.begin(), after.end());
+        };
+        std::vector<Vector> S_next = advance(S), B_next = advance(B);
         tainted = next_tainted;
         std::set<std::size_t> claimed;
         const OJson &pj = field(claim, p, "perturbed");
@@ -388,7 +416,8 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         if (claimed != tainted)
             reject(p + ".perturbed",
                    "claims " + list_text(claimed) + ", recomputed " + list_text(tainted));
-        S.assign(after.begin(), after.end());
+        S = std::move(S_next);
+        B = std::move(B_next);
     }
     bool exact_readout = true;
     for (std::size_t c : tainted)

@@ -2,6 +2,7 @@
 // certification certifies, its beta is at least the tight one, and a broken
 // rounding sublayer is rejected with its layer and unit named.
 #include "helpers.hpp"
+#include "tempcert/certificate.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/ltl.hpp"
@@ -47,6 +48,23 @@ TEST_CASE("layerwise certifies only what exhaustive certifies") {
         CAPTURE(name);
         agrees_with_exhaustive(load_case(name), n);
     }
+    // with a BOS position (constant coordinate 1, no symbol): every head sees it
+    Model with_bos = load_case("prev-a-earlier-b");
+    with_bos.bos = "<s>";
+    with_bos.embedding["<s>"] = with_bos.embedding.at("a");
+    with_bos.embedding["<s>"][0] = 0;
+    REQUIRE(with_bos.embedding["<s>"][2] == 1);
+    agrees_with_exhaustive(with_bos, n);
+    LayerwiseResult lw = certify_layerwise(with_bos, 1000, Rational(1, 100), Limits{});
+    REQUIRE(lw.applies);
+    CHECK(lw.layers[0].bos_values == 1);
+    CertifyOptions o;
+    o.n = 1000;
+    o.eps = Rational(1, 100);
+    CheckOutcome ok = check_certificate_text(
+        layerwise_certificate_json(with_bos, "", lw, o, to_string(lw.beta_up), "layerwise").dump(),
+        "cert", with_bos, Limits{}, {});
+    CHECK_MESSAGE(ok.accepted, ok.reason);
     for (const char *f : {"a S b", "H (a -> Y b)", "(a S b) U (Y a)", "G (a -> F b)", "Y Y b"}) {
         CAPTURE(f);
         Formula formula = Formula::parse(f, {"a", "b"});
@@ -97,8 +115,6 @@ TEST_CASE("a broken rounding sublayer is rejected, naming the layer and unit") {
     CHECK(!two.applies);
     CHECK(two.failure.find("layer 1") != std::string::npos);
 }
-
-#include "tempcert/certificate.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -156,12 +172,12 @@ TEST_CASE("layerwise certificates of every bundled formula pass check; tampered 
 
 #include "random_model.hpp"
 
-TEST_CASE("layerwise gaps on random one-layer models = enumeration = the checker's") {
-    int compared = 0, finite = 0;
+TEST_CASE("layerwise gaps on random one-layer models (BOS or not) = enumeration = the checker's") {
+    int compared = 0, finite = 0, bos = 0, bos_compared = 0;
     for (unsigned seed = 1; seed <= 300; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
-        if (m.has_bos()) continue;
+        bos += m.has_bos();
         // the layerwise preconditions: values and outputs leave features alone
         for (auto &h : m.layers[0].heads)
             for (const auto &f : m.positions) {
@@ -188,7 +204,10 @@ TEST_CASE("layerwise gaps on random one-layer models = enumeration = the checker
         if (ok.reason.find("not affine") != std::string::npos) continue; // (j-2)^2 and j*j/4
         CHECK_MESSAGE(ok.accepted, ok.reason);
         ++compared;
+        bos_compared += m.has_bos();
     }
-    MESSAGE("models compared " << compared << ", finite gaps " << finite);
-    CHECK(compared >= 40);
+    MESSAGE("models compared " << compared << " (" << bos_compared << " with BOS, of " << bos
+                               << "), finite gaps " << finite);
+    CHECK(compared >= 60);
+    CHECK(bos_compared >= 30);
 }
