@@ -340,16 +340,21 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
             }
             outputs.emplace_back(out.begin(), out.end());
         }
-        // every length's beta of this layer meets Lemma GT's need
-        if (need > 0)
-            for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len) {
-                Real b = beta.at(l, len, policy.start);
-                if (less(b, Real(need), policy.start) != Tri::False)
-                    reject("$.beta.spec",
-                           "layer " + std::to_string(l + 1) + " needs beta >= " + to_string(need) +
-                               " (Lemma GT over its value set)" +
-                               (beta.uses_n() ? ", not met at n = " + std::to_string(len) : ""));
-            }
+        // every length's beta of this layer is positive and meets Lemma GT's need
+        for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len) {
+            Real b = [&] {
+                try {
+                    return beta.at(l, len, policy.start);
+                } catch (const std::runtime_error &e) { // not positive, or undecided
+                    reject("$.beta.spec", e.what());
+                }
+            }();
+            if (need > 0 && less(b, Real(need), policy.start) != Tri::False)
+                reject("$.beta.spec",
+                       "layer " + std::to_string(l + 1) + " needs beta >= " + to_string(need) +
+                           " (Lemma GT over its value set)" +
+                           (beta.uses_n() ? ", not met at n = " + std::to_string(len) : ""));
+        }
         std::set<std::size_t> perturbed = tainted;
         for (std::size_t c = 0; c < m.width; ++c)
             if (span[c] != 0) perturbed.insert(c);

@@ -80,6 +80,7 @@ tamper_lw() { # NAME PATTERN SED-EXPRESSION
 }
 tamper_lw lw-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 2, recomputed 1' '0,/"min_gap": "1"/s//"min_gap": "2"/'
 tamper_lw lw-beta 'needs beta >= ' 's/"spec": "[^"]*"/"spec": "9"/'
+tamper_lw lw-beta-negative 'is not positive' 's/"spec": "[^"]*"/"spec": "-1"/'
 tamper_lw lw-n '\$\.layers\[0\]\.heads\[0\]\.N' 's/^  "n": 200,/  "n": 201,/'
 tamper_lw lw-values '\$\.layers\[1\]\.values: claims 5' '0,/"values": 4/s//"values": 5/'
 tamper_lw lw-perturbed '\$\.layers\[0\]\.perturbed' '0,/"perturbed": \[/s//"perturbed": [1, /'
