@@ -232,3 +232,31 @@ TEST_CASE("cases/ltl: every formula compiles and agrees with MONA on all words u
     CHECK(three >= 3);
     CHECK(nested >= 5);
 }
+
+#include "tempcert/theorems.hpp"
+
+// The constant tight beta of every bundled formula under unbounded PE, in
+// the suite up to n = 16 (n = 64 is recorded in proofs/ltl-construction.md):
+// 4.605175 certifies every n (layerwise, per-layer profile needs), and a
+// beta just under ln 100 - 1e-4 is refuted by a word.
+TEST_CASE("cases/ltl: unbounded PE, one constant beta for n = 4, 8, 16") {
+    std::ifstream in(std::string(TEMPCERT_TEST_DIR) + "/../cases/ltl/manifest.json");
+    auto manifest = nlohmann::json::parse(in);
+    std::vector<std::size_t> ns{4, 8};
+    if (!test::reduced()) ns.push_back(16);
+    int formulas = 0;
+    for (const auto &c : manifest.at("formulas")) {
+        std::vector<std::string> alphabet = c.at("alphabet").get<std::vector<std::string>>();
+        std::string text = c.at("formula");
+        CAPTURE(text);
+        TheoremOutcome ok = check_ltl_unbounded_pe(text, alphabet, ns, Rational(1, 100),
+                                                   Rational(4605175, 1000000), Limits{});
+        CHECK_MESSAGE(ok.confirmed, ok.counterexample);
+        TheoremOutcome low = check_ltl_unbounded_pe(text, alphabet, ns, Rational(1, 100),
+                                                    Rational(4605, 1000), Limits{});
+        CHECK(!low.confirmed);
+        CHECK(low.counterexample.find("word") != std::string::npos);
+        ++formulas;
+    }
+    CHECK(formulas >= 20);
+}
