@@ -146,7 +146,9 @@ TEST_CASE("affine closed form = general scan on 400 random models (witnesses rep
 }
 
 TEST_CASE("symbolic analysis: the same gaps, witnesses and profiles on 1 and 3 threads") {
-    for (unsigned seed = 1; seed <= 40; ++seed) {
+    const unsigned seeds = reduced() ? 15 : 40;
+    const std::size_t n = reduced() ? 24 : 60;
+    for (unsigned seed = 1; seed <= seeds; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
         SymbolicOptions one, three;
@@ -163,7 +165,7 @@ TEST_CASE("symbolic analysis: the same gaps, witnesses and profiles on 1 and 3 t
         }
         SymbolicOptions fast3;
         fast3.limits.threads = 3;
-        SymbolicReport c = analyse_symbolic(m, 60, {}), d = analyse_symbolic(m, 60, fast3);
+        SymbolicReport c = analyse_symbolic(m, n, {}), d = analyse_symbolic(m, n, fast3);
         same_gaps(c, d);
         for (std::size_t h = 0; h < c.gaps.heads.size(); ++h)
             if (c.gaps.heads[h].witness)
