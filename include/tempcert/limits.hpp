@@ -22,7 +22,11 @@ struct Limits {
     std::size_t max_file_bytes = 64u << 20; // --max-file-bytes
     std::size_t max_n = 100000;             // --max-n: input length
     std::size_t max_words = 20000000;       // --max-words: words an enumeration visits
-    long prec_cap = 4096;                   // --prec-cap: bits
+    // --max-queries: query configurations (length, position, symbol) one
+    // head's symbolic analysis may examine (layerwise runs one per head):
+    // n |Sigma| for backward masks, about n^2 |Sigma| / 2 otherwise.
+    std::size_t max_queries = 1000000000;
+    long prec_cap = 4096; // --prec-cap: bits
     // --time-limit: wall-clock budget; checked between units of work.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     double time_limit_seconds = 0;

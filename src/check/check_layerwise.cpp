@@ -205,8 +205,14 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
             }
         }
     };
-    if (!uses_n) tables(n);
     bool one_length = !uses_n && (head.mask == Mask::Causal || head.mask == Mask::Strict);
+    double dn = static_cast<double>(n), queries = one_length ? dn * static_cast<double>(k)
+                                                             : static_cast<double>(k) * dn * dn / 2;
+    if (queries > static_cast<double>(limits.max_queries))
+        throw LimitError(where + ": re-deriving its gap would examine more than " +
+                         std::to_string(limits.max_queries) +
+                         " query configurations (--max-queries); nothing was verified");
+    if (!uses_n) tables(n);
     for (std::size_t len = 1; len <= n; ++len) {
         if (uses_n) tables(len);
         if (bos && (!one_length || len == 1)) query(len, 0, k); // the BOS query

@@ -33,6 +33,8 @@ const LimitRow kLimitRows[] = {
     {"max-n", &Limits::max_n, 1, std::size_t(1) << 32, "longest input length n"},
     {"max-words", &Limits::max_words, 1, std::size_t(1) << 40,
      "most words an exhaustive enumeration may visit"},
+    {"max-queries", &Limits::max_queries, 1, std::size_t(1) << 48,
+     "most query configurations one head's symbolic or layerwise analysis may examine"},
 };
 
 unsigned default_threads() {

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 
 namespace tempcert {
 
@@ -513,6 +514,26 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
                 }
             }
         };
+        // Refuse before any work when the scan would exceed --max-queries.
+        {
+            double k = static_cast<double>(ksym), dn = static_cast<double>(n);
+            double queries = one_length ? dn * k + (m.has_bos() ? 1 : 0)
+                                        : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
+            if (queries > static_cast<double>(opt.limits.max_queries)) {
+                char approx[32];
+                std::snprintf(approx, sizeof approx, "%.2g", queries);
+                throw LimitError(
+                    "the symbolic analysis of " +
+                    (m.name.rfind("layer ", 0) == 0 ? m.name
+                                                    : "layer 1 head " + std::to_string(h + 1)) +
+                    " would examine about " + approx + " query configurations (" +
+                    (one_length ? "one per query position and symbol"
+                                : "every position at every length: the mask looks forward or "
+                                  "features read n") +
+                    "), more than the limit " + std::to_string(opt.limits.max_queries) +
+                    " (--max-queries)");
+            }
+        }
         // Units: query positions (one length each) or lengths (every query).
         const std::size_t units = one_length ? n + 1 - first : n;
         const std::size_t tasks = std::min(kSymbolicTasks, units);

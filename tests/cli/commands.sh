@@ -88,6 +88,8 @@ expect 2 '--criterion: expected tv, output or decision' -- certify "$hasb" --n 3
 expect 2 '--gap: expected a number > 0' -- bound --n 3 --gap -1 --eps 0.1
 expect 3 'more than the limit 1000 \(--max-words\)' -- certify "$hasb" --n 12 --eps 0.1 --max-words 1000 --method exhaustive
 expect 0 'method layerwise' -- certify "$hasb" --n 12 --eps 0.1 --max-words 1000
+expect 3 'would examine about 2e\+03 query configurations .*more than the limit 1000 \(--max-queries\)' -- certify "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 0.01 --method layerwise --max-queries 1000
+expect 2 '--max-queries' -- certify "$hasb" --n 3 --eps 0.1 --max-queries 0
 expect 3 'limit 100000 \(--max-n\)' -- certify "$hasb" --n 1000000000000 --eps 0.1
 expect 2 'expected --model MODEL' -- check /dev/null
 # compile: LTL to a model file, then the model is used like any other
@@ -122,6 +124,7 @@ expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$case
 expect 3 'layerwise method does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
 expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
 expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
+expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10
 expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise --beta 5 -o "$work/lw5.cert"
 
 # theorem instances (proofs/lemma-gt.md, proofs/profile-bound.md)
