@@ -21,17 +21,14 @@
 // order-free (least counterexample, bindings by value then word order), so
 // results, witnesses and counts are the same for any --threads.
 #include "../eval/prefix_eval.hpp"
+#include "../numeric/parallel.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
-
-#include <mpfr.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <functional>
-#include <mutex>
 #include <thread>
 
 namespace tempcert {
@@ -254,11 +251,6 @@ struct Walk {
     }
 };
 
-// MPFR keeps constant caches per thread; a worker frees its own on exit.
-struct MpfrThreadCaches {
-    ~MpfrThreadCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-};
-
 void merge(CertifyResult &into, const CertifyResult &part) {
     into.words += part.words;
     into.filter_decided += part.filter_decided;
@@ -310,61 +302,41 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     // A task is one subtree: its root node, then everything below it. The
     // counterexample found above the split prunes each the same way.
     const CertifyResult top = r;
-    unsigned threads = std::max(1u, o.limits.threads);
     std::vector<CertifyResult> parts(tasks.size());
     cands.resize(tasks.size() + 1);
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stop{false};
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
-    auto worker = [&] {
-        try {
-            while (!stop.load()) {
-                std::size_t i = next.fetch_add(1);
-                if (i >= tasks.size()) return;
-                const Word &prefix = tasks[i];
-                detail::PrefixEvaluator ev(m, prec, betas, o.filter);
-                for (int s : prefix)
-                    ev.push(s);
-                CertifyResult &part = parts[i];
-                part.counterexample = top.counterexample; // prunes as the serial walk would
-                Word w = prefix;
-                // the root was judged above the split (as a frontier node)
-                if (w.size() < o.n &&
-                    (!part.counterexample || w.size() + 1 < part.counterexample->word.size()))
-                    walk.below(ev, w, o.n, part, cands[i + 1], nullptr);
-                if (part.counterexample && top.counterexample &&
-                    part.counterexample->word == top.counterexample->word)
-                    part.counterexample.reset(); // the top's, merged once
-            }
-        } catch (...) {
-            std::lock_guard lock(failure_mutex);
-            if (!failure) failure = std::current_exception();
-            stop = true;
+    // the only caller of the progress callback while the tasks run
+    struct Reporter {
+        std::atomic<bool> done{false};
+        std::thread thread;
+        ~Reporter() {
+            done = true;
+            if (thread.joinable()) thread.join();
         }
-    };
-    threads = std::max<std::size_t>(1, std::min<std::size_t>(o.limits.threads, tasks.size()));
-    std::vector<std::thread> pool;
-    for (unsigned k = 1; k < threads; ++k)
-        pool.emplace_back([&] {
-            MpfrThreadCaches caches;
-            worker();
-        });
-    std::atomic<bool> done{false};
-    std::thread reporter;
-    if (o.limits.progress) // the only caller of the callback while workers run
-        reporter = std::thread([&] {
-            while (!done.load()) {
+    } reporter;
+    if (o.limits.progress)
+        reporter.thread = std::thread([&] {
+            while (!reporter.done.load()) {
                 o.limits.progress(visited.load(), total);
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
         });
-    worker();
-    for (auto &t : pool)
-        t.join();
-    done = true;
-    if (reporter.joinable()) reporter.join();
-    if (failure) std::rethrow_exception(failure);
+    detail::run_tasks(tasks.size(), o.limits.threads, [&](std::size_t i) {
+        const Word &prefix = tasks[i];
+        detail::PrefixEvaluator ev(m, prec, betas, o.filter);
+        for (int s : prefix)
+            ev.push(s);
+        CertifyResult &part = parts[i];
+        part.counterexample = top.counterexample; // prunes as the serial walk would
+        Word w = prefix;
+        // the root was judged above the split (as a frontier node)
+        if (w.size() < o.n &&
+            (!part.counterexample || w.size() + 1 < part.counterexample->word.size()))
+            walk.below(ev, w, o.n, part, cands[i + 1], nullptr);
+        if (part.counterexample && top.counterexample &&
+            part.counterexample->word == top.counterexample->word)
+            part.counterexample.reset(); // the top's, merged once
+    });
+    reporter.done = true;
     for (const auto &part : parts)
         merge(r, part);
     r.verdict = r.counterexample ? Verdict::Refuted
@@ -392,31 +364,12 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         }
         std::sort(words.begin(), words.end());
         words.erase(std::unique(words.begin(), words.end()), words.end());
-        // re-evaluated on every thread; merged order-free, as the parts are
-        std::vector<CertifyResult> rebound(threads);
-        std::atomic<std::size_t> next_word{0};
-        auto rebinder = [&](unsigned t) {
-            try {
-                for (std::size_t i; (i = next_word.fetch_add(1)) < words.size();) {
-                    check_budget(o.limits);
-                    walk.rebind(words[i], rebound[t]);
-                }
-            } catch (...) {
-                std::lock_guard lock(failure_mutex);
-                if (!failure) failure = std::current_exception();
-                next_word = words.size();
-            }
-        };
-        std::vector<std::thread> helpers;
-        for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back([&rebinder, t] {
-                MpfrThreadCaches caches;
-                rebinder(t);
-            });
-        rebinder(0);
-        for (auto &h : helpers)
-            h.join();
-        if (failure) std::rethrow_exception(failure);
+        // re-evaluated in parallel, one result per word, merged order-free as the parts are
+        std::vector<CertifyResult> rebound(words.size());
+        detail::run_tasks(words.size(), o.limits.threads, [&](std::size_t i) {
+            check_budget(o.limits);
+            walk.rebind(words[i], rebound[i]);
+        });
         for (const auto &part : rebound) // bindings only: rebind counts no words
             merge(r, part);
     }
