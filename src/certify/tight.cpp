@@ -24,7 +24,8 @@ Rational midpoint(const Rational &lo, const Rational &hi) {
 }
 
 // The bracket search of proofs/tight-bracket.md over one variable x: run(x)
-// certifies at x, refutes(word, x, v) judges one word. Starts at `hi`.
+// certifies at x, refutes(word, x, v) judges one word. Starts at `hi`,
+// which is doubled until certified unless the caller already certified it.
 struct Search {
     Rational lo, hi;
     std::optional<Violation> lo_witness;
@@ -32,12 +33,13 @@ struct Search {
     std::string note;
 };
 
-Search search_beta(Rational hi, const std::function<CertifyResult(const Rational &)> &run,
+Search search_beta(Rational hi, bool hi_certified,
+                   const std::function<CertifyResult(const Rational &)> &run,
                    const std::function<bool(const Word &, const Rational &, Violation &)> &refutes,
                    const Rational &rel) {
     Search r;
     // Upper end: doubled until certified.
-    for (int i = 0;; ++i) {
+    for (int i = 0; !hi_certified; ++i) {
         CertifyResult c = run(hi);
         if (c.verdict == Verdict::Certified) break;
         if (c.verdict == Verdict::Undecided)
@@ -133,8 +135,8 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         return certify_word(m, w, BetaSpec::constant(beta), o, v, used) == Tri::False;
     };
     // The upper end starts at beta_gap (or 1 when every gap is trivial).
-    Search sr =
-        search_beta(r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up, run, refutes, rel);
+    Search sr = search_beta(r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up, false, run,
+                            refutes, rel);
     r.beta_lo = sr.lo;
     r.beta_hi = sr.hi;
     r.lo_witness = sr.lo_witness;
@@ -178,7 +180,8 @@ PerLayerTight tight_per_layer(const Model &m, const CertifyOptions &o, const Rat
             Prec used = 0;
             return certify_word(m, w, spec(x), o, v, used) == Tri::False;
         };
-        Search sr = search_beta(current[l], run, refutes, rel);
+        // `current` is certified: the joint beta_hi, or the previous layer's accepted vector
+        Search sr = search_beta(current[l], true, run, refutes, rel);
         lt.beta_lo = sr.lo;
         lt.beta_hi = sr.hi;
         lt.lo_witness = sr.lo_witness;
