@@ -7,10 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cctype>
 #include <fstream>
 #include <iostream>
-#include <set>
 
 namespace tempcert::cli {
 
@@ -32,32 +30,9 @@ int run_compile(const Args &args) {
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("formula")) throw InputError("", "tempcert compile", "expected a FORMULA");
-    if (!vm.count("alphabet")) throw InputError("", "--alphabet", "expected --alphabet a,b,...");
+    std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
     if (!vm.count("pe")) throw InputError("", "--pe", "expected --pe unbounded or --pe bounded");
     if (!vm.count("output")) throw InputError("", "-o", "expected -o MODEL, the file to write");
-    std::vector<std::string> alphabet;
-    std::set<std::string> seen;
-    std::string list = vm["alphabet"].as<std::string>();
-    for (std::size_t start = 0;;) {
-        std::size_t comma = list.find(',', start);
-        std::string sym =
-            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        bool ok = !sym.empty();
-        for (char c : sym)
-            ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-        if (!ok)
-            throw InputError("", "--alphabet, column " + std::to_string(start + 1),
-                             "expected a symbol of letters, digits or _, got \"" + sym + "\"");
-        if (!seen.insert(sym).second)
-            throw InputError("", "--alphabet, column " + std::to_string(start + 1),
-                             "symbol \"" + sym + "\" appears twice");
-        alphabet.push_back(sym);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    if (alphabet.size() > common.limits.max_alphabet)
-        throw LimitError("the alphabet has more than " +
-                         std::to_string(common.limits.max_alphabet) + " symbols (--max-alphabet)");
     std::string pe_text = vm["pe"].as<std::string>();
     if (pe_text != "unbounded" && pe_text != "bounded")
         throw InputError("", "--pe", "expected unbounded or bounded, got \"" + pe_text + "\"");
@@ -74,7 +49,7 @@ int run_compile(const Args &args) {
                          std::to_string(m.layers.size()) +
                          " layers, over --max-width or --max-layers");
     std::string description = "Compiled by tempcert from the LTL formula " + f.to_string() +
-                              " over {" + list + "}, " + pe_text +
+                              " over {" + vm["alphabet"].as<std::string>() + "}, " + pe_text +
                               " positional encoding, accepting at the " + at +
                               " position (proofs/ltl-construction.md).";
     std::string out_path = vm["output"].as<std::string>();

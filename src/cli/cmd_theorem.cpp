@@ -93,17 +93,8 @@ int run_theorem(const Args &args) {
                                     claimed, common.limits);
     } else if (id == "ltl-unbounded-pe" || id == "ltl-temperature-scaling") {
         if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a FORMULA");
-        if (!vm.count("alphabet"))
-            throw InputError("", "--alphabet", "expected --alphabet a,b (the formula's symbols)");
+        std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
         if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
-        std::vector<std::string> alphabet;
-        std::string text = vm["alphabet"].as<std::string>();
-        for (std::size_t start = 0;;) {
-            std::size_t comma = text.find(',', start);
-            alphabet.push_back(text.substr(start, comma - start));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
         std::vector<std::size_t> ns =
             parse_n_list(vm["range"].as<std::string>(), common.limits.max_n);
         Rational eps = read_fraction(vm, "eps", true);

@@ -8,6 +8,7 @@
 // Then it writes the report of tight temperatures over every case and the
 // default lengths (`tempcert report`) into report/.
 #include "commands.hpp"
+#include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -18,7 +19,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <thread>
 
 namespace tempcert::cli {
 
@@ -105,7 +105,7 @@ int run_main_job(const Args &) {
         std::size_t big = m.features_use_n() ? 500 : 100000;
         if (std::getenv("TEMPCERT_REPORT_N")) big = m.features_use_n() ? 40 : 1000; // sanitizers
         Limits lim;
-        lim.threads = std::max(1u, std::thread::hardware_concurrency());
+        lim.threads = default_threads();
         LayerwiseResult lw = certify_layerwise(m, big, eps, lim);
         if (lw.applies) {
             CertifyOptions lo = o;

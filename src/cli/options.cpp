@@ -2,9 +2,11 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -36,11 +38,6 @@ const LimitRow kLimitRows[] = {
     {"max-queries", &Limits::max_queries, 1, std::size_t(1) << 48,
      "most query configurations one head's symbolic or layerwise analysis may examine"},
 };
-
-unsigned default_threads() {
-    unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : std::min(n, kMaxThreads);
-}
 
 } // namespace
 
@@ -157,6 +154,39 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
         return false;
     }
     return true;
+}
+
+unsigned default_threads() {
+    unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : std::min(n, kMaxThreads);
+}
+
+std::vector<std::string> read_alphabet(const po::variables_map &vm, const Limits &limits) {
+    if (!vm.count("alphabet")) throw InputError("", "--alphabet", "expected --alphabet a,b,...");
+    std::vector<std::string> alphabet;
+    std::set<std::string> seen;
+    std::string list = vm["alphabet"].as<std::string>();
+    for (std::size_t start = 0;;) {
+        std::size_t comma = list.find(',', start);
+        std::string sym =
+            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        bool ok = !sym.empty();
+        for (char c : sym)
+            ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+        if (!ok)
+            throw InputError("", "--alphabet, column " + std::to_string(start + 1),
+                             "expected a symbol of letters, digits or _, got \"" + sym + "\"");
+        if (!seen.insert(sym).second)
+            throw InputError("", "--alphabet, column " + std::to_string(start + 1),
+                             "symbol \"" + sym + "\" appears twice");
+        alphabet.push_back(sym);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (alphabet.size() > limits.max_alphabet)
+        throw LimitError("the alphabet has more than " + std::to_string(limits.max_alphabet) +
+                         " symbols (--max-alphabet)");
+    return alphabet;
 }
 
 } // namespace tempcert::cli

@@ -35,6 +35,13 @@ std::size_t read_n(const po::variables_map &vm, const Limits &limits);
 // `open_unit`, also < 1 (tolerances).
 Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit);
 
+// Worker threads by default: every core (1 when unknown), at most kMaxThreads.
+unsigned default_threads();
+
+// --alphabet a,b,...: symbols of letters, digits or _, none twice, at most
+// --max-alphabet (InputError naming the column / LimitError).
+std::vector<std::string> read_alphabet(const po::variables_map &vm, const Limits &limits);
+
 // Parses `args` for command `name` with one positional argument kind
 // (`positional` may be empty). Prints help and returns false on --help.
 bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,

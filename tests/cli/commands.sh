@@ -169,6 +169,7 @@ expect 1 'counterexample: n = 10, word aa' -- theorem ahat-simulation "$pab" --n
 expect 0 '\(layerwise\)' -- theorem ahat-simulation "$pab" --n 300 --eps 1/100 --max-words 1000
 expect 3 'hypothesis of the multi-layer result' -- theorem ahat-simulation "$two" --n 6 --eps 1/100
 expect 2 'expected --range' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --eps 1/100
+expect 2 '--alphabet, column 3: expected a symbol of letters, digits or _' -- theorem ltl-unbounded-pe "a S b" --alphabet a,,b --range 2..4 --eps 1/100
 
 # help and the main job
 expect 0 'usage: tempcert eval' -- eval --help
