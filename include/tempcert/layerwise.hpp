@@ -7,6 +7,7 @@
 
 #include "tempcert/bounds.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace tempcert {
@@ -23,6 +24,11 @@ struct LayerwiseLayer {
     // beta. {0, 0}: not computed, or no query needs beta > 0.
     Bracket profile{0, 0};
     bool has_profile = false;
+    // What beta this layer needs: the sharper of Lemma GT's bound and, where
+    // computed, profile.hi (meaningful when !beta.trivial).
+    Rational need() const {
+        return has_profile ? std::min(beta.beta_up, profile.hi) : beta.beta_up;
+    }
 };
 
 struct LayerwiseResult {

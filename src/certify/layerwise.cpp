@@ -315,12 +315,8 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
         res.applies = true;
         res.beta_up = any ? best : Rational(1);
         res.profile_up = 0;
-        for (const auto &layer : res.layers) {
-            if (layer.beta.trivial) continue;
-            Rational need = layer.beta.beta_up;
-            if (layer.has_profile) need = std::min(need, layer.profile.hi);
-            res.profile_up = std::max(res.profile_up, need);
-        }
+        for (const auto &layer : res.layers)
+            if (!layer.beta.trivial) res.profile_up = std::max(res.profile_up, layer.need());
     } catch (const Fail &f) {
         res.applies = false;
         res.failure = f.why;

@@ -61,22 +61,23 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                         " (--method exhaustive enumerates words instead)");
     std::string beta_text = vm.count("beta") ? vm["beta"].as<std::string>() : to_string(lw.beta_up);
     BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
+    // whether layer l's beta is certainly >= need at every length up to n
+    auto meets = [&](std::size_t l, const Rational &need) {
+        for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
+            if (less(beta.at(l, len, o.precision.start), Real(need), o.precision.start) !=
+                Tri::False)
+                return false;
+        return true;
+    };
     std::string shortfall;
     for (std::size_t l = 0; l < lw.layers.size() && shortfall.empty(); ++l) {
-        if (lw.layers[l].beta.trivial) continue;
-        // the sharper of Lemma GT and, where computed, the layer's profile bound
         const LayerwiseLayer &ly = lw.layers[l];
-        bool by_profile = ly.has_profile && ly.profile.hi < ly.beta.beta_up;
-        Real need(by_profile ? ly.profile.hi : ly.beta.beta_up);
-        for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
-            if (less(beta.at(l, len, o.precision.start), need, o.precision.start) != Tri::False) {
-                shortfall =
-                    "layer " + std::to_string(l + 1) + " needs beta >= " +
+        if (ly.beta.trivial || meets(l, ly.need())) continue;
+        bool by_profile = ly.need() < ly.beta.beta_up;
+        shortfall = "layer " + std::to_string(l + 1) + " needs beta >= " +
                     (by_profile ? decimal_significant(ly.profile.hi, 12, true) +
                                       " (its profile bound over its value set)"
                                 : ly.beta.beta_decimal_up + " (Lemma GT over its value set)");
-                break;
-            }
     }
     if (shortfall.empty() && o.criterion != Criterion::Tv && !lw.readout_exact)
         shortfall = lw.readout_note;
@@ -88,15 +89,12 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
         // check re-derives Lemma GT's need per layer, not the profile bound
         for (std::size_t l = 0; l < lw.layers.size(); ++l) {
             const LayerwiseLayer &ly = lw.layers[l];
-            if (ly.beta.trivial) continue;
-            for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
-                if (less(beta.at(l, len, o.precision.start), Real(ly.beta.beta_up),
-                         o.precision.start) != Tri::False)
-                    throw LimitError(
-                        "no certificate written: beta meets layer " + std::to_string(l + 1) +
-                        "'s profile bound but not Lemma GT's " + ly.beta.beta_decimal_up +
-                        ", and `tempcert check` re-derives Lemma GT only (omit --beta for a "
-                        "certificate)");
+            if (!ly.beta.trivial && !meets(l, ly.beta.beta_up))
+                throw LimitError(
+                    "no certificate written: beta meets layer " + std::to_string(l + 1) +
+                    "'s profile bound but not Lemma GT's " + ly.beta.beta_decimal_up +
+                    ", and `tempcert check` re-derives Lemma GT only (omit --beta for a "
+                    "certificate)");
         }
         write_json_file(vm["output"].as<std::string>(),
                         layerwise_certificate_json(m, m.source, lw, o, beta_text,
