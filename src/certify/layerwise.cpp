@@ -132,7 +132,8 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                                                  times(head.value, d)),
                                  d);
                 Model v;
-                v.name = "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1);
+                v.name = m.name + ", layer " + std::to_string(l + 1) + " head " +
+                         std::to_string(h + 1) + " over its value set";
                 v.width = m.width;
                 v.positions = m.positions;
                 std::size_t k = 0;

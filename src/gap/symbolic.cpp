@@ -522,16 +522,15 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
             if (queries > static_cast<double>(opt.limits.max_queries)) {
                 char approx[32];
                 std::snprintf(approx, sizeof approx, "%.2g", queries);
-                throw LimitError(
-                    "the symbolic analysis of " +
-                    (m.name.rfind("layer ", 0) == 0 ? m.name
-                                                    : "layer 1 head " + std::to_string(h + 1)) +
-                    " would examine about " + approx + " query configurations (" +
-                    (one_length ? "one per query position and symbol"
-                                : "every position at every length: the mask looks forward or "
-                                  "features read n") +
-                    "), more than the limit " + std::to_string(opt.limits.max_queries) +
-                    " (--max-queries)");
+                throw LimitError("the symbolic analysis of " + m.name +
+                                 (layer.heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
+                                 " would examine about " + approx + " query configurations (" +
+                                 (one_length
+                                      ? "one per query position and symbol"
+                                      : "every position at every length: the mask looks forward or "
+                                        "features read n") +
+                                 "), more than the limit " +
+                                 std::to_string(opt.limits.max_queries) + " (--max-queries)");
             }
         }
         // Units: query positions (one length each) or lengths (every query).
