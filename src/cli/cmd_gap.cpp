@@ -43,7 +43,10 @@ int run_gap(const Args &args) {
     std::size_t n = read_n(vm, common.limits);
     std::string why_not;
     if (method == "auto") method = symbolic_applies(m, why_not) ? "symbolic" : "exhaustive";
-    GapReport g = method == "symbolic" ? analyse_symbolic(m, n, {}).gaps
+    SymbolicOptions so; // gaps only; the limits (time, interrupt, threads, queries) apply
+    so.limits = common.limits;
+    so.precision = common.precision;
+    GapReport g = method == "symbolic" ? analyse_symbolic(m, n, so).gaps
                   : method == "plain"  ? min_gaps_plain(m, n, common.limits, common.precision)
                                        : min_gaps_exhaustive(m, n, common.limits, common.precision);
     bool ties = false;
