@@ -155,12 +155,15 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
         for (std::size_t c = 0; c < q.size(); ++c)
             q[c] += QP[i][c];
         Rational b = dot(q, K0), c = dot(q, D);
+        std::vector<Rational> alpha_of; // per symbol (BOS last): its offer at position 0
+        for (const auto &ke : KE)
+            alpha_of.push_back(dot(q, ke) + b);
         std::vector<Run> runs;
         std::vector<Rational> least_at; // per block of positions: the largest least offer
         auto block = [&](std::size_t lo, std::size_t hi) {
             Rational L = 0;
             for (std::size_t s = 0; s < k; ++s) {
-                Rational alpha = dot(q, KE[s]) + b;
+                const Rational &alpha = alpha_of[s];
                 runs.push_back(
                     {s, Rational(static_cast<long>(lo)), Rational(static_cast<long>(hi)), alpha});
                 Rational best = alpha + c * Rational(static_cast<long>(c >= 0 ? hi : lo));
@@ -171,13 +174,13 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
         // BOS (position 0): seen by masks looking back, or by its own query
         // when the mask includes the query
         if (bos && (i == 0 ? self : back)) {
-            runs.push_back({k, Rational(0), Rational(0), dot(q, KE[k]) + b});
+            runs.push_back({k, Rational(0), Rational(0), alpha_of[k]});
             least_at.push_back(runs.back().alpha);
         }
         if (back && i >= 2) block(1, i - 1);
         if (self && i >= 1) {
             Rational li(static_cast<long>(i));
-            runs.push_back({a, li, li, dot(q, KE[a]) + b});
+            runs.push_back({a, li, li, alpha_of[a]});
             least_at.push_back(runs.back().alpha + c * li);
         }
         if (fwd && i < len) block(i + 1, len);

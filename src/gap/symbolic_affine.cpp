@@ -41,11 +41,10 @@ std::pair<long, long> at_least_L(const AffineQuery &q, const AffineRun &r) {
     return {r.lo, std::min(r.hi, floor_clamped(x, r.lo - 1, r.hi + 1))};
 }
 
-// The positions j (of u's run, within ulo..uhi) and j - k (of v's run).
-AffinePair pick(const AffineRun &u, long ulo, long uhi, const AffineRun &v, long k,
-                Rational value) {
+// The positions j (of u's run, from ulo on) and j - k (of v's run); j is
+// also <= min(uhi, v.hi + k), as k is a difference of the two ranges.
+AffinePair pick(const AffineRun &u, long ulo, const AffineRun &v, long k, Rational value) {
     long j = std::max(ulo, v.lo + k);
-    (void)uhi; // j <= min(uhi, v.hi + k) holds as k is a difference of the two ranges
     return {std::move(value),
             {static_cast<std::size_t>(j), u.symbol},
             {static_cast<std::size_t>(j - k), v.symbol}};
@@ -115,7 +114,7 @@ std::optional<AffinePair> affine_min_gap(const AffineQuery &q) {
             }
             if (k < klo || k > khi) continue;
             Rational gap = delta + c * k;
-            if (!best || gap < best->gap) best = pick(u, ulo, uhi, v, k, std::move(gap));
+            if (!best || gap < best->gap) best = pick(u, ulo, v, k, std::move(gap));
         }
     }
     return best;
@@ -142,7 +141,7 @@ std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int
                 k = numerator(x).convert_to<long>(); // an integer within klo..khi
             }
             if (k == 0 || k < klo || k > khi) continue;
-            return pick(u, ulo, uhi, v, k, Rational(0));
+            return pick(u, ulo, v, k, Rational(0));
         }
     }
     return std::nullopt;
