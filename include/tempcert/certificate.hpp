@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tempcert/certify.hpp"
+#include "tempcert/check.hpp"
 #include "tempcert/layerwise.hpp"
 
 #include <nlohmann/json.hpp>
@@ -40,23 +41,5 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
 // Writes `doc` to `path` atomically (temporary file, then rename), so that an
 // interrupted run leaves no partial certificate. Throws InputError on failure.
 void write_json_file(const std::string &path, const CertJson &doc);
-
-// Outcome of `check` (proofs/certificate.md): Accepted (exit 0), Rejected
-// with a reason naming the JSON path and the values compared (exit 1).
-struct CheckOutcome {
-    bool accepted = false;
-    std::string reason;
-    std::uint64_t words = 0;
-    std::string method; // the certificate's method, once read
-};
-
-// Re-verifies a certificate against a model file by the plain path only
-// (src/check/). Malformed certificates throw InputError.
-CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
-                               const Limits &limits, const PrecisionPolicy &policy);
-// The same on certificate text and a loaded model.
-CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,
-                                    const Model &m, const Limits &limits,
-                                    const PrecisionPolicy &policy);
 
 } // namespace tempcert

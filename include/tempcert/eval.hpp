@@ -9,6 +9,7 @@
 #pragma once
 
 #include "tempcert/beta.hpp"
+#include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/trace.hpp"
 #include "tempcert/word.hpp"
@@ -18,6 +19,9 @@ namespace tempcert {
 struct PrecisionPolicy {
     Prec start = kPrecStart;
     Prec cap = kPrecCapDefault;
+    // When set, SIGINT and --time-limit are checked before every query, so
+    // a long evaluation stops within a second (issue 13, item 8).
+    const Limits *budget = nullptr;
 };
 
 // Exact hard trace. Throws Undecided if a comparison between irrational
@@ -41,6 +45,7 @@ Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const T
 // width_reached tells whether every weight is narrower than `width`.
 // Throws Undecided when a beta or feature cannot be decided at `prec`.
 Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
-                       Prec prec, const Rational &width = Rational(1));
+                       Prec prec, const Rational &width = Rational(1),
+                       const Limits *budget = nullptr);
 
 } // namespace tempcert

@@ -3,6 +3,7 @@
 // translation used as an independent oracle.
 #pragma once
 
+#include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/word.hpp"
 
@@ -54,7 +55,10 @@ enum class PositionEncoding { Unbounded, Bounded };
 // one Boolean coordinate per subformula, connectives in feed-forward
 // sublayers, each temporal operator one attention layer with a rounding
 // feed-forward sublayer. The model accepts exactly the formula's language.
-Model compile_formula(const Formula &f, PositionEncoding pe, bool accept_at_first);
+// Throws LimitError, before building any matrix, when the model would exceed
+// limits.max_width, max_layers or max_entries.
+Model compile_formula(const Formula &f, PositionEncoding pe, bool accept_at_first,
+                      const Limits &limits = Limits{});
 
 // The model as a `tempcert-model/1` JSON document (exact numbers as strings).
 std::string model_to_json(const Model &m, const std::string &description);

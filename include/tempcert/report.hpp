@@ -58,6 +58,7 @@ std::vector<std::string> write_report(const std::string &dir, const std::vector<
 
 // "2..10,12,16": the lengths listed (ranges inclusive), increasing, unique.
 // Throws InputError (naming --n) on anything else or n beyond max_n.
-std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n);
+std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n,
+                                      const std::string &option = "--n");
 
 } // namespace tempcert

@@ -1,6 +1,7 @@
 // Writing certificates (SPEC 5.4). Every number is written exactly ("p/q")
 // and, where a reader wants a decimal, also rounded in the safe direction.
 #include "tempcert/certificate.hpp"
+#include "tempcert/output.hpp"
 #include "tempcert/error.hpp"
 
 #include <cstdio>
@@ -56,9 +57,7 @@ CertJson gaps_json(const GapReport &g, const Model &m, const Rational &eps, Prec
                          {"beta_gap_up", to_string(b.beta_up)},
                          {"beta_gap_decimal_up", b.beta_decimal_up}});
     }
-    return {{"min_gap", g.min_gap ? real_text(*g.min_gap) : CertJson("inf")},
-            {"method", g.method},
-            {"heads", heads}};
+    return {{"min_gap", g.min_gap ? real_text(*g.min_gap) : CertJson("inf")}, {"heads", heads}};
 }
 
 CertJson certificate_json(const CertificateInput &in) {
@@ -81,12 +80,13 @@ CertJson certificate_json(const CertificateInput &in) {
     doc["beta"] = beta;
     doc["gaps"] = gaps_json(*in.gaps, m, in.options.eps, in.options.precision.start);
     doc["verdict"] = to_string(r.verdict);
-    doc["counterexample"] =
-        r.counterexample ? violation_json(*r.counterexample, m) : CertJson(nullptr);
-    doc["words_checked"] = r.words;
-    doc["precision"] = {{"start", in.options.precision.start},
-                        {"cap", in.options.precision.cap},
-                        {"max_used", r.max_prec}};
+    // Every field is a claim the checker re-derives (issue 13, item 17):
+    // no free-text detail, no search statistics. words_checked is claimed
+    // only when certified (every word of length 1..n).
+    CertJson cx = r.counterexample ? violation_json(*r.counterexample, m) : CertJson(nullptr);
+    if (cx.is_object()) cx.erase("detail");
+    doc["counterexample"] = cx;
+    if (r.verdict == Verdict::Certified) doc["words_checked"] = r.words;
     doc["proofs"] = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
     return doc;
 }
@@ -127,17 +127,7 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
 }
 
 void write_json_file(const std::string &path, const CertJson &doc) {
-    std::string tmp = path + ".partial";
-    {
-        std::ofstream out(tmp);
-        if (!out) throw InputError(path, "", "cannot open the output file for writing");
-        out << doc.dump(2) << "\n";
-        if (!out) throw InputError(path, "", "cannot write the output file");
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw InputError(path, "", "cannot move the output file into place");
-    }
+    write_output_file(path, doc.dump(2) + "\n");
 }
 
 } // namespace tempcert

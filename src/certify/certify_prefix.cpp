@@ -15,12 +15,13 @@
 // prefix would refute), so it is a node; the walk keeps the least such node
 // and does not descend below a refuting node or past its length.
 //
-// Threads: the words of length < kSplit are walked first, in this thread;
-// each surviving prefix of length kSplit is then a task with its own
-// evaluator. The split does not depend on the thread count and the merge is
+// Threads: the words up to the split length (task_split_length) are walked
+// first, in this thread; each surviving prefix of that length is then a task
+// with its own evaluator. The split does not depend on the thread count and the merge is
 // order-free (least counterexample, bindings by value then word order), so
 // results, witnesses and counts are the same for any --threads.
 #include "../eval/prefix_eval.hpp"
+#include "../eval/prefix_walk.hpp"
 #include "../numeric/parallel.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
@@ -35,9 +36,19 @@ namespace tempcert {
 
 namespace {
 
-// Prefixes of this length (or the first length with at least kMinTasks
-// words) become the parallel tasks.
+// The prefixes of the first length with at least kMinTasks words become the
+// parallel tasks. The length depends on the alphabet and n only, never on
+// --threads; a one-symbol alphabet has one word per length, so it gets no
+// split (the whole walk is one task) instead of a loop that never ends.
 constexpr std::uint64_t kMinTasks = 64;
+
+std::size_t task_split_length(std::size_t symbols, std::size_t n) {
+    if (symbols < 2) return n;
+    std::size_t split = 1;
+    for (std::uint64_t c = symbols; c < kMinTasks && split < n; c *= symbols)
+        ++split;
+    return std::min(split, n);
+}
 
 // Bindings under the filter. The binding is the largest MPFI upper bound
 // (the plain path's), which the filter's looser bounds cannot pick alone:
@@ -232,22 +243,27 @@ struct Walk {
         return t;
     }
 
-    // Depth-first below `w` (held by ev), down to length `depth`.
+    // Depth-first below `w` (held by ev), down to length `depth`; the nodes
+    // at `depth` that survive are the frontier when one is asked for.
     void below(detail::PrefixEvaluator &ev, Word &w, std::size_t depth, CertifyResult &r,
                Candidates &cand, std::vector<Word> *frontier) const {
-        for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
-            check_budget(o.limits);
-            ev.push(static_cast<int>(s));
-            w.push_back(static_cast<int>(s));
-            if (node(ev, w, r, cand)) {
-                if (w.size() < depth)
-                    below(ev, w, depth, r, cand, frontier);
-                else if (frontier)
-                    frontier->push_back(w);
-            }
-            w.pop_back();
-            ev.pop();
-        }
+        if (w.size() >= depth) return;
+        detail::walk_depth_first(
+            m.alphabet.size(), depth - w.size(),
+            [&](std::size_t s) {
+                check_budget(o.limits);
+                ev.push(static_cast<int>(s));
+                w.push_back(static_cast<int>(s));
+            },
+            [&] {
+                if (!node(ev, w, r, cand)) return false;
+                if (w.size() == depth && frontier) frontier->push_back(w);
+                return true;
+            },
+            [&] {
+                w.pop_back();
+                ev.pop();
+            });
     }
 };
 
@@ -290,14 +306,12 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     r.max_prec = prec;
 
     // Lengths below the split, here; the prefixes at the split are tasks.
-    std::size_t split = 1;
-    for (std::uint64_t c = m.alphabet.size(); c < kMinTasks; c *= m.alphabet.size())
-        ++split;
+    const std::size_t split = task_split_length(m.alphabet.size(), o.n);
     std::vector<Word> tasks;
     {
         detail::PrefixEvaluator ev(m, prec, betas, o.filter);
         Word w;
-        walk.below(ev, w, std::min(split, o.n), r, cands.front(), split <= o.n ? &tasks : nullptr);
+        walk.below(ev, w, split, r, cands.front(), split < o.n ? &tasks : nullptr);
     }
     // A task is one subtree: its root node, then everything below it. The
     // counterexample found above the split prunes each the same way.

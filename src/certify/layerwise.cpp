@@ -132,6 +132,7 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                                                  times(head.value, d)),
                                  d);
                 Model v;
+                v.source = m.source; // feature errors name the model file
                 v.name = m.name + ", layer " + std::to_string(l + 1) + " head " +
                          std::to_string(h + 1) + " over its value set";
                 v.width = m.width;

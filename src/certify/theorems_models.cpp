@@ -148,7 +148,7 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
                                       const Limits &limits) {
     TheoremOutcome out;
     Model m =
-        compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded, false);
+        compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded, false, limits);
     std::vector<Rational> need, gt;
     for (std::size_t n : ns) {
         check_budget(limits);
@@ -189,7 +189,8 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
                                              const Rational &eps, const Rational &scale,
                                              const Limits &limits) {
     TheoremOutcome out;
-    Model m = compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Bounded, false);
+    Model m = compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Bounded, false,
+                              limits);
     const Prec prec = kPrecStart;
     // the proof's beta(n): Lemma GT with gap 1/n and N = n
     auto proof_beta = [&](std::size_t n) {

@@ -17,8 +17,7 @@ namespace tempcert {
 
 namespace {
 
-// Midpoint rounded to a short dyadic rational inside (lo, hi), so that beta
-// stays readable and exact.
+// The midpoint of (lo, hi), exact.
 Rational midpoint(const Rational &lo, const Rational &hi) {
     return (lo + hi) / 2;
 }
@@ -134,6 +133,19 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         Prec used = 0;
         return certify_word(m, w, BetaSpec::constant(beta), o, v, used) == Tri::False;
     };
+    // A unique-hard head tied between positions with different values: at
+    // every beta softmax gives the tied positions equal weight, at most 1/2
+    // each, against the hard head's one, so TV >= 1/2 on that word and no
+    // beta meets tv with eps < 1/2. Said at once, not after 64 doublings.
+    if (o.criterion == Criterion::Tv && o.eps < Rational(1, 2))
+        for (const auto &h : r.gaps.heads)
+            if (h.tie)
+                throw LimitError(
+                    "tight: no beta meets tv with eps < 1/2: layer " + std::to_string(h.layer) +
+                    " head " + std::to_string(h.head) + " (" + to_string(h.kind) +
+                    ") ties on the word " + format_word(h.tie->word, m.alphabet) +
+                    " between positions with different values, where softmax splits its "
+                    "weight equally at every beta (TV >= 1/2)");
     // The upper end starts at beta_gap (or 1 when every gap is trivial).
     Search sr = search_beta(r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up, false, run,
                             refutes, rel);

@@ -1,15 +1,25 @@
-// `tempcert check`: independent re-verification of a certificate (SPEC 5.4,
-// proofs/certificate.md), in the manner of a small proof checker: it
-// searches nothing, shares no code with src/certify/ or src/gap/, and uses
-// only the plain evaluators (exact rationals, plain MPFI, one word at a time,
-// no prefix sharing, no filter). Every claim of the certificate is
-// recomputed and compared; the first difference is the reason for rejection,
-// naming the JSON path and both values.
+// `tempcert check` / `tempcert-check`: independent re-verification of a
+// certificate (proofs/certificate.md), in the manner of a small proof
+// checker (drat-trim, lrat-check): it searches nothing and links only the
+// kernel (numbers, model loading, exact hard evaluation); the soft model,
+// every softmax weight and every TV are enclosed by its own code
+// (check_soft.cpp). Every field of a certificate is re-derived and compared,
+// or refused as not in the format; a claimed bound is compared as an
+// inequality against the checker's own enclosure, never as a string. The
+// first claim that does not hold is the reason for rejection, naming the
+// JSON path and both values.
 #include "check_fields.hpp"
+#include "check_judge.hpp"
 #include "check_layerwise.hpp"
-#include "tempcert/certificate.hpp"
+#include "check_prefix.hpp"
+#include "check_soft.hpp"
+#include "../eval/layer_ops.hpp"
+#include "tempcert/beta.hpp"
+#include "tempcert/check.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
+
+#include <algorithm>
 
 namespace tempcert {
 
@@ -17,299 +27,364 @@ namespace {
 
 using namespace check;
 
-std::string real_text(const Real &r) {
-    if (r.is_exact()) return to_string(r.exact());
-    return "[" + r.interval()->lower_decimal() + ", " + r.interval()->upper_decimal() + "]";
-}
+// ---- the claim's parameters ----------------------------------------------
 
-// Per-head minimum gap recomputed from plain hard traces.
-struct HeadFacts {
-    std::optional<Rational> min_gap; // nullopt: inf
-    std::string witness_word;
-    std::size_t witness_query = 0;
-    std::string tie_word;
-    std::size_t N = 0;
+struct Claim {
+    std::size_t n = 0;
+    Rational eps;
+    std::string criterion, verdict;
+    BetaSpec beta;
 };
 
-std::size_t allowed_count_max(const Model &m, Mask mask, std::size_t n) {
-    // N counted directly on the longest length: allowed sets only grow with n.
-    std::size_t best = 0, first = m.has_bos() ? 0 : 1;
-    for (std::size_t i = first; i <= n; ++i) {
-        std::size_t c = 0;
-        for (std::size_t j = first; j <= n; ++j) {
-            bool ok = mask == Mask::None || (mask == Mask::Causal && j <= i) ||
-                      (mask == Mask::Strict && j < i) || (mask == Mask::Future && j >= i) ||
-                      (mask == Mask::StrictFuture && j > i);
-            c += ok;
-        }
-        best = std::max(best, c);
+Claim read_claim(const OJson &cert, const Model &m, const Limits &limits) {
+    only_keys(cert, "$",
+              {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "gaps",
+               "verdict", "counterexample", "words_checked", "proofs"});
+    Claim c;
+    std::uint64_t n = count(cert, "$", "n");
+    if (n < 1 || n > limits.max_n)
+        reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
+    c.n = static_cast<std::size_t>(n);
+    c.eps = exact(cert, "$", "eps");
+    if (c.eps <= 0 || c.eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(c.eps));
+    c.criterion = text(cert, "$", "criterion");
+    if (c.criterion != "tv" && c.criterion != "output" && c.criterion != "decision")
+        reject("$.criterion", "unknown criterion \"" + c.criterion + "\"");
+    c.verdict = text(cert, "$", "verdict");
+    std::string spec = text(field(cert, "$", "beta"), "$.beta", "spec");
+    try {
+        c.beta = BetaSpec::parse(spec, m.layers.size(), "$.beta.spec");
+    } catch (const InputError &e) {
+        reject("$.beta.spec", e.what());
     }
+    return c;
+}
+
+// ---- gaps: every head's minimum gap, witness and tie, by an own scan -------
+
+struct HeadFacts {
+    std::optional<Rational> min_gap; // nullopt: inf
+    Word witness, tie;
+    std::size_t witness_query = 0, tie_query = 0, N = 0;
+    std::vector<std::size_t> witness_argmax, tie_argmax;
+    std::optional<std::size_t> witness_runner_up, tie_runner_up;
+};
+
+// N: the most positions one query of the head may attend to up to length n
+// (allowed sets only grow with n, so the longest length decides).
+std::size_t max_allowed(Mask mask, std::size_t n, bool bos) {
+    std::size_t best = 0;
+    for (std::size_t i = bos ? 0 : 1; i <= n; ++i)
+        best = std::max(best, detail::allowed_positions(mask, i, n, bos).size());
     return best;
 }
 
-// Does the criterion hold on this word? True / False / Unknown, with where.
-Tri judge(const Trace &hard, const Trace &soft, const Rational &eps, const std::string &criterion,
-          std::string &where) {
-    Prec prec = soft.prec;
-    Interval e(eps, prec);
-    Tri result = Tri::True;
-    auto note = [&](Tri t, const std::string &w) {
-        if (t == Tri::False && result != Tri::False) {
-            result = Tri::False;
-            where = w;
-        } else if (t == Tri::Unknown && result == Tri::True) {
-            result = Tri::Unknown;
-            where = w;
-        }
-    };
-    if (criterion == "tv") {
-        for (std::size_t l = 0; l < soft.layers.size(); ++l)
-            for (std::size_t h = 0; h < soft.layers[l].heads.size(); ++h)
-                for (const auto &q : soft.layers[l].heads[h].queries)
-                    if (q.tv) {
-                        Interval tv = q.tv->enclose(prec);
-                        Tri ok = less(e, tv) == Tri::True
-                                     ? Tri::False
-                                     : (less_equal(tv, e) == Tri::True ? Tri::True : Tri::Unknown);
-                        note(ok, "tv layer " + std::to_string(l + 1) + " head " +
-                                     std::to_string(h + 1) + " query " + std::to_string(q.query) +
-                                     " = " + real_text(*q.tv));
-                    }
-        return result;
-    }
-    for (std::size_t k = 0; k < soft.outputs.size(); ++k) {
-        const auto &ys = soft.outputs[k];
-        const auto &yh = hard.outputs[k];
-        std::string w = "read-out at position " + std::to_string(ys.position) + ": soft " +
-                        real_text(ys.y) + ", hard " + real_text(yh.y);
-        if (criterion == "output") {
-            Interval d = abs(sub(ys.y.enclose(prec), yh.y.enclose(prec), prec));
-            note(less(e, d) == Tri::True
-                     ? Tri::False
-                     : (less_equal(d, e) == Tri::True ? Tri::True : Tri::Unknown),
-                 w);
-        } else {
-            if (yh.y.is_exact() && yh.y.exact() == 0)
-                note(Tri::Unknown, w + " (degenerate)");
-            else if (ys.accept == Tri::Unknown)
-                note(Tri::Unknown, w);
-            else
-                note(ys.accept == yh.accept ? Tri::True : Tri::False, w);
-        }
-    }
-    return result;
+// Words in the order certificates name them: by length, then symbol by symbol.
+bool word_before(const Word &a, const Word &b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
 }
 
-Tri judge_word_plain(const Model &m, const Word &w, const BetaSpec &beta, const Rational &eps,
-                     const std::string &criterion, const PrecisionPolicy &policy,
-                     std::string &where) {
-    Trace hard = evaluate_hard(m, w, policy);
+// Folds one word's queries (all of them, or the ones its last position
+// adds) into the facts: the least gap, the first word attaining it (and its
+// first query attaining it), the first word showing a tie.
+void fold_gaps(const Model &m, const Word &w, const Trace &t, std::vector<HeadFacts> &facts) {
+    std::size_t idx = 0;
+    for (std::size_t l = 0; l < t.layers.size(); ++l)
+        for (std::size_t h = 0; h < t.layers[l].heads.size(); ++h, ++idx) {
+            HeadFacts &f = facts[idx];
+            bool tie_seen = false, gap_seen = false;
+            for (const auto &q : t.layers[l].heads[h].queries) {
+                if (!tie_seen && m.layers[l].heads[h].kind != AttnKind::Average &&
+                    q.argmax.size() > 1 && !q.ties_share_value &&
+                    (f.tie.empty() || word_before(w, f.tie))) {
+                    tie_seen = true;
+                    f.tie = w;
+                    f.tie_query = q.query;
+                    f.tie_argmax = q.argmax;
+                    f.tie_runner_up = q.runner_up;
+                }
+                if (!q.gap) continue;
+                if (!q.gap->is_exact())
+                    reject("$.gaps", "the model has irrational gaps; this checker verifies "
+                                     "exact gaps only");
+                const Rational &g = q.gap->exact();
+                bool better = !f.min_gap || g < *f.min_gap ||
+                              (g == *f.min_gap && !gap_seen && word_before(w, f.witness));
+                if (!better) continue;
+                gap_seen = true;
+                f.min_gap = g;
+                f.witness = w;
+                f.witness_query = q.query;
+                f.witness_argmax = q.argmax;
+                f.witness_runner_up = q.runner_up;
+            }
+        }
+}
+
+std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &limits,
+                                 const PrecisionPolicy &policy) {
+    std::vector<HeadFacts> facts;
+    for (const auto &layer : m.layers)
+        for (const auto &head : layer.heads) {
+            facts.emplace_back();
+            facts.back().N = max_allowed(head.mask, n, m.has_bos());
+        }
+    const std::vector<HeadFacts> none = facts;
+    if (prefix_walk_applies(m, nullptr)) {
+        try {
+            walk_words(m, n, nullptr, policy.start, limits,
+                       [&](const Word &w, const Trace &hard, const Trace &) {
+                           fold_gaps(m, w, hard, facts);
+                           return true;
+                       });
+            return facts;
+        } catch (const Undecided &) {
+            facts = none; // irrational features: whole words at rising precision
+        }
+    }
+    for_each_word(m.alphabet.size(), n, [&](const Word &w) {
+        check_budget(limits);
+        fold_gaps(m, w, evaluate_hard(m, w, policy), facts);
+        return true;
+    });
+    return facts;
+}
+
+void compare_place(const OJson &doc, const std::string &p, const Model &m, std::size_t layer,
+                   std::size_t head, const Word &w, std::size_t query,
+                   const std::vector<std::size_t> &argmax,
+                   const std::optional<std::size_t> &runner_up) {
+    only_keys(doc, p, {"word", "layer", "head", "query", "argmax", "runner_up"});
+    std::string word = format_word(w, m.alphabet);
+    if (text(doc, p, "word") != word)
+        reject(p + ".word", "claims " + text(doc, p, "word") + ", the first such word is " + word);
+    same_count(doc, p, "layer", layer);
+    same_count(doc, p, "head", head);
+    same_count(doc, p, "query", query);
+    OJson want_argmax = argmax;
+    if (field(doc, p, "argmax") != want_argmax)
+        reject(p + ".argmax", "claims " + field(doc, p, "argmax").dump() + ", recomputed " +
+                                  want_argmax.dump());
+    OJson want_runner = runner_up ? OJson(*runner_up) : OJson(nullptr);
+    if (field(doc, p, "runner_up") != want_runner)
+        reject(p + ".runner_up", "claims " + field(doc, p, "runner_up").dump() +
+                                     ", recomputed " + want_runner.dump());
+}
+
+// One head's claims: identity, gap, N, witness, tie, its Lemma GT bound.
+void compare_head(const OJson &h, const std::string &p, const Model &m, std::size_t layer,
+                  std::size_t head, const HeadFacts &f, const Rational &eps,
+                  const PrecisionPolicy &policy) {
+    only_keys(h, p,
+              {"layer", "head", "kind", "mask", "min_gap", "N", "witness", "ties", "beta_gap_up",
+               "beta_gap_decimal_up"});
+    const Head &model_head = m.layers[layer - 1].heads[head - 1];
+    same_count(h, p, "layer", layer);
+    same_count(h, p, "head", head);
+    same_text(h, p, "kind", to_string(model_head.kind));
+    same_text(h, p, "mask", to_string(model_head.mask));
+    same_gap(h, p, "min_gap", f.min_gap);
+    same_count(h, p, "N", f.N);
+    const OJson &wit = field(h, p, "witness");
+    if (f.min_gap) {
+        compare_place(wit, p + ".witness", m, layer, head, f.witness, f.witness_query,
+                      f.witness_argmax, f.witness_runner_up);
+    } else if (!wit.is_null()) {
+        reject(p + ".witness", "present for an infinite gap");
+    }
+    const OJson &tie = field(h, p, "ties");
+    if (!f.tie.empty())
+        compare_place(tie, p + ".ties", m, layer, head, f.tie, f.tie_query, f.tie_argmax,
+                      f.tie_runner_up);
+    else if (!tie.is_null())
+        reject(p + ".ties", "claims a tie between different values; there is none");
+    LemmaGt gt{f.N, f.min_gap, eps};
+    rounded_up(h, p, "beta_gap_up", gt, policy);
+    rounded_up(h, p, "beta_gap_decimal_up", gt, policy);
+}
+
+// Compares the certificate's gaps with the scan; returns the heads' bounds.
+std::vector<LemmaGt> compare_gaps(const OJson &cert, const Model &m, const Claim &c,
+                                  const Limits &limits, const PrecisionPolicy &policy) {
+    std::vector<HeadFacts> facts = scan_gaps(m, c.n, limits, policy);
+    const OJson &gaps = field(cert, "$", "gaps");
+    only_keys(gaps, "$.gaps", {"min_gap", "heads"});
+    const OJson &heads = field(gaps, "$.gaps", "heads");
+    if (!heads.is_array() || heads.size() != facts.size())
+        reject("$.gaps.heads",
+               "expected one entry per head (" + std::to_string(facts.size()) + ")");
+    std::vector<LemmaGt> bounds;
+    std::optional<Rational> model_min;
+    std::size_t idx = 0;
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+            const HeadFacts &f = facts[idx];
+            compare_head(heads[idx], "$.gaps.heads[" + std::to_string(idx) + "]", m, l + 1, h + 1,
+                         f, c.eps, policy);
+            bounds.push_back(LemmaGt{f.N, f.min_gap, c.eps});
+            if (f.min_gap) model_min = model_min ? std::min(*model_min, *f.min_gap) : *f.min_gap;
+        }
+    same_gap(gaps, "$.gaps", "min_gap", model_min);
+    return bounds;
+}
+
+// ---- beta: a "beta_gap" certificate certifies Lemma GT's bound -------------
+
+void check_beta(const OJson &cert, const Claim &c, const std::vector<LemmaGt> &bounds,
+                const PrecisionPolicy &policy) {
+    const OJson &beta = field(cert, "$", "beta");
+    std::string source = text(beta, "$.beta", "source");
+    if (source == "user") {
+        only_keys(beta, "$.beta", {"spec", "source"});
+        return;
+    }
+    if (source != "beta_gap") reject("$.beta.source", "expected \"beta_gap\" or \"user\"");
+    only_keys(beta, "$.beta", {"spec", "source", "exact", "decimal_up", "tau_decimal_down"});
+    // the binding head: the largest bound (decided on enclosures)
+    std::optional<LemmaGt> top = largest_bound(bounds, policy);
+    std::string spec = text(beta, "$.beta", "spec");
+    if (!top) {
+        // no head needs a beta: the certifier states beta = 1
+        same_text(beta, "$.beta", "spec", "1");
+        same_text(beta, "$.beta", "exact", "0");
+        same_text(beta, "$.beta", "decimal_up", "0");
+        same_text(beta, "$.beta", "tau_decimal_down", "inf");
+        return;
+    }
+    same_text(beta, "$.beta", "exact", top->exact_text());
+    rounded_up(beta, "$.beta", "spec", *top, policy);
+    rounded_up(beta, "$.beta", "decimal_up", *top, policy);
+    rounded_down_reciprocal(beta, "$.beta", "tau_decimal_down", *top, policy);
+    (void)c;
+}
+
+// ---- the verdict: every word (certified) or the counterexample (refuted) ---
+
+// Raises the precision from policy.start to policy.cap until `judge` (on the
+// soft trace at that precision) decides; returns its last answer.
+template <class Judge>
+Tri at_rising_precision(const Model &m, const Word &w, const Claim &c, const Trace &hard,
+                        const Limits &limits, const PrecisionPolicy &policy, Judge &&judge) {
+    Tri t = Tri::Unknown;
     for (Prec prec = policy.start;; prec *= 2) {
         if (prec > policy.cap) prec = policy.cap;
-        Tri t = Tri::Unknown;
         try {
-            t = judge(hard, evaluate_soft_at(m, w, beta, hard, prec), eps, criterion, where);
-        } catch (const Undecided &e) {
-            where = e.what();
+            std::vector<Real> betas;
+            for (std::size_t l = 0; l < m.layers.size(); ++l)
+                betas.push_back(c.beta.at(l, w.size(), prec));
+            t = judge(soft_trace(m, w, betas, hard, prec, &limits), prec);
+        } catch (const Undecided &) {
+            t = Tri::Unknown;
         }
         if (t != Tri::Unknown || prec >= policy.cap) return t;
     }
 }
 
+void check_certified(const OJson &cert, const Model &m, const Claim &c, const Limits &limits,
+                     const PrecisionPolicy &policy, CheckOutcome &out) {
+    if (!field(cert, "$", "counterexample").is_null())
+        reject("$.counterexample", "present in a certified certificate");
+    const std::uint64_t words = count_words(m.alphabet.size(), c.n);
+    same_count(cert, "$", "words_checked", words);
+    // the whole word at rising precision: the reference path
+    auto judge_whole = [&](const Word &w, std::string &where) {
+        Trace hard = evaluate_hard(m, w, policy);
+        return at_rising_precision(m, w, c, hard, limits, policy, [&](const Trace &soft, Prec p) {
+            return judge_word(hard, soft, c.eps, c.criterion, p, where);
+        });
+    };
+    std::optional<std::string> by_prefix = judge_words_by_prefix(
+        m, c.n, c.eps, c.criterion, c.beta, limits, policy, out.words, judge_whole);
+    std::string failure = by_prefix.value_or("");
+    if (!by_prefix) for_each_word(m.alphabet.size(), c.n, [&](const Word &w) {
+        check_budget(limits);
+        if (limits.progress) limits.progress(out.words, words);
+        std::string where;
+        Tri t = judge_whole(w, where);
+        ++out.words;
+        if (t == Tri::True) return true;
+        failure = "on word " + format_word(w, m.alphabet) + ", " + where +
+                  (t == Tri::False ? " violates eps " : " cannot be shown within eps ") +
+                  to_string(c.eps);
+        return false;
+    });
+    if (!failure.empty()) reject("$.verdict", "claims certified, but " + failure);
+}
+
+void check_refuted(const OJson &cert, const Model &m, const Claim &c, const Limits &limits,
+                   const PrecisionPolicy &policy, CheckOutcome &out) {
+    if (cert.contains("words_checked"))
+        reject("$.words_checked", "not a claim of a refuted certificate (it depends on the search)");
+    const OJson &cx = field(cert, "$", "counterexample");
+    const std::string p = "$.counterexample";
+    if (!cx.is_object()) reject(p, "missing in a refuted certificate");
+    Word w;
+    try {
+        w = parse_word(text(cx, p, "word"), m.alphabet, p + ".word");
+    } catch (const InputError &e) {
+        reject(p + ".word", e.what());
+    }
+    if (w.size() > c.n) reject(p + ".word", "longer than n");
+    Trace hard = evaluate_hard(m, w, policy);
+    Place place = read_place(cx, p, c.criterion, hard);
+    check_hard_value(cx, p, hard, place, c.criterion);
+    std::string where;
+    Tri t = at_rising_precision(m, w, c, hard, limits, policy, [&](const Trace &soft, Prec prec) {
+        return judge_place(cx, p, hard, soft, c.eps, c.criterion, place, prec, where);
+    });
+    ++out.words;
+    if (t != Tri::False)
+        reject(p, "the word " + format_word(w, m.alphabet) + " does not violate the criterion" +
+                      (where.empty() ? std::string() : " at " + where));
+}
+
+void verify_exhaustive(const OJson &cert, const Model &m, const Claim &c, const Limits &limits,
+                       const PrecisionPolicy &policy, CheckOutcome &out) {
+    check_word_budget(m.alphabet.size(), c.n, limits.max_words);
+    same_list(cert, "$", "proofs",
+              {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"});
+    std::vector<LemmaGt> bounds = compare_gaps(cert, m, c, limits, policy);
+    check_beta(cert, c, bounds, policy);
+    if (c.verdict == "certified")
+        check_certified(cert, m, c, limits, policy, out);
+    else if (c.verdict == "refuted")
+        check_refuted(cert, m, c, limits, policy, out);
+    else if (c.verdict == "undecided")
+        reject("$.verdict", "an undecided certificate claims nothing to verify");
+    else
+        reject("$.verdict", "expected certified or refuted, got \"" + c.verdict + "\"");
+}
+
 void verify(const OJson &cert, const Model &m, const Limits &limits, const PrecisionPolicy &policy,
             CheckOutcome &out) {
-    if (text(cert, "$", "format") != "tempcert-certificate/1")
-        reject("$.format", "expected \"tempcert-certificate/1\"");
-    // 1. The model is the one certified.
+    if (!cert.is_object()) reject("$", "expected a JSON object");
+    same_text(cert, "$", "format", "tempcert-certificate/1");
+    if (text(cert, "$", "tool").rfind("tempcert ", 0) != 0)
+        reject("$.tool", "expected \"tempcert VERSION\"");
     const OJson &model = field(cert, "$", "model");
+    only_keys(model, "$.model", {"name", "sha256", "file"});
     std::string want = text(model, "$.model", "sha256"), got = model_sha256(m);
     if (want != got)
         reject("$.model.sha256",
                "the certificate is for model " + want + ", the model given has SHA-256 " + got);
-    // 2. The claim's parameters.
-    std::uint64_t n = count(cert, "$", "n");
-    if (n < 1 || n > limits.max_n)
-        reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
-    Rational eps = exact(cert, "$", "eps");
-    if (eps <= 0 || eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(eps));
-    std::string criterion = text(cert, "$", "criterion");
-    if (criterion != "tv" && criterion != "output" && criterion != "decision")
-        reject("$.criterion", "unknown criterion \"" + criterion + "\"");
+    same_text(model, "$.model", "name", m.name);
+    text(model, "$.model", "file"); // where it was read from: a string, not a claim
     std::string method = text(cert, "$", "method");
     out.method = method;
     if (method == "layerwise") {
-        check::verify_layerwise(cert, m, n, eps, criterion, limits, policy);
+        std::uint64_t n = count(cert, "$", "n");
+        if (n < 1 || n > limits.max_n)
+            reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
+        Rational eps = exact(cert, "$", "eps");
+        if (eps <= 0 || eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(eps));
+        check::verify_layerwise(cert, m, static_cast<std::size_t>(n), eps,
+                                text(cert, "$", "criterion"), limits, policy);
         return;
     }
     if (method != "exhaustive" && method != "exhaustive-prefix")
         reject("$.method",
                "\"" + method + "\" is not a method whose claims this checker re-verifies");
-    const OJson &beta_doc = field(cert, "$", "beta");
-    std::string beta_text = text(beta_doc, "$.beta", "spec");
-    BetaSpec beta = [&] {
-        try {
-            return BetaSpec::parse(beta_text, m.layers.size(), "$.beta.spec");
-        } catch (const InputError &e) {
-            reject("$.beta.spec", e.what());
-        }
-    }();
-    std::size_t k = m.alphabet.size();
-    check_word_budget(k, n, limits.max_words);
-    std::uint64_t words = count(cert, "$", "words_checked");
-    std::string verdict = text(cert, "$", "verdict");
-
-    // 3. Gaps: recomputed from plain hard traces of every word.
-    std::vector<HeadFacts> facts;
-    for (const auto &layer : m.layers)
-        for (const auto &head : layer.heads) {
-            HeadFacts f;
-            f.N = allowed_count_max(m, head.mask, n);
-            facts.push_back(f);
-        }
-    for_each_word(k, n, [&](const Word &w) {
-        check_budget(limits);
-        Trace t = evaluate_hard(m, w, policy);
-        std::size_t idx = 0;
-        for (std::size_t l = 0; l < t.layers.size(); ++l)
-            for (std::size_t h = 0; h < t.layers[l].heads.size(); ++h, ++idx)
-                for (const auto &q : t.layers[l].heads[h].queries) {
-                    if (m.layers[l].heads[h].kind != AttnKind::Average && q.argmax.size() > 1 &&
-                        !q.ties_share_value && facts[idx].tie_word.empty())
-                        facts[idx].tie_word = format_word(w, m.alphabet);
-                    if (!q.gap) continue;
-                    if (!q.gap->is_exact())
-                        reject(
-                            "$.gaps",
-                            "the model has irrational gaps; this checker verifies exact gaps only");
-                    if (!facts[idx].min_gap || q.gap->exact() < *facts[idx].min_gap) {
-                        facts[idx].min_gap = q.gap->exact();
-                        facts[idx].witness_word = format_word(w, m.alphabet);
-                        facts[idx].witness_query = q.query;
-                    }
-                }
-        return true;
-    });
-    const OJson &gaps = field(cert, "$", "gaps");
-    const OJson &heads = field(gaps, "$.gaps", "heads");
-    if (!heads.is_array() || heads.size() != facts.size())
-        reject("$.gaps.heads",
-               "expected one entry per head (" + std::to_string(facts.size()) + ")");
-    Rational beta_gap = 0;
-    std::optional<Rational> model_min;
-    for (std::size_t i = 0; i < facts.size(); ++i) {
-        std::string p = "$.gaps.heads[" + std::to_string(i) + "]";
-        const OJson &h = heads[i];
-        const HeadFacts &f = facts[i];
-        std::string claimed = text(h, p, "min_gap");
-        std::string actual = f.min_gap ? to_string(*f.min_gap) : "inf";
-        if (claimed != actual)
-            reject(p + ".min_gap", "claims " + claimed + ", recomputed " + actual);
-        if (count(h, p, "N") != f.N)
-            reject(p + ".N", "claims " + std::to_string(count(h, p, "N")) + ", recomputed " +
-                                 std::to_string(f.N));
-        const OJson &wit = field(h, p, "witness");
-        if (f.min_gap) {
-            if (!wit.is_object()) reject(p + ".witness", "missing for a finite gap");
-            if (text(wit, p + ".witness", "word") != f.witness_word ||
-                count(wit, p + ".witness", "query") != f.witness_query)
-                reject(p + ".witness",
-                       "claims word " + text(wit, p + ".witness", "word") + " query " +
-                           std::to_string(count(wit, p + ".witness", "query")) +
-                           ", the first word attaining the gap is " + f.witness_word + " query " +
-                           std::to_string(f.witness_query));
-        } else if (!wit.is_null()) {
-            reject(p + ".witness", "present for an infinite gap");
-        }
-        const OJson &tie = field(h, p, "ties");
-        std::string tie_claim = tie.is_null() ? "" : text(tie, p + ".ties", "word");
-        if (tie_claim != f.tie_word)
-            reject(p + ".ties", "claims \"" + tie_claim + "\", recomputed \"" + f.tie_word + "\"");
-        Rational up = beta_gap_up(f.N, f.min_gap, eps);
-        if (exact(h, p, "beta_gap_up") != up)
-            reject(p + ".beta_gap_up",
-                   "claims " + text(h, p, "beta_gap_up") + ", recomputed " + to_string(up));
-        beta_gap = std::max(beta_gap, up);
-        if (f.min_gap) model_min = model_min ? std::min(*model_min, *f.min_gap) : *f.min_gap;
-    }
-    std::string min_claim = text(gaps, "$.gaps", "min_gap");
-    std::string min_actual = model_min ? to_string(*model_min) : "inf";
-    if (min_claim != min_actual)
-        reject("$.gaps.min_gap", "claims " + min_claim + ", recomputed " + min_actual);
-
-    // 4. beta: a beta_gap certificate certifies exactly the recomputed bound,
-    // and every decimal it prints errs on the safe side.
-    std::string source = text(beta_doc, "$.beta", "source");
-    if (source == "beta_gap") {
-        std::string why;
-        auto spec = parse_rational(beta_text, why);
-        Rational expected = beta_gap == 0 ? Rational(1) : beta_gap;
-        if (!spec || *spec != expected)
-            reject("$.beta.spec",
-                   "claims beta_gap = " + beta_text + ", recomputed " + to_string(expected));
-        if (beta_doc.contains("decimal_up") && beta_gap != 0) {
-            auto dec = parse_rational(text(beta_doc, "$.beta", "decimal_up"), why);
-            if (!dec || *dec < *spec)
-                reject("$.beta.decimal_up", text(beta_doc, "$.beta", "decimal_up") +
-                                                " is below beta " + beta_text +
-                                                ": rounded the wrong way");
-        }
-        if (beta_doc.contains("tau_decimal_down") && beta_gap != 0) {
-            auto dec = parse_rational(text(beta_doc, "$.beta", "tau_decimal_down"), why);
-            if (!dec || *dec * *spec > 1)
-                reject("$.beta.tau_decimal_down", text(beta_doc, "$.beta", "tau_decimal_down") +
-                                                      " is above 1/beta: rounded the wrong way");
-        }
-    } else if (source != "user") {
-        reject("$.beta.source", "expected \"beta_gap\" or \"user\"");
-    }
-
-    // 5. The verdict.
-    const OJson &cx = field(cert, "$", "counterexample");
-    if (verdict == "certified") {
-        if (!cx.is_null()) reject("$.counterexample", "present in a certified certificate");
-        if (words != count_words(k, n))
-            reject("$.words_checked", "claims " + std::to_string(words) + ", but there are " +
-                                          std::to_string(count_words(k, n)) +
-                                          " words of length 1.." + std::to_string(n));
-        std::string failure;
-        for_each_word(k, n, [&](const Word &w) {
-            check_budget(limits);
-            if (limits.progress) limits.progress(out.words, count_words(k, n));
-            std::string where;
-            Tri t = judge_word_plain(m, w, beta, eps, criterion, policy, where);
-            ++out.words;
-            if (t != Tri::True) {
-                failure = "on word " + format_word(w, m.alphabet) + ", " + where +
-                          (t == Tri::False ? " violates eps " : " cannot be shown within eps ") +
-                          to_string(eps);
-                return false;
-            }
-            return true;
-        });
-        if (!failure.empty()) reject("$.verdict", "claims certified, but " + failure);
-    } else if (verdict == "refuted") {
-        if (!cx.is_object()) reject("$.counterexample", "missing in a refuted certificate");
-        Word w = [&] {
-            try {
-                return parse_word(text(cx, "$.counterexample", "word"), m.alphabet,
-                                  "$.counterexample.word");
-            } catch (const InputError &e) {
-                reject("$.counterexample.word", e.what());
-            }
-        }();
-        if (w.size() > n) reject("$.counterexample.word", "longer than n");
-        std::string where;
-        Tri t = judge_word_plain(m, w, beta, eps, criterion, policy, where);
-        ++out.words;
-        if (t != Tri::False)
-            reject("$.counterexample", "the word " + format_word(w, m.alphabet) +
-                                           " does not violate the criterion" +
-                                           (where.empty() ? std::string() : " (" + where + ")"));
-    } else if (verdict == "undecided") {
-        reject("$.verdict", "an undecided certificate claims nothing to verify");
-    } else {
-        reject("$.verdict", "expected certified, refuted or undecided, got \"" + verdict + "\"");
-    }
+    verify_exhaustive(cert, m, read_claim(cert, m, limits), limits, policy, out);
 }
 
 } // namespace
@@ -339,7 +414,7 @@ CheckOutcome check_certificate(const std::string &cert_path, const std::string &
     Model m = load_model_file(model_path, limits);
     std::string text;
     try {
-        text = read_text_file(cert_path, limits.max_file_bytes);
+        text = read_text_file(cert_path, limits.max_file_bytes, &limits);
     } catch (const InputError &e) {
         CheckOutcome out;
         out.reason = e.message();

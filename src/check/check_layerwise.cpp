@@ -55,8 +55,14 @@ Rational ceil_of(const Rational &x) {
 Vector position(const Model &m, std::size_t j, std::size_t len, const std::string &where) {
     Vector p(m.width, Rational(0));
     for (const auto &f : m.positions) {
-        Real v = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(len)),
-                             kPrecStart);
+        Real v;
+        try {
+            v = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(len)),
+                            kPrecStart);
+        } catch (const ExprError &e) {
+            reject(where, "a positional feature is undefined at j = " + std::to_string(j) +
+                              ", n = " + std::to_string(len) + ": " + e.what());
+        }
         if (!v.is_exact())
             reject(where, "a positional feature is irrational at j = " + std::to_string(j));
         p[f.dim] += v.exact();
@@ -130,22 +136,30 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     Vector K0, D;
     auto tables = [&](std::size_t len) {
         QP.clear();
+        // W_K P(j) = K0 + j D, read off the first two positions (0 and 1
+        // with a BOS position, else 1 and 2: P(0) may be undefined there)
+        const std::size_t a = m.has_bos() ? 0 : 1;
+        Vector ka = mul_vec(head.key, position(m, a, len, where));
+        Vector kb = len > a ? mul_vec(head.key, position(m, a + 1, len, where)) : ka;
+        D = kb;
+        K0 = ka;
+        for (std::size_t c = 0; c < D.size(); ++c) {
+            D[c] -= ka[c];
+            K0[c] -= Rational(static_cast<long>(a)) * D[c];
+        }
         for (std::size_t j = 0; j <= len; ++j) {
+            if (j == 0 && !m.has_bos()) {
+                QP.emplace_back(m.width, Rational(0)); // no position 0: never read
+                continue;
+            }
             Vector p = position(m, j, len, where);
             Vector kp = mul_vec(head.key, p);
-            if (j == 0) K0 = kp;
-            if (j == 1) {
-                D = kp;
-                for (std::size_t c = 0; c < D.size(); ++c)
-                    D[c] -= K0[c];
-            }
-            if (j >= 2)
-                for (std::size_t c = 0; c < kp.size(); ++c)
-                    if (kp[c] != K0[c] + Rational(static_cast<long>(j)) * D[c])
-                        reject(where, "its scores are not affine in the key position (at j = " +
-                                          std::to_string(j) +
-                                          "); this checker verifies layerwise claims for such "
-                                          "heads only");
+            for (std::size_t c = 0; c < kp.size(); ++c)
+                if (kp[c] != K0[c] + Rational(static_cast<long>(j)) * D[c])
+                    reject(where, "its scores are not affine in the key position (at j = " +
+                                      std::to_string(j) +
+                                      "); this checker verifies layerwise claims for such "
+                                      "heads only");
             QP.push_back(mul_vec(head.query, p));
         }
     };
@@ -244,6 +258,17 @@ std::string list_text(const std::set<std::size_t> &s) {
 void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Rational &eps,
                       const std::string &criterion, const Limits &limits,
                       const PrecisionPolicy &policy) {
+    only_keys(cert, "$",
+              {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "layers",
+               "readout_exact", "verdict", "proofs"});
+    only_keys(field(cert, "$", "beta"), "$.beta", {"spec", "source"});
+    std::string source = text(field(cert, "$", "beta"), "$.beta", "source");
+    if (source != "layerwise" && source != "user")
+        reject("$.beta.source", "expected \"layerwise\" or \"user\", got \"" + source + "\"");
+    same_list(cert, "$", "proofs",
+              {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"});
+    if (criterion != "tv" && criterion != "output" && criterion != "decision")
+        reject("$.criterion", "unknown criterion \"" + criterion + "\"");
     if (text(cert, "$", "verdict") != "certified")
         reject("$.verdict", "a layerwise certificate claims \"certified\"");
     std::set<std::size_t> features;
@@ -302,6 +327,8 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                 reject(p, "the feed-forward sublayer reads coordinate " + std::to_string(c) +
                               ", which the soft model perturbs");
         }
+        only_keys(claim, p, {"layer", "values", "bos_values", "heads", "perturbed"});
+        same_count(claim, p, "layer", l + 1);
         const OJson &heads = field(claim, p, "heads");
         if (!heads.is_array() || heads.size() != layer.heads.size())
             reject(p + ".heads",
@@ -320,19 +347,16 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                 f.tie = f.tie || one.tie;
             }
             if (f.tie) reject(hp, "two positions can tie with different values");
-            std::string got = f.gap ? to_string(*f.gap) : "inf";
-            if (text(heads[h], hp, "min_gap") != got)
-                reject(hp + ".min_gap",
-                       "claims " + text(heads[h], hp, "min_gap") + ", recomputed " + got);
+            only_keys(heads[h], hp, {"head", "min_gap", "N", "beta_gap_up"});
+            same_count(heads[h], hp, "head", h + 1);
+            same_gap(heads[h], hp, "min_gap", f.gap);
             std::size_t N = allowed_most(head.mask, n, m.has_bos());
             if (count(heads[h], hp, "N") != N)
                 reject(hp + ".N", "claims " + std::to_string(count(heads[h], hp, "N")) +
                                       ", recomputed " + std::to_string(N));
-            Rational up = beta_gap_up(N, f.gap, eps);
-            if (exact(heads[h], hp, "beta_gap_up") != up)
-                reject(hp + ".beta_gap_up", "claims " + text(heads[h], hp, "beta_gap_up") +
-                                                ", recomputed " + to_string(up));
-            need = std::max(need, up);
+            // an upper bound of Lemma GT's beta, compared as an inequality
+            rounded_up(heads[h], hp, "beta_gap_up", LemmaGt{N, f.gap, eps}, policy);
+            need = std::max(need, exact(heads[h], hp, "beta_gap_up"));
             std::set<Vector> out;
             for (const auto *set : {&S, &B})
                 for (const auto &d : *set)

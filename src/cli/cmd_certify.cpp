@@ -10,6 +10,28 @@
 namespace tempcert::cli {
 
 namespace {
+// The slack eps - value of a certified binding, never below 0: certified
+// means the quantity is at most eps, though the enclosure kept for display
+// (at the working precision) may reach a little past it (issue 13, item 16).
+Rational safe_slack(const Rational &eps, const Rational &value) {
+    return value <= eps ? Rational(eps - value) : Rational(0);
+}
+
+// Every certificate certify writes, the checker can verify (issue 13, item
+// 21): a layerwise certificate is checked in this process first (as fast
+// as certifying it) and not written when the checker cannot back it, for
+// example a head whose scores are not affine in the key position.
+void write_backed_certificate(const std::string &path, const CertJson &doc, const Model &m,
+                              const CertifyOptions &o) {
+    CheckOutcome out = check_certificate_text(doc.dump(2), path, m, o.limits, o.precision);
+    if (!out.accepted)
+        throw LimitError("no certificate written: the checker could not verify it (" +
+                         out.reason + ")");
+    write_json_file(path, doc);
+}
+} // namespace
+
+namespace {
 
 void add_claim_options(po::options_description &desc) {
     desc.add_options()("n", po::value<long long>(), "largest input length")(
@@ -96,9 +118,11 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                     ", and `tempcert check` re-derives Lemma GT only (omit --beta for a "
                     "certificate)");
         }
-        write_json_file(vm["output"].as<std::string>(),
-                        layerwise_certificate_json(m, m.source, lw, o, beta_text,
-                                                   vm.count("beta") ? "user" : "layerwise"));
+        write_backed_certificate(vm["output"].as<std::string>(),
+                                 layerwise_certificate_json(m, m.source, lw, o, beta_text,
+                                                            vm.count("beta") ? "user"
+                                                                             : "layerwise"),
+                                 m, o);
     }
     if (common.json) {
         CertJson layers = CertJson::array();
@@ -233,7 +257,7 @@ int run_certify(const Args &args) {
                 {"query", bind->query},
                 {"word", format_word(bind->word, m.alphabet)},
                 {"value_up", decimal_significant(bind->value, 12, true)},
-                {"slack", decimal_significant(Rational(o.eps - bind->value), 12, false)},
+                {"slack", decimal_significant(safe_slack(o.eps, bind->value), 12, false)},
                 {"exact_choice", r.binding_exact}};
         std::cout << out.dump(2) << "\n";
     } else {
@@ -265,8 +289,13 @@ int run_certify(const Args &args) {
                       << bind->query << " on " << format_word(bind->word, m.alphabet) << ", "
                       << to_string(o.criterion)
                       << " <= " << decimal_significant(bind->value, 6, true) << " against eps "
-                      << to_string(o.eps) << " (slack >= "
-                      << decimal_significant(Rational(o.eps - bind->value), 6, false) << ")"
+                      << to_string(o.eps)
+                      << (bind->value <= o.eps
+                              ? " (slack >= " +
+                                    decimal_significant(safe_slack(o.eps, bind->value), 6, false) +
+                                    ")"
+                              : std::string(" (slack >= 0: this enclosure reaches eps; the "
+                                            "criterion was decided at a higher precision)"))
                       << (r.binding_exact ? ""
                                           : " [largest of the near-maximal places the filter "
                                             "kept; --no-filter for the exact choice]")

@@ -4,10 +4,10 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
+#include "tempcert/output.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <iostream>
 
 namespace tempcert::cli {
@@ -43,7 +43,7 @@ int run_compile(const Args &args) {
     Formula f = Formula::parse(text, alphabet);
     PositionEncoding pe =
         pe_text == "bounded" ? PositionEncoding::Bounded : PositionEncoding::Unbounded;
-    Model m = compile_formula(f, pe, at == "first");
+    Model m = compile_formula(f, pe, at == "first", common.limits);
     if (m.width > common.limits.max_width || m.layers.size() > common.limits.max_layers)
         throw LimitError("the compiled model has width " + std::to_string(m.width) + " and " +
                          std::to_string(m.layers.size()) +
@@ -53,16 +53,11 @@ int run_compile(const Args &args) {
                               " positional encoding, accepting at the " + at +
                               " position (proofs/ltl-construction.md).";
     std::string out_path = vm["output"].as<std::string>();
-    {
-        std::ofstream out(out_path);
-        if (!out) throw InputError(out_path, "", "cannot open the output file for writing");
-        out << model_to_json(m, description);
-    }
-    if (vm.count("mona")) {
-        std::ofstream out(vm["mona"].as<std::string>());
-        if (!out) throw InputError(vm["mona"].as<std::string>(), "", "cannot open for writing");
-        out << to_mona(f, at == "first");
-    }
+    std::string model_text = model_to_json(m, description);
+    if (vm.count("mona"))
+        write_output_files({{out_path, model_text}, {vm["mona"].as<std::string>(), to_mona(f, at == "first")}});
+    else
+        write_output_file(out_path, model_text);
     if (common.json) {
         nlohmann::ordered_json j{
             {"formula", f.to_string()}, {"alphabet", alphabet},     {"pe", pe_text},

@@ -26,6 +26,7 @@ int run_eval(const Args &args) {
                        "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
+    common.precision.budget = &common.limits; // eval stops on SIGINT and --time-limit too
     if (!vm.count("model")) throw InputError("", "tempcert eval", "expected a MODEL file");
     if (!vm.count("input")) throw InputError("", "tempcert eval", "expected --input WORD");
     std::string path = vm["model"].as<std::vector<std::string>>().front();

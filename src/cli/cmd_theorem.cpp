@@ -57,6 +57,16 @@ int run_theorem(const Args &args) {
         return kExitOk;
     Common common = read_common_options(vm);
     if (vm["list"].as<bool>()) {
+        if (common.json) {
+            nlohmann::ordered_json list = nlohmann::ordered_json::array();
+            for (const auto &t : kTheorems)
+                list.push_back({{"id", t.id},
+                                {"proof", t.proof},
+                                {"usage", std::string("tempcert theorem ") + t.id + " " + t.params},
+                                {"claim", t.claim}});
+            std::cout << list.dump(2) << "\n";
+            return kExitOk;
+        }
         for (const auto &t : kTheorems)
             std::cout << t.id << "  (" << t.proof << ")\n    tempcert theorem " << t.id << " "
                       << t.params << "\n    " << t.claim << "\n";
@@ -96,7 +106,7 @@ int run_theorem(const Args &args) {
         std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
         if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
         std::vector<std::size_t> ns =
-            parse_n_list(vm["range"].as<std::string>(), common.limits.max_n);
+            parse_n_list(vm["range"].as<std::string>(), common.limits.max_n, "--range");
         Rational eps = read_fraction(vm, "eps", true);
         if (id == "ltl-unbounded-pe") {
             std::optional<Rational> claimed;

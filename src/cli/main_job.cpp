@@ -1,7 +1,7 @@
 // The bare `tempcert` command: the main job on the bundled cases. For each
 // case of cases/manifest.json it checks the listed words against the hard
 // and soft model, certifies the Lemma GT beta for every word up to a small n
-// (writing the certificate to report/ and re-verifying it with the
+// (writing the certificate to certificates/ and re-verifying it with the
 // independent checker), brackets the tight inverse temperature, and, where
 // the layerwise method applies, certifies every word up to n = 100000 (500
 // with features reading n) with a certificate the checker re-derives.
@@ -52,15 +52,19 @@ int run_main_job(const Args &) {
     std::ifstream in(manifest_path);
     if (!in) throw InputError(manifest_path, "", "cannot open the bundled cases' manifest");
     nlohmann::json manifest = nlohmann::json::parse(in);
-    std::filesystem::create_directories("report");
+    std::filesystem::create_directories("certificates");
     const Rational eps(1, 100);
+    // every step of the job stops on Ctrl-C (issue 13, item 8)
+    Limits lim;
+    lim.threads = default_threads();
+    lim.interrupted = interrupt_flag();
     int failures = 0, checks = 0;
     std::cout << "tempcert " << TEMPCERT_VERSION << ": the bundled cases in " << dir
               << ", eps = 1/100, criterion tv\n\n";
     for (const auto &c : manifest.at("cases")) {
         std::string id = c.at("id");
         std::string model_path = dir + "/" + c.at("model").get<std::string>();
-        Model m = load_model_file(model_path, Limits{});
+        Model m = load_model_file(model_path, lim);
         std::cout << id << ": " << c.at("language").get<std::string>() << "\n";
         auto [ok, total] = check_words(c, m);
         checks += total;
@@ -69,6 +73,8 @@ int run_main_job(const Args &) {
                   << " as the manifest expects (hard and soft)\n";
 
         CertifyOptions o;
+        o.limits = lim;
+        o.precision.budget = &lim;
         o.n = m.alphabet.size() == 2 ? 8 : 5;
         o.eps = eps;
         GapReport gaps = min_gaps_exhaustive(m, o.n, o.limits, o.precision);
@@ -76,7 +82,7 @@ int run_main_job(const Args &) {
         std::string beta_text = to_string(b.trivial ? Rational(1) : b.beta_up);
         CertifyResult r = certify_auto(m, BetaSpec::parse(beta_text, m.layers.size()), o);
         CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
-        std::string cert_path = "report/" + id + ".certificate.json";
+        std::string cert_path = "certificates/" + id + ".certificate.json";
         write_json_file(cert_path, certificate_json(ci));
         CheckOutcome chk = check_certificate(cert_path, model_path, o.limits, o.precision);
         std::cout << "  n <= " << o.n << ": minimum gap "
@@ -104,13 +110,11 @@ int run_main_job(const Args &) {
         // Beyond enumeration: the layerwise method and its certificate.
         std::size_t big = m.features_use_n() ? 500 : 100000;
         if (std::getenv("TEMPCERT_REPORT_N")) big = m.features_use_n() ? 40 : 1000; // sanitizers
-        Limits lim;
-        lim.threads = default_threads();
         LayerwiseResult lw = certify_layerwise(m, big, eps, lim);
         if (lw.applies) {
             CertifyOptions lo = o;
             lo.n = big;
-            std::string lw_path = "report/" + id + ".layerwise-certificate.json";
+            std::string lw_path = "certificates/" + id + ".layerwise-certificate.json";
             write_json_file(lw_path,
                             layerwise_certificate_json(m, model_path, lw, lo, to_string(lw.beta_up),
                                                        "layerwise"));
@@ -128,7 +132,7 @@ int run_main_job(const Args &) {
         std::cout << "\n";
     }
     std::cout << "tempcert: " << checks - failures << " passed, " << failures << " failed"
-              << " (certificates in report/)\n\n";
+              << " (certificates in certificates/)\n\n";
     std::cout << "writing the report of tight temperatures (tempcert report) ...\n";
     // TEMPCERT_REPORT_N narrows the lengths (the sanitizer test run uses it)
     Args report_args{"--out", "report"};

@@ -48,11 +48,13 @@ void add_common_options(po::options_description &desc) {
         "precision cap in bits for interval arithmetic (128..1048576)")(
         "time-limit", po::value<double>()->default_value(0),
         "wall-clock budget in seconds (0: none); reaching it exits 3")(
-        "threads", po::value<unsigned>()->default_value(default_threads()),
+        "threads", po::value<long long>()->default_value(default_threads()),
         "worker threads for enumeration (1..256; default: all cores); results do not depend "
         "on it");
     for (const auto &row : kLimitRows)
-        desc.add_options()(row.name, po::value<std::size_t>()->default_value(defaults.*row.field),
+        desc.add_options()(row.name,
+                           po::value<long long>()->default_value(
+                               static_cast<long long>(defaults.*row.field)),
                            row.help);
 }
 
@@ -91,19 +93,20 @@ Common read_common_options(const po::variables_map &vm) {
         };
     }
     c.precision.cap = cap;
-    unsigned threads = vm["threads"].as<unsigned>();
+    // read signed, so that -1 is reported as -1 (an unsigned read wraps it)
+    long long threads = vm["threads"].as<long long>();
     if (threads < 1 || threads > kMaxThreads)
         throw InputError("", "--threads",
                          "expected a thread count from 1 to " + std::to_string(kMaxThreads) +
                              ", got " + std::to_string(threads));
-    c.limits.threads = threads;
+    c.limits.threads = static_cast<unsigned>(threads);
     for (const auto &row : kLimitRows) {
-        std::size_t v = vm[row.name].as<std::size_t>();
-        if (v < row.lo || v > row.hi)
+        long long v = vm[row.name].as<long long>();
+        if (v < static_cast<long long>(row.lo) || v > static_cast<long long>(row.hi))
             throw InputError("", std::string("--") + row.name,
                              "expected a value from " + std::to_string(row.lo) + " to " +
                                  std::to_string(row.hi) + ", got " + std::to_string(v));
-        c.limits.*row.field = v;
+        c.limits.*row.field = static_cast<std::size_t>(v);
     }
     return c;
 }
@@ -132,6 +135,22 @@ Rational read_fraction(const po::variables_map &vm, const char *name, bool open_
     return *q;
 }
 
+// A message with every run of over 40 characters without spaces shortened
+// (abbreviated()), so that an option value of 1900 digits is not echoed.
+std::string abbreviate_long_words(const std::string &text) {
+    std::string out, word;
+    for (char c : text + " ") {
+        if (c == ' ') {
+            out += abbreviated(word) + " ";
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    out.pop_back();
+    return out;
+}
+
 bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,
                    const std::vector<std::string> &args, const char *positional, int max_positional,
                    po::variables_map &vm) {
@@ -147,7 +166,7 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
         po::notify(vm);
     } catch (const po::error &e) {
         throw InputError("", "tempcert " + name,
-                         std::string(e.what()) + " (see tempcert " + name + " --help)");
+                         abbreviate_long_words(e.what()) + " (see tempcert " + name + " --help)");
     }
     if (vm.count("help")) {
         std::cout << "usage: tempcert " << name << " " << usage << "\n\n" << desc << "\n";

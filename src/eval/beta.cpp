@@ -4,6 +4,9 @@
 
 namespace tempcert {
 
+// The precision up to which the sign of a beta is sought (bits).
+constexpr Prec kBetaSignPrec = 1 << 16;
+
 BetaSpec BetaSpec::parse(const std::string &text, std::size_t layers, const std::string &where) {
     BetaSpec b;
     b.text_ = text;
@@ -60,14 +63,19 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
                          "beta \"" + e.text() + "\" at column " + std::to_string(err.column()) +
                              ": " + err.what());
     }
+    // Positivity is decided by raising the precision (up to kBetaSignPrec), not
+    // at the working precision alone: a beta such as sqrt(2) - 1.41421356...
+    // is positive, only close to 0 (issue 13, item 16).
     Tri pos = is_positive(v, prec);
+    for (Prec p = 2 * prec; pos == Tri::Unknown && p <= kBetaSignPrec; p *= 2)
+        pos = is_positive(e.eval(Rational(0), Rational(static_cast<long>(n)), p), p);
     if (pos == Tri::False)
         throw InputError("", where_,
                          "beta \"" + e.text() + "\" is not positive at n = " + std::to_string(n) +
                              " (value " + to_string(v, 12) + ")");
     if (pos == Tri::Unknown)
         throw Undecided("cannot show beta \"" + e.text() + "\" is positive at n = " +
-                        std::to_string(n) + " at " + std::to_string(prec) + " bits");
+                        std::to_string(n) + " at " + std::to_string(kBetaSignPrec) + " bits");
     return v;
 }
 

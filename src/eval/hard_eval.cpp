@@ -1,7 +1,7 @@
 // Exact evaluation of the hard model H (SPEC 2.3, 3, 5.1): maxima, ties and
 // gaps are decided on exact rationals; with irrational features, on
 // intervals whose precision rises until decided, or Undecided at the cap.
-#include "attention_ops.hpp"
+#include "hard_ops.hpp"
 #include "layer_ops.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/eval.hpp"
@@ -12,7 +12,7 @@ namespace {
 
 using namespace detail;
 
-Trace hard_at(const Model &m, const Word &w, Prec prec) {
+Trace hard_at(const Model &m, const Word &w, Prec prec, const Limits *budget) {
     Trace tr;
     tr.n = w.size();
     tr.bos = m.has_bos();
@@ -20,6 +20,7 @@ Trace hard_at(const Model &m, const Word &w, Prec prec) {
     run_layers(m, tr, initial_activations(m, w, prec), prec,
                [&](std::size_t l, std::size_t h, std::size_t t, const RealVector &xq,
                    const std::vector<RealVector> &keys, const std::vector<RealVector> &values) {
+                   if (budget) check_budget(*budget);
                    return hard_query(m.layers[l].heads[h], position_of(t, tr.bos), xq, keys, values,
                                      tr.n, tr.bos, m.width, l + 1, h + 1, prec);
                });
@@ -36,7 +37,7 @@ Trace evaluate_hard(const Model &m, const Word &w, const PrecisionPolicy &policy
     for (Prec prec = policy.start;; prec *= 2) {
         if (prec > policy.cap) prec = policy.cap;
         try {
-            return hard_at(m, w, prec);
+            return hard_at(m, w, prec, policy.budget);
         } catch (const Undecided &e) {
             if (prec >= policy.cap)
                 throw Undecided(std::string(e.what()) + " at " + std::to_string(prec) +

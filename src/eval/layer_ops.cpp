@@ -4,28 +4,31 @@
 
 namespace tempcert::detail {
 
+RealVector initial_activation(const Model &m, const Vector &embedding, std::size_t j,
+                              std::size_t n, Prec prec) {
+    RealVector v(embedding.begin(), embedding.end());
+    for (std::size_t k = 0; k < m.positions.size(); ++k) {
+        const auto &f = m.positions[k];
+        try {
+            Real p =
+                f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), prec);
+            v[f.dim] = add(v[f.dim], p, prec);
+        } catch (const ExprError &err) {
+            throw InputError(m.source, "$.positions[" + std::to_string(k) + "].expr",
+                             "column " + std::to_string(err.column()) + ": " + err.what());
+        }
+    }
+    return v;
+}
+
 std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec prec) {
     std::size_t n = w.size();
     std::vector<RealVector> x;
     x.reserve(n + 1);
-    auto place = [&](const Vector &e, std::size_t j) {
-        RealVector v(e.begin(), e.end());
-        for (std::size_t k = 0; k < m.positions.size(); ++k) {
-            const auto &f = m.positions[k];
-            try {
-                Real p = f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)),
-                                     prec);
-                v[f.dim] = add(v[f.dim], p, prec);
-            } catch (const ExprError &err) {
-                throw InputError(m.source, "$.positions[" + std::to_string(k) + "].expr",
-                                 "column " + std::to_string(err.column()) + ": " + err.what());
-            }
-        }
-        x.push_back(std::move(v));
-    };
-    if (m.bos) place(m.embedding.at(*m.bos), 0);
+    if (m.bos) x.push_back(initial_activation(m, m.embedding.at(*m.bos), 0, n, prec));
     for (std::size_t j = 1; j <= n; ++j)
-        place(m.embedding.at(m.alphabet[static_cast<std::size_t>(w[j - 1])]), j);
+        x.push_back(initial_activation(
+            m, m.embedding.at(m.alphabet[static_cast<std::size_t>(w[j - 1])]), j, n, prec));
     return x;
 }
 

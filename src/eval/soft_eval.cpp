@@ -29,7 +29,7 @@ bool narrow(const RealVector &w, const Rational &width) {
 } // namespace
 
 Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
-                       Prec prec, const Rational &width) {
+                       Prec prec, const Rational &width, const Limits *budget) {
     Trace tr;
     tr.n = w.size();
     tr.bos = m.has_bos();
@@ -40,6 +40,7 @@ Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, cons
     run_layers(m, tr, initial_activations(m, w, prec), prec,
                [&](std::size_t l, std::size_t h, std::size_t t, const RealVector &xq,
                    const std::vector<RealVector> &keys, const std::vector<RealVector> &values) {
+                   if (budget) check_budget(*budget);
                    QueryTrace q =
                        soft_query(m.layers[l].heads[h], hard.layers[l].heads[h].queries[t], xq,
                                   keys, values, tr.bos, m.width, betas[l], prec);
@@ -55,7 +56,8 @@ Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const T
     for (Prec prec = p.start;; prec *= 2) {
         if (prec > p.cap) prec = p.cap;
         try {
-            Trace tr = evaluate_soft_at(m, w, beta, hard, prec, options.target_width);
+            Trace tr =
+                evaluate_soft_at(m, w, beta, hard, prec, options.target_width, p.budget);
             if (tr.width_reached || prec >= p.cap) return tr;
         } catch (const Undecided &e) {
             if (prec >= p.cap)

@@ -5,10 +5,10 @@
 // at its last position (else its shorter prefix would), so it is a node of
 // the walk, and among equal gaps the walk keeps the word that comes first.
 #include "../eval/prefix_eval.hpp"
+#include "../eval/prefix_walk.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/gap.hpp"
 
-#include <functional>
 
 namespace tempcert {
 
@@ -25,36 +25,40 @@ std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Li
     detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
     Word w;
     const Prec prec = kPrecStart;
-    std::function<void()> walk = [&] {
-        for (std::size_t s = 0; s < m.alphabet.size(); ++s) {
+    auto visit = [&] {
+        ++report.words;
+        const auto &qs = ev.hard_queries();
+        std::size_t idx = 0;
+        for (std::size_t l = 0; l < m.layers.size(); ++l)
+            for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+                const QueryTrace &q = qs[idx];
+                HeadGap &g = report.heads[idx];
+                Witness here{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};
+                if (m.layers[l].heads[h].kind != AttnKind::Average && q.argmax.size() > 1 &&
+                    !q.ties_share_value && (!g.tie || word_before(w, g.tie->word)))
+                    g.tie = here;
+                if (!q.gap) continue;
+                Tri lt = g.min_gap ? less(*q.gap, *g.min_gap, prec) : Tri::True;
+                bool same = g.min_gap && equal(*q.gap, *g.min_gap, prec) == Tri::True;
+                if (lt == Tri::True || (same && word_before(w, g.witness->word))) {
+                    g.min_gap = *q.gap;
+                    g.witness = here;
+                }
+            }
+        return true;
+    };
+    detail::walk_depth_first(
+        m.alphabet.size(), n,
+        [&](std::size_t s) {
             check_budget(limits);
             ev.push(static_cast<int>(s));
             w.push_back(static_cast<int>(s));
-            ++report.words;
-            const auto &qs = ev.hard_queries();
-            std::size_t idx = 0;
-            for (std::size_t l = 0; l < m.layers.size(); ++l)
-                for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
-                    const QueryTrace &q = qs[idx];
-                    HeadGap &g = report.heads[idx];
-                    Witness here{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};
-                    if (m.layers[l].heads[h].kind != AttnKind::Average && q.argmax.size() > 1 &&
-                        !q.ties_share_value && (!g.tie || word_before(w, g.tie->word)))
-                        g.tie = here;
-                    if (!q.gap) continue;
-                    Tri lt = g.min_gap ? less(*q.gap, *g.min_gap, prec) : Tri::True;
-                    bool same = g.min_gap && equal(*q.gap, *g.min_gap, prec) == Tri::True;
-                    if (lt == Tri::True || (same && word_before(w, g.witness->word))) {
-                        g.min_gap = *q.gap;
-                        g.witness = here;
-                    }
-                }
-            if (w.size() < n) walk();
+        },
+        visit,
+        [&] {
             w.pop_back();
             ev.pop();
-        }
-    };
-    walk();
+        });
     for (const auto &g : report.heads)
         if (g.min_gap)
             report.min_gap = report.min_gap ? min(*g.min_gap, *report.min_gap, prec) : *g.min_gap;

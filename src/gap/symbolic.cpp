@@ -48,7 +48,8 @@ struct Offer {
 // W_Q, W_K, W_V applied to the embeddings and to the positional parts.
 struct Tables {
     std::vector<Vector> QE, KE, VE; // [symbol], index |Sigma| = BOS
-    std::vector<Vector> QP, KP, VP; // [position 0..n]
+    std::vector<Vector> QP, KP, VP; // [position 0..n]; without BOS, 0 is empty
+    std::size_t first = 0;          // the first position: 0 with BOS, else 1
 };
 
 Vector exact_vector(const RealVector &r) {
@@ -76,6 +77,7 @@ Vector plus(const Vector &a, const Vector &b) {
 // Positional rows are computed in parallel chunks (threads from limits).
 Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits) {
     Tables t;
+    t.first = m.has_bos() ? 0 : 1;
     const Prec p = kPrecStart;
     std::size_t k = m.alphabet.size();
     for (std::size_t s = 0; s <= k; ++s) {
@@ -92,12 +94,11 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
     detail::run_tasks(chunks, n >= chunk ? limits.threads : 1, [&](std::size_t c) {
         for (std::size_t j = c * chunk; j <= n && j < (c + 1) * chunk; ++j) {
-            RealVector x(m.width, Real(0L));
-            for (const auto &f : m.positions)
-                x[f.dim] = add(
-                    x[f.dim],
-                    f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)), p),
-                    p);
+            // position 0 exists only with BOS: a feature such as 1/j is not
+            // evaluated there (issue 13, item 14); errors name the feature
+            // as the exhaustive path does (the kernel's initial_activation)
+            if (j == 0 && !m.has_bos()) continue;
+            RealVector x = detail::initial_activation(m, Vector(m.width, Rational(0)), j, n, p);
             t.QP[j] = exact_vector(matvec(head.query, x, p));
             t.KP[j] = exact_vector(matvec(head.key, x, p));
             t.VP[j] = exact_vector(matvec(head.value, x, p));
@@ -399,18 +400,22 @@ struct AffineHead {
 };
 
 std::optional<AffineHead> affine_head(const Tables &t) {
-    if (t.KP.size() < 2) return std::nullopt;
+    const std::size_t f = t.first;
+    if (t.KP.size() < f + 2) return std::nullopt;
     AffineHead a;
-    a.K0 = t.KP[0];
-    a.D = t.KP[1];
-    for (std::size_t c = 0; c < a.D.size(); ++c)
-        a.D[c] -= a.K0[c];
-    for (std::size_t j = 2; j < t.KP.size(); ++j)
+    // K(j) = K0 + j D through the first two positions
+    a.D = t.KP[f + 1];
+    a.K0 = t.KP[f];
+    for (std::size_t c = 0; c < a.D.size(); ++c) {
+        a.D[c] -= t.KP[f][c];
+        a.K0[c] -= Rational(static_cast<long>(f)) * a.D[c];
+    }
+    for (std::size_t j = f + 2; j < t.KP.size(); ++j)
         for (std::size_t c = 0; c < a.D.size(); ++c)
             if (t.KP[j][c] != a.K0[c] + Rational(static_cast<long>(j)) * a.D[c])
                 return std::nullopt;
-    for (const auto &v : t.VP)
-        if (v != t.VP[0]) return std::nullopt;
+    for (std::size_t j = f; j < t.VP.size(); ++j)
+        if (t.VP[j] != t.VP[f]) return std::nullopt;
     for (std::size_t s = 0; s < t.VE.size(); ++s) {
         int cls = static_cast<int>(s);
         for (std::size_t r = 0; r < s; ++r)

@@ -126,7 +126,8 @@ struct PendingLayer {
 
 class Compiler {
   public:
-    Compiler(const Formula &f, PositionEncoding pe) : f_(f), pe_(pe) {}
+    Compiler(const Formula &f, PositionEncoding pe, const Limits &limits)
+        : f_(f), pe_(pe), limits_(limits) {}
 
     Model run(bool at_first) {
         int root = lower(f_, f_.root(), core_);
@@ -143,12 +144,33 @@ class Compiler {
         ready_.assign(core_.nodes.size(), 0);
         for (std::size_t i = 0; i < core_.nodes.size(); ++i)
             build(static_cast<int>(i));
+        check_size();
         return materialise(root, at_first);
     }
 
   private:
     const Formula &f_;
     PositionEncoding pe_;
+    const Limits &limits_;
+
+    // The model's size is known from the plan, before any matrix exists:
+    // checked here, so a formula too large for the limits costs no memory
+    // (issue 13, item 10).
+    void check_size() const {
+        std::size_t width = static_cast<std::size_t>(next_), entries = 2 * width;
+        for (const auto &pl : layers_)
+            entries += (pl.head ? 6 * width : 0) + pl.units.size() * (2 * width + 1) + width;
+        auto over = [&](const std::string &what, std::size_t value, std::size_t limit,
+                        const char *option) {
+            if (value > limit)
+                throw LimitError("the compiled model would have " + what + " " +
+                                 std::to_string(value) + ", more than the limit " +
+                                 std::to_string(limit) + " (" + option + ")");
+        };
+        over("width", width, limits_.max_width, "--max-width");
+        over("layers:", layers_.size(), limits_.max_layers, "--max-layers");
+        over("matrix entries:", entries, limits_.max_entries, "--max-entries");
+    }
     Core core_;
     int next_ = 0, const_ = 0, zero_ = 0, fj_ = 0, fk_ = -1;
     std::vector<int> coord_;
@@ -325,8 +347,9 @@ class Compiler {
 
 } // namespace
 
-Model compile_formula(const Formula &f, PositionEncoding pe, bool accept_at_first) {
-    return Compiler(f, pe).run(accept_at_first);
+Model compile_formula(const Formula &f, PositionEncoding pe, bool accept_at_first,
+                      const Limits &limits) {
+    return Compiler(f, pe, limits).run(accept_at_first);
 }
 
 } // namespace tempcert

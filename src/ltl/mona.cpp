@@ -4,11 +4,10 @@
 // the minimal automaton (`mona -q -w`), whose transition table is read back
 // and run on words. Nothing here shares code with the compiler.
 #include "tempcert/ltl.hpp"
+#include "tempcert/run_program.hpp"
 
-#include <array>
 #include <cstdio>
 #include <fstream>
-#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -99,22 +98,28 @@ std::string to_mona(const Formula &f, bool accept_at_first) {
 }
 
 MonaAutomaton MonaAutomaton::build(const std::string &program, std::size_t symbols) {
-    char path[] = "/tmp/tempcert-mona-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file for MONA");
-    close(fd);
+    char dir[] = "/tmp/tempcert-mona-XXXXXX";
+    if (!mkdtemp(dir)) throw std::runtime_error("cannot create a temporary directory for MONA");
+    const std::string input = std::string(dir) + "/formula.mona",
+                      result = std::string(dir) + "/output.txt";
     {
-        std::ofstream out(path);
+        std::ofstream out(input);
         out << program;
+        if (!out) throw std::runtime_error("cannot write MONA's input file " + input);
     }
-    std::string cmd = std::string("mona -q -w ") + path + " 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(cmd.c_str(), "r"), pclose);
-    if (!pipe) throw std::runtime_error("cannot run mona");
+    // no shell: MONA gets the file name as one argument
+    int status = run_program({"mona", "-q", "-w", input}, result);
     std::string output;
-    std::array<char, 4096> buf;
-    while (std::size_t got = fread(buf.data(), 1, buf.size(), pipe.get()))
-        output.append(buf.data(), got);
-    std::remove(path);
+    {
+        std::ifstream in(result, std::ios::binary);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        output = ss.str();
+    }
+    std::remove(input.c_str());
+    std::remove(result.c_str());
+    rmdir(dir);
+    if (status < 0) throw std::runtime_error("cannot run mona (is it installed?)");
 
     MonaAutomaton a;
     a.symbols_ = symbols;

@@ -137,11 +137,17 @@ class ExprParser {
             while (pos_ < s_.size() &&
                    (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '.'))
                 ++pos_;
+            // exact scientific notation, as on the command line: 1e18 and
+            // 2.5e-3 are the rationals they denote (issue 13, item 16)
+            if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+                ++pos_;
+                if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
+                while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
+                    ++pos_;
+            }
             std::string why;
-            auto q = parse_rational(s_.substr(start, pos_ - start), why);
+            auto q = parse_rational_scientific(s_.substr(start, pos_ - start), why);
             if (!q) throw ExprError(c, why);
-            if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E'))
-                throw ExprError(col(), "exponent notation is not accepted: write the number out");
             return add(Expr::Node{Expr::Op::Number, *q, 0, -1, -1, c});
         }
         if (std::isalpha(static_cast<unsigned char>(ch))) {

@@ -3,9 +3,7 @@
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace tempcert {
@@ -33,9 +31,18 @@ std::string place(const Location &l) {
     return "line " + std::to_string(l.line) + ", column " + std::to_string(l.column);
 }
 
-// Offset and text of the first number literal with a fraction or exponent
-// outside strings, if any.
-bool first_float_literal(const std::string &text, std::size_t &offset, std::string &literal) {
+// A number literal outside strings: where it starts and its text.
+struct NumberToken {
+    std::size_t offset;
+    std::string text;
+    bool integer() const { return text.find_first_of(".eE") == std::string::npos; }
+};
+
+// Every number literal outside strings, in document order. The characters
+// taken are those a JSON number may contain; the JSON parser judges the
+// syntax afterwards.
+std::vector<NumberToken> number_tokens(const std::string &text) {
+    std::vector<NumberToken> out;
     bool in_string = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
@@ -55,17 +62,46 @@ bool first_float_literal(const std::string &text, std::size_t &offset, std::stri
             while (j < text.size() &&
                    std::string_view("0123456789+-.eE").find(text[j]) != std::string_view::npos)
                 ++j;
-            std::string token = text.substr(i, j - i);
-            if (token.find_first_of(".eE") != std::string::npos) {
-                offset = i;
-                literal = token;
-                return true;
-            }
+            out.push_back({i, text.substr(i, j - i)});
             i = j - 1;
         }
     }
-    return false;
+    return out;
 }
+
+// The integer a decimal literal denotes, read in base 10 always (Boost's
+// string constructor would read a leading 0 as octal).
+Integer decimal_integer(const std::string &literal) {
+    Integer z;
+    mpz_set_str(z.backend().data(), literal.c_str(), 10);
+    return z;
+}
+
+// Whether the text is a JSON integer literal: -?(0|[1-9][0-9]*).
+bool json_integer_syntax(const std::string &t) {
+    std::size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
+    if (i == t.size()) return false;
+    if (t[i] == '0') return i + 1 == t.size();
+    return t.find_first_not_of("0123456789", i) == std::string::npos;
+}
+
+// Whether an integer literal lies beyond [-2^63, 2^64 - 1], the range the
+// JSON parser stores exactly; there the parser would round it to a double.
+// Anything not an integer literal is left to the parser to reject.
+bool beyond_machine_integer(const std::string &literal) {
+    if (!json_integer_syntax(literal)) return false;
+    std::size_t digits = literal.size() - (literal[0] == '-' ? 1 : 0);
+    if (digits < 19) return false;
+    if (digits > 20) return true; // 2^64 has 20 digits and a literal no leading zero
+    static const Integer lo = -(Integer(1) << 63);
+    static const Integer hi = (Integer(1) << 64) - 1;
+    Integer v = decimal_integer(literal);
+    return v < lo || v > hi;
+}
+
+// The subtype marking a binary JSON value as the decimal text of an integer
+// beyond 64 bits (the parser has no exact type for it).
+constexpr std::uint8_t kBigIntegerSubtype = 0x49;
 
 std::string hint_for(const std::string &literal) {
     std::string why;
@@ -77,23 +113,30 @@ std::string hint_for(const std::string &literal) {
 
 } // namespace
 
-std::string read_text_file(const std::string &path, std::size_t max_bytes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, "", "cannot open file for reading");
-    in.seekg(0, std::ios::end);
-    auto size = in.tellg();
-    if (size < 0) throw InputError(path, "", "cannot read file");
-    if (static_cast<std::size_t>(size) > max_bytes)
-        throw InputError(path, "",
-                         "file has " + std::to_string(size) + " bytes, more than the limit " +
-                             std::to_string(max_bytes) + " (--max-file-bytes)");
-    in.seekg(0);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-OJson parse_json_strict(const std::string &text, const std::string &file) {
+OJson parse_json_strict(const std::string &text_in, const std::string &file) {
+    // Number literals first: one with a fraction or exponent is refused
+    // (never rounded); an integer beyond 64 bits is kept as its exact text
+    // and blanked out for the parser, which would round it to a double.
+    // A NUL byte ends the text for some readers and not for others: refused
+    // wherever it stands (a trailing one was accepted, issue 13, item 16).
+    if (auto nul = text_in.find('\0'); nul != std::string::npos)
+        throw InputError(file, place(location_of(text_in, nul)),
+                         "a NUL byte; a JSON file is text");
+    std::string text = text_in;
+    std::vector<std::string> big_integers;
+    for (const auto &t : number_tokens(text_in)) {
+        if (!t.integer() && json_integer_syntax(t.text.substr(0, t.text.find_first_of(".eE"))))
+            throw InputError(file, place(location_of(text_in, t.offset)),
+                             "the JSON number " + t.text.substr(0, 40) +
+                                 " has a fraction or exponent, which tempcert does not round: " +
+                                 hint_for(t.text.substr(0, 40)));
+        if (!beyond_machine_integer(t.text)) continue;
+        big_integers.push_back(t.text);
+        // "0.0" then spaces: a placeholder of the same length, so that
+        // line:column positions of later errors stay those of the file
+        text.replace(t.offset, t.text.size(), "0.0" + std::string(t.text.size() - 3, ' '));
+    }
+    std::size_t next_big = 0;
     std::vector<std::set<std::string>> keys;
     std::string duplicate;
     auto callback = [&](int depth, OJson::parse_event_t event, OJson &parsed) {
@@ -110,6 +153,14 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
                 duplicate.empty())
                 duplicate = parsed.get<std::string>();
             break;
+        case OJson::parse_event_t::value:
+            // the only doubles left are the placeholders, met in document order
+            if (parsed.is_number_float() && next_big < big_integers.size()) {
+                const std::string &digits = big_integers[next_big++];
+                parsed = OJson::binary(std::vector<std::uint8_t>(digits.begin(), digits.end()),
+                                       kBigIntegerSubtype);
+            }
+            break;
         default:
             break;
         }
@@ -124,15 +175,6 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
         if (auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
         throw InputError(file, place(loc), "invalid JSON: " + what);
     } catch (const OJson::exception &e) {
-        // e.g. out_of_range for a number literal like 9e99999999, which
-        // carries no position: point at the first fractional/exponent literal.
-        std::size_t offset = 0;
-        std::string literal;
-        if (first_float_literal(text, offset, literal))
-            throw InputError(
-                file, place(location_of(text, offset)),
-                "the JSON number " + literal.substr(0, 40) +
-                    " is out of range and not exact: " + hint_for(literal.substr(0, 40)));
         std::string what = e.what();
         if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
         throw InputError(file, "", "invalid JSON: " + what);
@@ -143,33 +185,45 @@ OJson parse_json_strict(const std::string &text, const std::string &file) {
         throw InputError(file, place(location_of(text, at == std::string::npos ? 0 : at)),
                          "duplicate key \"" + duplicate + "\"");
     }
-    std::size_t offset = 0;
-    std::string literal;
-    if (first_float_literal(text, offset, literal))
-        throw InputError(
-            file, place(location_of(text, offset)),
-            "the JSON number " + literal +
-                " has a fraction or exponent, which tempcert does not round: " + hint_for(literal));
     return doc;
 }
 
 std::string json_type_name(const OJson &v) {
     if (v.is_null()) return "null";
     if (v.is_boolean()) return "a boolean";
-    if (v.is_number()) return "a number";
+    if (v.is_number() || is_big_integer(v)) return "a number";
     if (v.is_string()) return "a string";
     if (v.is_array()) return "an array";
+    if (v.is_binary()) return "binary data";
     return "an object";
+}
+
+bool is_big_integer(const OJson &v) {
+    return v.is_binary() && v.get_binary().has_subtype() &&
+           v.get_binary().subtype() == kBigIntegerSubtype;
+}
+
+std::optional<Integer> json_integer(const OJson &v) {
+    // unsigned first: is_number_integer() is true for unsigned values too,
+    // and reading one at or above 2^63 as long long wraps it (issue 13, item 0)
+    if (v.is_number_unsigned()) return Integer(v.get<std::uint64_t>());
+    if (v.is_number_integer()) return Integer(v.get<std::int64_t>());
+    if (is_big_integer(v)) {
+        const auto &bytes = v.get_binary();
+        return decimal_integer(std::string(bytes.begin(), bytes.end()));
+    }
+    return std::nullopt;
 }
 
 Rational json_rational(const OJson &v, const std::string &file, const std::string &path,
                        std::size_t max_chars) {
-    if (v.is_number_integer()) return Rational(v.get<long long>());
-    if (v.is_number_unsigned()) return Rational(Integer(v.get<unsigned long long>()));
-    if (v.is_number_float())
-        throw InputError(file, path,
-                         "JSON number that is not an exact integer of at most 19 digits: write "
-                         "it as a string (\"12345678901234567890123\", \"1/3\")");
+    if (is_big_integer(v) && v.get_binary().size() > max_chars)
+        throw LimitError(InputError(file, path,
+                                    "number of " + std::to_string(v.get_binary().size()) +
+                                        " digits, more than the limit " +
+                                        std::to_string(max_chars) + " (--max-number-chars)")
+                             .message());
+    if (auto i = json_integer(v)) return Rational(*i);
     if (v.is_string()) {
         if (v.get_ref<const std::string &>().size() > max_chars)
             throw LimitError(

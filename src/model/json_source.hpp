@@ -8,18 +8,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace tempcert {
 
 using OJson = nlohmann::ordered_json;
 
-// Reads a whole file, refusing one larger than `max_bytes` (InputError).
-std::string read_text_file(const std::string &path, std::size_t max_bytes);
+// Reads a whole file of any kind (regular, pipe, FIFO, device), never more
+// than `max_bytes` (LimitError naming --max-file-bytes), a directory being
+// InputError. With `budget`, SIGINT and --time-limit are checked between
+// reads, so a FIFO without a writer cannot block the command (read_file.cpp).
+std::string read_text_file(const std::string &path, std::size_t max_bytes,
+                           const Limits *budget = nullptr);
 
 // Parses JSON text. Throws InputError(file, "line:col", ...) on syntax
-// errors, duplicate keys, nesting deeper than 64, or any floating-point
-// number literal (with a hint to write it as an exact string).
+// errors, duplicate keys, nesting deeper than 64, or any number literal with
+// a fraction or exponent (with a hint to write it as an exact string).
+// Integer literals of any size are kept exactly: those beyond 64 bits as a
+// binary value holding their digits (is_big_integer, json_integer).
 OJson parse_json_strict(const std::string &text, const std::string &file);
 
 // A JSON value read as an exact number: an integer, or a string holding an
@@ -28,5 +35,13 @@ Rational json_rational(const OJson &v, const std::string &file, const std::strin
                        std::size_t max_chars);
 
 std::string json_type_name(const OJson &v);
+
+// Whether v is an integer literal beyond 64 bits kept by parse_json_strict.
+bool is_big_integer(const OJson &v);
+
+// v as an exact integer of any size, or nullopt when v is not an integer
+// literal. Every reader of integers goes through this (never get<long long>,
+// which wraps unsigned values at or above 2^63).
+std::optional<Integer> json_integer(const OJson &v);
 
 } // namespace tempcert

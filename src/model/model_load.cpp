@@ -142,16 +142,25 @@ class ModelReader {
                            std::size_t hi, const char *option) const {
         const OJson &s = need(v, path, key);
         std::string p = key_path(path, key);
-        if (!s.is_number_integer()) fail(p, "expected an integer, got " + json_type_name(s));
-        long long x = s.get<long long>();
-        if (x < static_cast<long long>(lo))
-            fail(p, "expected an integer >= " + std::to_string(lo) + ", got " + std::to_string(x));
-        if (static_cast<unsigned long long>(x) > hi && option == nullptr)
-            fail(p, "expected an integer <= " + std::to_string(hi) + ", got " + std::to_string(x));
-        if (static_cast<unsigned long long>(x) > hi)
-            over_limit(p, std::to_string(x) + " is more than the limit " + std::to_string(hi) +
-                              " (" + option + ")");
-        return static_cast<std::size_t>(x);
+        if (is_big_integer(s)) {
+            const auto &digits = s.get_binary();
+            std::string text = abbreviated(std::string(digits.begin(), digits.end()));
+            if (digits.front() == '-' || option == nullptr)
+                fail(p, "expected an integer from " + std::to_string(lo) + " to " +
+                            std::to_string(hi) + ", got " + text);
+            over_limit(p, text + " is more than the limit " + std::to_string(hi) + " (" +
+                              option + ")");
+        }
+        auto i = json_integer(s);
+        if (!i) fail(p, "expected an integer, got " + json_type_name(s));
+        if (*i < lo)
+            fail(p, "expected an integer >= " + std::to_string(lo) + ", got " + i->str());
+        if (*i > hi && option == nullptr)
+            fail(p, "expected an integer <= " + std::to_string(hi) + ", got " + i->str());
+        if (*i > hi)
+            over_limit(p, i->str() + " is more than the limit " + std::to_string(hi) + " (" +
+                              option + ")");
+        return static_cast<std::size_t>(*i);
     }
     Rational number(const OJson &v, const std::string &path) const {
         return json_rational(v, file_, path, lim_.max_number_chars);
@@ -202,10 +211,25 @@ class ModelReader {
                                  " matrix entries (--max-entries)");
     }
 
+    // A symbol: non-empty, no commas, no control characters and no white
+    // space, Unicode's included (no-break, ideographic and zero-width
+    // spaces, line separators, the byte-order mark), which would make two
+    // different symbols print alike (issue 13, item 16).
     static bool is_symbol(const std::string &s) {
         if (s.empty()) return false;
-        for (char c : s)
-            if (std::isspace(static_cast<unsigned char>(c)) || c == ',') return false;
+        static const char *const kUnicodeSpaces[] = {
+            "\xC2\x85", "\xC2\xA0", "\xE1\x9A\x80", "\xE1\xA0\x8E", "\xE2\x80\x80",
+            "\xE2\x80\x81", "\xE2\x80\x82", "\xE2\x80\x83", "\xE2\x80\x84",
+            "\xE2\x80\x85", "\xE2\x80\x86", "\xE2\x80\x87", "\xE2\x80\x88",
+            "\xE2\x80\x89", "\xE2\x80\x8A", "\xE2\x80\x8B", "\xE2\x80\x8C",
+            "\xE2\x80\x8D", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xE2\x80\xAF",
+            "\xE2\x81\x9F", "\xE2\x81\xA0", "\xE3\x80\x80", "\xEF\xBB\xBF"};
+        for (char c : s) {
+            auto u = static_cast<unsigned char>(c);
+            if (u < 0x20 || u == 0x7F || c == ' ' || c == ',') return false;
+        }
+        for (const char *space : kUnicodeSpaces)
+            if (s.find(space) != std::string::npos) return false;
         return true;
     }
 
@@ -222,7 +246,8 @@ class ModelReader {
             if (!a[i].is_string())
                 fail(p, "expected a symbol (a string), got " + json_type_name(a[i]));
             std::string s = a[i].get<std::string>();
-            if (!is_symbol(s)) fail(p, "a symbol must be non-empty, without white space or commas");
+            if (!is_symbol(s)) fail(p, "a symbol must be non-empty, without white space (Unicode's too), control "
+                        "characters or commas");
             if (!seen.insert(s).second) fail(p, "symbol \"" + s + "\" appears twice");
             m.alphabet.push_back(s);
         }
@@ -232,7 +257,8 @@ class ModelReader {
             fail("$.bos", "expected null or a symbol (a string), got " + json_type_name(bos));
         std::string b = bos.get<std::string>();
         if (!is_symbol(b))
-            fail("$.bos", "a symbol must be non-empty, without white space or commas");
+            fail("$.bos", "a symbol must be non-empty, without white space (Unicode's too), "
+                          "control characters or commas");
         if (seen.count(b)) fail("$.bos", "the BOS symbol \"" + b + "\" is also in the alphabet");
         m.bos = b;
     }
@@ -407,7 +433,7 @@ Model load_model_text(const std::string &text, const std::string &name_for_error
 }
 
 Model load_model_file(const std::string &path, const Limits &limits) {
-    return load_model_text(read_text_file(path, limits.max_file_bytes), path, limits);
+    return load_model_text(read_text_file(path, limits.max_file_bytes, &limits), path, limits);
 }
 
 } // namespace tempcert

@@ -43,9 +43,22 @@ Word parse_word(const std::string &text, const std::vector<std::string> &alphabe
             w.push_back(k);
         }
     } else {
+        // Symbols separated by commas or spaces (runs of spaces are one
+        // separator). Between two commas there must be a symbol: "a,b,,a"
+        // is refused, never read as aba (issue 13, item 16).
+        const bool commas = text.find(',') != std::string::npos;
         std::size_t i = 0;
+        bool expect_symbol = true; // after a comma, or at the start
         while (i < text.size()) {
-            if (text[i] == ' ' || text[i] == ',') {
+            if (text[i] == ' ') {
+                ++i;
+                continue;
+            }
+            if (text[i] == ',') {
+                if (expect_symbol)
+                    throw InputError("", where + ", column " + std::to_string(i + 1),
+                                     "expected a symbol before this comma");
+                expect_symbol = true;
                 ++i;
                 continue;
             }
@@ -55,8 +68,12 @@ Word parse_word(const std::string &text, const std::vector<std::string> &alphabe
             int k = index_of(alphabet, sym);
             if (k < 0) unknown(i, sym);
             w.push_back(k);
+            expect_symbol = false;
             i = j;
         }
+        if (commas && expect_symbol && !w.empty())
+            throw InputError("", where + ", column " + std::to_string(text.size()),
+                             "expected a symbol after the last comma");
     }
     if (w.empty()) throw InputError("", where, "empty word: an input has at least one symbol");
     return w;

@@ -120,4 +120,10 @@ std::string to_decimal(const Rational &q, int digits, bool up) {
     return (negative ? "-" : "") + s;
 }
 
+std::string abbreviated(std::string_view text) {
+    if (text.size() <= 40) return std::string(text);
+    return std::string(text.substr(0, 20)) + "...(" + std::to_string(text.size()) +
+           " characters)..." + std::string(text.substr(text.size() - 10));
+}
+
 } // namespace tempcert

@@ -127,10 +127,11 @@ std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, cons
     return rows;
 }
 
-std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n) {
+std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n,
+                                      const std::string &option) {
     std::vector<std::size_t> ns;
     auto bad = [&](const std::string &why) -> InputError {
-        return InputError("", "--n", "expected lengths like 2..10,12,16; " + why);
+        return InputError("", option, "expected lengths like 2..10,12,16; " + why);
     };
     auto number = [&](const std::string &s) -> std::size_t {
         if (s.empty() || s.size() > 9 ||
@@ -139,7 +140,7 @@ std::vector<std::size_t> parse_n_list(const std::string &text, std::size_t max_n
         std::size_t v = std::stoul(s);
         if (v < 1) throw bad("lengths start at 1");
         if (v > max_n)
-            throw LimitError("--n " + s + " is more than the limit " + std::to_string(max_n) +
+            throw LimitError(option + " " + s + " is more than the limit " + std::to_string(max_n) +
                              " (--max-n)");
         return v;
     };

@@ -2,19 +2,16 @@
 // same rows, and SVG plots drawn by gnuplot (run without a shell).
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/output.hpp"
+#include "tempcert/run_program.hpp"
 #include "tempcert/report.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
+#include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
+#include <string_view>
 
 namespace tempcert {
 
@@ -36,19 +33,71 @@ std::vector<std::string> fields(const ReportRow &r) {
             r.witness_place, r.note};
 }
 
+// A CSV field: quoted when it holds a comma, quote or line break; a text
+// that a spreadsheet would run as a formula (= + - @ tab CR first) and that
+// is not a number gets a leading apostrophe (issue 13, item 1).
 std::string csv_field(const std::string &s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string v = s;
+    std::string why;
+    if (!v.empty() && std::string_view("=+-@\t\r").find(v[0]) != std::string_view::npos &&
+        !parse_rational_scientific(v, why))
+        v = "'" + v;
+    if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
     std::string out = "\"";
-    for (char c : s)
+    for (char c : v)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
 
+// Text from an input file (a case's name, a word) for Markdown: characters
+// that Markdown or HTML would read as syntax are escaped, line breaks become
+// spaces, so a name cannot break a table or inject markup.
+std::string md_text(const std::string &s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '\n' || c == '\r')
+            out += ' ';
+        else if (std::string_view("\\`*_{}[]()<>#+-.!|~&\"'").find(c) != std::string_view::npos)
+            out += std::string("\\") + c;
+        else
+            out += c;
+    }
+    return out;
+}
+
+// A string for a gnuplot script's single-quoted text: only characters that
+// gnuplot reads literally there; anything else (quotes, backslashes, line
+// breaks, @ and ` which gnuplot expands) becomes '?'. Titles only: no input
+// string reaches a file name in a script (file names are fixed, below).
+std::string gnuplot_text(const std::string &s) {
+    std::string out;
+    for (char c : s)
+        out += (std::isalnum(static_cast<unsigned char>(c)) ||
+                std::string_view(" _.,:;=()+-/*<>[]{}#%!?").find(c) != std::string_view::npos)
+                   ? c
+                   : '?';
+    return out;
+}
+
+// File stems for the cases' plots: the case id with every character other
+// than letters, digits, '_' and '-' replaced by '_', and "-K" added where two
+// ids would share a stem. No input string reaches a file name unchanged.
+std::vector<std::string> plot_stems(const std::vector<ReportCase> &cases) {
+    std::vector<std::string> stems;
+    std::set<std::string> used;
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        std::string stem = "plot-";
+        for (char c : cases[k].id.substr(0, 60))
+            stem += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '_';
+        if (used.count(stem) || stem == "plot-") stem += "-" + std::to_string(k + 1);
+        used.insert(stem);
+        stems.push_back(stem);
+    }
+    return stems;
+}
+
 void write_text(const fs::path &p, const std::string &text) {
-    std::ofstream out(p);
-    if (!out) throw InputError(p.string(), "", "cannot open the output file for writing");
-    out << text;
-    if (!out) throw InputError(p.string(), "", "cannot write the output file");
+    write_output_file(p.string(), text);
 }
 
 // A plotted value, or "?" (gnuplot's missing marker) for none or zero.
@@ -57,19 +106,10 @@ std::string plot_value(const std::string &v) {
     return v;
 }
 
-bool run_gnuplot(const fs::path &script) {
-    std::string file = script.string();
-    char *argv[] = {const_cast<char *>("gnuplot"), file.data(), nullptr};
-    pid_t pid;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return false;
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0) return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+// gnuplot runs in the report's directory on a script that names only the
+// fixed files plot-K.* (K the case's index), never an input string.
+bool run_gnuplot(const fs::path &dir, const std::string &script) {
+    return run_program({"gnuplot", script}, "", dir.string()) == 0;
 }
 
 struct Series {
@@ -78,15 +118,16 @@ struct Series {
 };
 
 // One plot: the columns of `data` that have a value somewhere, one curve each.
-std::string plot_script(const fs::path &svg, const fs::path &data, const std::string &title,
+// `svg` and `data` are file names chosen here; titles pass gnuplot_text.
+std::string plot_script(const std::string &svg, const std::string &data, const std::string &title,
                         const std::vector<Series> &series, bool log_y) {
     std::string s = "set terminal svg size 760,460 dynamic font 'sans,12' background '#ffffff'\n"
                     "set output '" +
-                    svg.string() +
+                    svg +
                     "'\n"
                     "set datafile missing '?'\n"
                     "set title '" +
-                    title +
+                    gnuplot_text(title) +
                     "' noenhanced\n"
                     "set xlabel 'n (longest input)'\n"
                     "set ylabel 'inverse temperature beta'\n"
@@ -95,18 +136,9 @@ std::string plot_script(const fs::path &svg, const fs::path &data, const std::st
     if (log_y) s += "set logscale y\n";
     s += "plot ";
     for (std::size_t k = 0; k < series.size(); ++k)
-        s += (k ? ", \\\n     '" : "'") + data.string() +
-             "' using 1:" + std::to_string(series[k].column) + " with linespoints title '" +
-             series[k].title + "'";
+        s += (k ? ", \\\n     '" : "'") + data + "' using 1:" + std::to_string(series[k].column) +
+             " with linespoints title '" + gnuplot_text(series[k].title) + "'";
     return s + "\n";
-}
-
-void check_plain_path(const fs::path &p) {
-    for (char c : p.string())
-        if (c == '\'' || c == '\n' || c == '\\')
-            throw InputError(p.string(), "",
-                             "the report directory's path may not contain "
-                             "quotes, backslashes or newlines (gnuplot scripts)");
 }
 
 } // namespace
@@ -115,12 +147,12 @@ std::vector<std::string> write_report(const std::string &dir_text,
                                       const std::vector<ReportCase> &cases,
                                       const std::vector<ReportRow> &rows, const ReportOptions &o,
                                       const std::vector<std::string> &skipped) {
-    fs::path dir = fs::absolute(dir_text);
-    check_plain_path(dir);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw InputError(dir_text, "", "cannot create the report directory: " + ec.message());
+    const fs::path final_dir = fs::absolute(dir_text);
     std::vector<std::string> written;
+    std::error_code ec;
+    write_output_directory(dir_text, "results.json", [&](const std::string &tmp) {
+    const fs::path dir = tmp;
+    const std::vector<std::string> stems = plot_stems(cases);
 
     // results.csv and results.json: the same rows
     std::string csv;
@@ -155,7 +187,8 @@ std::vector<std::string> write_report(const std::string &dir_text,
 
     // plots
     bool plotted = true;
-    for (const auto &c : cases) {
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+        const ReportCase &c = cases[ci];
         std::string data;
         bool has[3] = {false, false, false};
         double lo = 0, hi = 0;
@@ -181,14 +214,15 @@ std::vector<std::string> write_report(const std::string &dir_text,
         for (int k = 0; k < 3; ++k)
             if (has[k]) series.push_back({k + 2, titles[k]});
         if (series.empty()) continue;
-        fs::path dat = dir / ("data-" + c.id + ".dat"), gp = dir / ("plot-" + c.id + ".gp"),
-                 svg = dir / ("plot-" + c.id + ".svg");
-        write_text(dat, "# n beta_gap profile_hi tight_hi ('?': not computed)\n" + data);
-        write_text(gp,
-                   plot_script(svg, dat,
+        const std::string &stem = stems[ci];
+        write_text(dir / (stem + ".dat"),
+                   "# n beta_gap profile_hi tight_hi ('?': not computed)\n" + data);
+        write_text(dir / (stem + ".gp"),
+                   plot_script(stem + ".svg", stem + ".dat",
                                c.id + ": inverse temperature against n, eps = " + to_string(o.eps),
                                series, lo > 0 && hi / lo > 20));
-        bool ok = run_gnuplot(gp);
+        fs::path svg = dir / (stem + ".svg");
+        bool ok = run_gnuplot(dir, stem + ".gp");
         plotted = plotted && ok;
         if (ok) written.push_back(svg.string());
     }
@@ -209,21 +243,20 @@ std::vector<std::string> write_report(const std::string &dir_text,
             }
             data += "\n";
         }
-        fs::path dat = dir / "data-overview.dat", gp = dir / "overview.gp",
-                 svg = dir / "overview.svg";
-        write_text(dat, "# n, then Lemma GT beta_gap of each case in order\n" + data);
-        write_text(
-            gp, plot_script(svg, dat,
-                            "Lemma GT beta_gap of every case against n, eps = " + to_string(o.eps),
-                            series, true));
-        bool ok = run_gnuplot(gp);
+        fs::path svg = dir / "overview.svg";
+        write_text(dir / "overview.dat", "# n, then Lemma GT beta_gap of each case in order\n" + data);
+        write_text(dir / "overview.gp",
+                   plot_script("overview.svg", "overview.dat",
+                               "Lemma GT beta_gap of every case against n, eps = " + to_string(o.eps),
+                               series, true));
+        bool ok = run_gnuplot(dir, "overview.gp");
         plotted = plotted && ok;
         if (ok) written.push_back(svg.string());
     }
 
     // report.md
     fs::path proofs = fs::path(TEMPCERT_SOURCE_DIR) / "proofs";
-    std::string rel = fs::relative(proofs, dir, ec).string();
+    std::string rel = fs::relative(proofs, final_dir, ec).string();
     if (ec || rel.empty()) rel = proofs.string();
     auto link = [&](const std::string &file) { return "[" + file + "](" + rel + "/" + file + ")"; };
     std::string md = "# tempcert report: tight inverse temperatures\n\n";
@@ -263,9 +296,11 @@ std::vector<std::string> write_report(const std::string &dir_text,
     if (!plotted)
         md += "**Plots are missing**: gnuplot could not be run (install gnuplot-nox).\n\n";
     md += "![overview](overview.svg)\n\n";
-    for (const auto &c : cases) {
-        md += "## " + c.id + "\n\n" + (c.language.empty() ? "" : "Language: " + c.language + ". ") +
-              "Model: `" + c.model_path + "` (" + std::to_string(c.model.layers.size()) + " layer" +
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+        const ReportCase &c = cases[ci];
+        md += "## " + md_text(c.id) + "\n\n" +
+              (c.language.empty() ? "" : "Language: " + md_text(c.language) + ". ") +
+              "Model: " + md_text(c.model_path) + " (" + std::to_string(c.model.layers.size()) + " layer" +
               (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
               std::to_string(c.model.alphabet.size()) + ").\n\n";
         md += "| n | method | words | min gap | beta_gap | profile | tight | kind | witness |\n"
@@ -280,24 +315,29 @@ std::vector<std::string> write_report(const std::string &dir_text,
                   (r.min_gap.empty() ? "-" : r.min_gap) + " | " + r.beta_gap + " | " +
                   bracket(r.profile_lo, r.profile_hi) + " | " + bracket(r.tight_lo, r.tight_hi) +
                   " | " + (r.kind.empty() ? "-" : r.kind) + " | " +
-                  (r.witness.empty() ? "-" : "`" + r.witness + "` " + r.witness_place) + " |\n";
+                  (r.witness.empty() ? "-" : md_text(r.witness) + " " + md_text(r.witness_place)) +
+                  " |\n";
         }
-        md += "\n![" + c.id + "](plot-" + c.id + ".svg)\n\n";
+        md += "\n![" + md_text(c.id) + "](" + stems[ci] + ".svg)\n\n";
         std::set<std::string> notes;
         for (const auto &r : rows)
             if (r.case_id == c.id && !r.note.empty()) notes.insert(r.note);
         for (const auto &note : notes)
-            md += "- " + note + "\n";
+            md += "- " + md_text(note) + "\n";
         if (!notes.empty()) md += "\n";
     }
     if (!skipped.empty()) {
         md += "## Not computed\n\n";
         for (const auto &s : skipped)
-            md += "- " + s + "\n";
+            md += "- " + md_text(s) + "\n";
         md += "\n";
     }
     write_text(dir / "report.md", md);
     written.insert(written.begin(), (dir / "report.md").string());
+    });
+    // the files as they now stand in the final directory
+    for (auto &w : written)
+        w = (final_dir / fs::path(w).filename()).string();
     return written;
 }
 

@@ -10,6 +10,8 @@ trap 'rm -rf "$work"' EXIT
 pass=0
 fail=0
 model="$cases/models/has-b.json"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 
 "$tempcert" certify "$model" --n 5 --eps 0.01 -o "$work/base.json" >/dev/null
 "$tempcert" certify "$model" --n 5 --eps 0.01 --beta 1 -o "$work/refuted.json" >/dev/null
@@ -39,6 +41,31 @@ tamper() {
     verify "$name" 1 "NOT VERIFIED.*$pattern" "$work/$name.json"
 }
 
+# tamper_py NAME PATTERN PYTHON [SOURCE]: the same, editing the parsed JSON d
+tamper_py() {
+    local name=$1 pattern=$2 code=$3 src=${4:-base}
+    "$py" - "$work/$src.json" "$work/$name.json" "$code" <<'PY'
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+    verify "$name" 1 "NOT VERIFIED.*$pattern" "$work/$name.json"
+}
+# accept_py NAME PYTHON [SOURCE]: an edit that keeps every claim true
+accept_py() {
+    local name=$1 code=$2 src=${3:-base}
+    "$py" - "$work/$src.json" "$work/$name.json" "$code" <<'PY'
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+    verify "$name" 0 's VERIFIED' "$work/$name.json"
+}
+
 verify untouched 0 's VERIFIED' "$work/base.json"
 verify untouched-refuted 0 's VERIFIED' "$work/refuted.json"
 
@@ -50,8 +77,8 @@ tamper gap '\$\.gaps\.heads\[0\]\.min_gap' 's/^        "min_gap": "2",/        "
 tamper model-gap '\$\.gaps\.min_gap' 's/^    "min_gap": "2",/    "min_gap": "1",/'
 tamper witness-word '\$\.gaps\.heads\[0\]\.witness' 's/"word": "ab"/"word": "bb"/'
 tamper witness-query '\$\.gaps\.heads\[0\]\.witness' 's/"query": 2,/"query": 3,/'
-tamper verdict '\$\.counterexample' 's/"verdict": "certified"/"verdict": "refuted"/'
-tamper verdict-flip '\$\.verdict.*violates' 's/"verdict": "refuted"/"verdict": "certified"/; s/"counterexample": \{/"counterexample": null, "x": {/; s/"words_checked": [0-9]+/"words_checked": 62/' refuted
+tamper verdict '\$\.(counterexample|words_checked)' 's/"verdict": "certified"/"verdict": "refuted"/'
+tamper_py verdict-flip '\$\.verdict.*violates' 'd["verdict"] = "certified"; d["counterexample"] = None; d["words_checked"] = 62' refuted
 tamper hash '\$\.model\.sha256' 's/("sha256": ")./\10/'
 tamper method '\$\.method' 's/"method": "exhaustive(-prefix)?",/"method": "symbolic",/'
 tamper words '\$\.words_checked' 's/"words_checked": [0-9]+/"words_checked": 61/'
@@ -59,11 +86,41 @@ tamper beta-gap-up '\$\.gaps\.heads\[0\]\.beta_gap_up' 's/("beta_gap_up": ")([0-
 tamper decimal-wrong-way '\$\.beta\.decimal_up' 's/"decimal_up": "[^"]*"/"decimal_up": "2.9"/'
 tamper tau-wrong-way '\$\.beta\.tau_decimal_down' 's/"tau_decimal_down": "[^"]*"/"tau_decimal_down": "0.5"/'
 tamper source '\$\.beta\.source' 's/"source": "beta_gap"/"source": "guess"/'
-tamper counterexample-word '\$\.counterexample.*does not violate' 's/^    "word": "ab",$/    "word": "a",/' refuted
-tamper user-beta-lowered '\$\.verdict: claims certified, but on word ab, tv layer 1 head 1 query 2' 's/"source": "beta_gap"/"source": "user"/; s/"spec": "[^"]*"/"spec": "1"/'
+tamper counterexample-word '\$\.counterexample' 's/^    "word": "ab",$/    "word": "a",/' refuted
+tamper_py user-beta-lowered '\$\.verdict: claims certified, but on word ab, tv at layer 1 head 1 query 2' 'd["beta"] = {"spec": "1", "source": "user"}'
 tamper format '\$\.format' 's/tempcert-certificate\/1/tempcert-certificate\/0/'
 tamper ties '\$\.gaps\.heads\[0\]\.ties' 's/"ties": null/"ties": {"word": "ab"}/'
 tamper criterion '\$\.criterion' 's/"criterion": "tv"/"criterion": "tvx"/'
+
+# issue 13, item 17: every field is a claim the checker re-derives, or refused
+h='d["gaps"]["heads"][0]'
+tamper_py decimal-up-false '\$\.gaps\.heads\[0\]\.beta_gap_decimal_up' "$h[\"beta_gap_decimal_up\"] = \"1.0\""
+tamper_py beta-exact-false '\$\.beta\.exact' 'd["beta"]["exact"] = "ln(2)"'
+tamper_py witness-argmax '\$\.gaps\.heads\[0\]\.witness\.argmax' "$h[\"witness\"][\"argmax\"] = [1]"
+tamper_py witness-runner-up '\$\.gaps\.heads\[0\]\.witness\.runner_up' "$h[\"witness\"][\"runner_up\"] = 2"
+tamper_py witness-layer '\$\.gaps\.heads\[0\]\.witness\.layer' "$h[\"witness\"][\"layer\"] = 2"
+tamper_py witness-head '\$\.gaps\.heads\[0\]\.witness\.head' "$h[\"witness\"][\"head\"] = 3"
+tamper_py head-kind '\$\.gaps\.heads\[0\]\.kind' "$h[\"kind\"] = \"leftmost\""
+tamper_py head-mask '\$\.gaps\.heads\[0\]\.mask' "$h[\"mask\"] = \"none\""
+tamper_py gaps-method '\$\.gaps\.method: unknown field' 'd["gaps"]["method"] = "symbolic"'
+tamper_py extra-field '\$\.extra: unknown field' 'd["extra"] = 1'
+tamper_py words-zero '\$\.words_checked' 'd["words_checked"] = 0'
+tamper_py cx-layer '\$\.counterexample\.layer' 'd["counterexample"]["layer"] = 2' refuted
+tamper_py cx-head '\$\.counterexample\.head' 'd["counterexample"]["head"] = 2' refuted
+tamper_py cx-query '\$\.counterexample' 'd["counterexample"]["query"] = 1' refuted
+tamper_py cx-value '\$\.counterexample\.value' 'd["counterexample"]["value"] = ["0.9", "0.95"]' refuted
+tamper_py cx-quantity '\$\.counterexample\.quantity' 'd["counterexample"]["quantity"] = "output"' refuted
+tamper_py cx-detail '\$\.counterexample\.detail: unknown field' 'd["counterexample"]["detail"] = "anything"' refuted
+tamper_py cx-words '\$\.words_checked' 'd["words_checked"] = 3' refuted
+tamper_py model-name '\$\.model\.name' 'd["model"]["name"] = "other"'
+printf '\0' | cat "$work/base.json" - >"$work/nul.json"
+verify trailing-nul 1 'NOT VERIFIED.*NUL' "$work/nul.json"
+{ cat "$work/base.json"; echo garbage; } >"$work/garbage.json"
+verify trailing-garbage 1 'NOT VERIFIED.*invalid JSON' "$work/garbage.json"
+# item 18: bounds rounded at another precision are accepted (inequalities)
+accept_py other-rounding "$h[\"beta_gap_up\"] = str(Fraction($h[\"beta_gap_up\"]) + Fraction(1, 10**25))"
+accept_py other-decimal "$h[\"beta_gap_decimal_up\"] = $h[\"beta_gap_decimal_up\"] + \"1\""
+tamper_py below-bound '\$\.gaps\.heads\[0\]\.beta_gap_up' "$h[\"beta_gap_up\"] = str(Fraction($h[\"beta_gap_up\"]) - Fraction(1, 10**25))"
 
 # layerwise certificates: the argument recomputed, no enumeration
 lw="$cases/models/prev-a-earlier-b.json"

@@ -57,9 +57,16 @@ TEST_CASE("parse errors name the column") {
     CHECK(error_column("j ^ 1.5") == 6); // the exponent is 1; ".5" is unexpected
     CHECK(error_column("") == 1);
     CHECK(error_column("j n") == 3);
-    CHECK(error_column("1e-3") == 2);
+    CHECK(error_column("1e") == 1);   // an exponent needs digits
+    CHECK(error_column("1e99999") == 1); // at most four exponent digits
     CHECK(error_column("j^99999") == 3);
     CHECK(error_column(std::string(300, '(').c_str()) > 0);
+}
+
+TEST_CASE("scientific notation is exact, as on the command line (issue 13, item 16)") {
+    CHECK(at("1e18", 1, 3).exact() == Rational(Integer("1000000000000000000")));
+    CHECK(at("2.5e-3", 1, 3).exact() == Rational(1, 400));
+    CHECK(at("1E+2*j", 2, 3).exact() == 200);
 }
 
 TEST_CASE("domain errors are reported, never rounded away") {

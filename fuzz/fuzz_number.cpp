@@ -1,0 +1,79 @@
+// libFuzzer target with a differential oracle (issue 13, item 0): the input
+// is put in a JSON array as it is (a bare literal) and as a string; whatever
+// the exact readers accept must equal an independent reading of the same
+// text by digit accumulation, and a bare integer must never change value
+// (the bug: integers in [2^63, 2^64) wrapped to negative numbers).
+#include "../src/model/json_source.hpp"
+#include "tempcert/error.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+using namespace tempcert;
+
+namespace {
+
+// The oracle: -?digits(.digits)? or -?digits/digits, accumulated digit by
+// digit; nullopt for anything else.
+std::optional<Rational> naive(const std::string &t) {
+    std::size_t i = 0;
+    bool negative = i < t.size() && t[i] == '-';
+    if (negative) ++i;
+    Integer num = 0, den = 1;
+    std::size_t digits = 0;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits)
+        num = num * 10 + (t[i] - '0');
+    if (digits == 0) return std::nullopt;
+    if (i < t.size() && t[i] == '.') {
+        std::size_t frac = 0;
+        for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++frac) {
+            num = num * 10 + (t[i] - '0');
+            den *= 10;
+        }
+        if (frac == 0) return std::nullopt;
+    } else if (i < t.size() && t[i] == '/') {
+        Integer d = 0;
+        std::size_t dd = 0;
+        for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++dd)
+            d = d * 10 + (t[i] - '0');
+        if (dd == 0 || d == 0) return std::nullopt;
+        den = d;
+    }
+    if (i != t.size()) return std::nullopt;
+    Rational q(num, den);
+    return negative ? Rational(-q) : q;
+}
+
+void compare(const std::string &json, const std::string &text, bool bare) {
+    OJson doc;
+    try {
+        doc = parse_json_strict(json, "fuzz");
+    } catch (const InputError &) {
+        return; // refused: never a wrong value
+    }
+    if (!doc.is_array() || doc.size() != 1) return;
+    Rational got;
+    try {
+        got = json_rational(doc[0], "fuzz", "$[0]", 100000);
+    } catch (const InputError &) {
+        return;
+    } catch (const LimitError &) {
+        return;
+    }
+    auto want = naive(text);
+    // a bare literal is accepted only as an integer, a string as any form
+    bool fine = want && *want == got;
+    if (bare) fine = fine && text.find_first_of("./") == std::string::npos;
+    if (!fine) std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+    std::string text(reinterpret_cast<const char *>(data), size);
+    if (text.find_first_of("\"\\") != std::string::npos) return 0;
+    compare("[" + text + "]", text, true);
+    compare("[\"" + text + "\"]", text, false);
+    return 0;
+}

@@ -1,0 +1,35 @@
+// The certificate checker's interface (src/check/; proofs/certificate.md):
+// what `tempcert check` and the standalone `tempcert-check` run. The checker
+// links only the kernel (numbers, model loading, exact hard evaluation),
+// never the engine that wrote the certificate.
+#pragma once
+
+#include "tempcert/eval.hpp"
+#include "tempcert/limits.hpp"
+#include "tempcert/model.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace tempcert {
+
+// Outcome of a check: accepted (exit 0), or rejected with a reason naming
+// the JSON path and the values compared (exit 1).
+struct CheckOutcome {
+    bool accepted = false;
+    std::string reason;
+    std::uint64_t words = 0;
+    std::string method; // the certificate's method, once read
+};
+
+// Re-verifies a certificate against a model file. A model that cannot be
+// read throws InputError; a certificate that cannot be read or parsed is a
+// rejection.
+CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
+                               const Limits &limits, const PrecisionPolicy &policy);
+// The same on certificate text and a loaded model.
+CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,
+                                    const Model &m, const Limits &limits,
+                                    const PrecisionPolicy &policy);
+
+} // namespace tempcert

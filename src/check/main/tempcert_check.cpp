@@ -1,0 +1,133 @@
+// tempcert-check: the standalone certificate checker (proofs/certificate.md,
+// "Trusted base"). It links only the check library and the kernel, never
+// the engine that writes certificates; `tempcert check` runs the same code.
+//
+//   tempcert-check CERT --model MODEL [--prec-cap BITS] [--time-limit S]
+//                  [--max-n N] [--max-words W] [--max-file-bytes B]
+//
+// Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
+// "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1); bad usage or an
+// unreadable model exits 2, a limit 3, SIGINT 130.
+#include "tempcert/check.hpp"
+#include "tempcert/error.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+
+namespace {
+
+using namespace tempcert;
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) {
+    g_interrupted = 1;
+}
+
+// A whole number in [lo, hi] for an option, or InputError naming it.
+long long whole(const std::string &option, const std::string &text, long long lo, long long hi) {
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || v < lo || v > hi)
+        throw InputError("", option,
+                         "expected a whole number from " + std::to_string(lo) + " to " +
+                             std::to_string(hi) + ", got \"" + abbreviated(text) + "\"");
+    return v;
+}
+
+struct Options {
+    std::string certificate, model;
+    Limits limits;
+    PrecisionPolicy precision;
+};
+
+Options parse(int argc, char **argv) {
+    Options o;
+    std::map<std::string, std::string> values;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) == 0) {
+            if (i + 1 >= argc) throw InputError("", a, "expected a value after " + a);
+            if (!values.emplace(a, argv[++i]).second)
+                throw InputError("", a, "given twice");
+        } else if (o.certificate.empty()) {
+            o.certificate = a;
+        } else {
+            throw InputError("", "tempcert-check", "one CERT only, got \"" + a + "\" too");
+        }
+    }
+    for (const auto &[k, v] : values) {
+        if (k == "--model")
+            o.model = v;
+        else if (k == "--prec-cap")
+            o.precision.cap = o.limits.prec_cap = whole(k, v, kPrecStart, kPrecMax);
+        else if (k == "--max-n")
+            o.limits.max_n = static_cast<std::size_t>(whole(k, v, 1, 1LL << 32));
+        else if (k == "--max-words")
+            o.limits.max_words = static_cast<std::size_t>(whole(k, v, 1, 1LL << 40));
+        else if (k == "--max-file-bytes")
+            o.limits.max_file_bytes = static_cast<std::size_t>(whole(k, v, 1, 1LL << 34));
+        else if (k == "--time-limit") {
+            long long s = whole(k, v, 0, 10000000);
+            if (s > 0) {
+                o.limits.time_limit_seconds = static_cast<double>(s);
+                o.limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(s);
+            }
+        } else
+            throw InputError("", k, "unknown option (see the usage at the top of --help)");
+    }
+    if (o.certificate.empty() || o.model.empty())
+        throw InputError("", "tempcert-check", "usage: tempcert-check CERT --model MODEL");
+    o.limits.interrupted = &g_interrupted;
+    o.precision.budget = &o.limits;
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    std::signal(SIGINT, on_sigint);
+    if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+        std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
+                     "[--time-limit S] [--max-n N] [--max-words W] [--max-file-bytes B]\n";
+        return 0;
+    }
+    try {
+        Options o = parse(argc, argv);
+        CheckOutcome out = check_certificate(o.certificate, o.model, o.limits, o.precision);
+        if (out.accepted)
+            std::cout << "s VERIFIED " << o.certificate << " ("
+                      << (out.method == "layerwise" ? std::string("layerwise argument recomputed")
+                                                    : std::to_string(out.words) +
+                                                          " words re-evaluated")
+                      << ")\n";
+        else
+            std::cout << "s NOT VERIFIED " << o.certificate << ": " << out.reason << "\n";
+        return out.accepted ? 0 : 1;
+    } catch (const InputError &e) {
+        std::cerr << "tempcert-check: " << e.message() << "\n";
+        return kExitBadInput;
+    } catch (const LimitError &e) {
+        std::cerr << "tempcert-check: limit reached: " << e.what() << "\n";
+        return kExitUndecided;
+    } catch (const Undecided &e) {
+        std::cerr << "tempcert-check: undecided: " << e.what() << "\n";
+        return kExitUndecided;
+    } catch (const Interrupted &) {
+        std::cerr << "tempcert-check: interrupted; nothing was verified\n";
+        return 130;
+    } catch (const std::bad_alloc &) {
+        std::cerr << "tempcert-check: out of memory\n";
+        return kExitUndecided;
+    } catch (const std::exception &e) {
+        std::cerr << "tempcert-check: internal error: " << e.what() << " (please report this)\n";
+        return 70;
+    }
+}

@@ -1,0 +1,380 @@
+#!/usr/bin/env bash
+# Issue 13: faults a hostile user found, one check (or more) per item; each
+# failed on the main before the fix. Usage: trust.sh TEMPCERT CASES
+set -u
+tempcert=$(readlink -f "$1")
+cases=$(readlink -f "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+# check NAME CONDITION-COMMAND...: passes when the command succeeds
+check() {
+    local name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+hasb="$cases/models/has-b.json"
+
+# --- item 0: integers of any size are exact, never wrapped -----------------
+# A read-out bias written as a bare JSON integer; `eval --json` prints the
+# read-out y = 1 + bias for "ab" (the head puts all weight on b's value 1).
+# Python's integers are the oracle.
+for v in 9223372036854775807 9223372036854775808 18446744073709551615 \
+         18446744073709551616 -9223372036854775808 -9223372036854775809 \
+         10000000000000000000 "1$(printf '0%.0s' $(seq 400))" \
+         "-1$(printf '0%.0s' $(seq 400))" 0 -1 12345678901234567890123; do
+    sed "s/\"bias\": \"-1\/2\"/\"bias\": $v/" "$hasb" > "$tmp/int.json"
+    got=$("$tempcert" eval "$tmp/int.json" --input ab --hard --json --max-number-chars 2000 |
+          "$py" -c 'import json,sys; print(json.load(sys.stdin)["hard"]["outputs"][0]["y"])')
+    want=$("$py" -c "print(1 + ($v))")
+    check "item 0: bias $v read as $got, expected $want" [ "$got" = "$want" ]
+done
+# random values around the 64-bit boundaries
+for seed in 1 2 3 4 5 6 7 8; do
+    v=$("$py" -c "import random; random.seed($seed); b=random.choice([63,64,65,100]); print(random.choice([1,-1])*(2**b+random.randint(-3,3)))")
+    sed "s/\"bias\": \"-1\/2\"/\"bias\": $v/" "$hasb" > "$tmp/int.json"
+    got=$("$tempcert" eval "$tmp/int.json" --input ab --hard --json |
+          "$py" -c 'import json,sys; print(json.load(sys.stdin)["hard"]["outputs"][0]["y"])')
+    check "item 0: random bias $v read as $got" [ "$got" = "$("$py" -c "print(1 + ($v))")" ]
+done
+# the bare and the quoted integer are the same model (same hash)
+sed 's/"bias": "-1\/2"/"bias": 18446744073709551615/' "$hasb" > "$tmp/bare.json"
+sed 's/"bias": "-1\/2"/"bias": "18446744073709551615"/' "$hasb" > "$tmp/quoted.json"
+h1=$("$tempcert" certify "$tmp/bare.json" --n 2 --eps 1/100 -o - 2>/dev/null | grep sha256)
+h2=$("$tempcert" certify "$tmp/quoted.json" --n 2 --eps 1/100 -o - 2>/dev/null | grep sha256)
+check "item 0: bare and quoted integers hash alike ($h1 / $h2)" [ -n "$h1" -a "$h1" = "$h2" ]
+# the false certificate of the issue: a huge read-out weight is refuted
+sed 's/"weights": \[0, 0, 0, 1\]/"weights": [0, 0, 0, 18446744073709551615]/' "$hasb" > "$tmp/w.json"
+"$tempcert" certify "$tmp/w.json" --n 3 --eps 1/100 --criterion output >/dev/null 2>&1
+check "item 0: huge read-out weight must be refuted (exit 1)" [ $? = 1 ]
+# a width given as 2^64 - 1 names the limit, not a wrapped negative number
+sed 's/"width": 4/"width": 18446744073709551615/' "$hasb" > "$tmp/wd.json"
+msg=$("$tempcert" eval "$tmp/wd.json" --input ab 2>&1)
+check "item 0: width 2^64-1: $msg" grep -q "18446744073709551615 is more than the limit" <<<"$msg"
+
+# --- item 0b: a one-symbol alphabet ----------------------------------------
+"$py" - "$hasb" "$tmp/one.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["alphabet"] = ["b"]; del m["embedding"]["a"]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+for cmd in "certify $tmp/one.json --n 60 --eps 1/100" "tight $tmp/one.json --n 12 --eps 1/100" \
+           "gap $tmp/one.json --n 2000 --method exhaustive" "report $tmp/one.json --n 2..5 --out $tmp/one-rep"; do
+    timeout 60 "$tempcert" $cmd >/dev/null 2>&1
+    code=$?
+    check "item 0b: one symbol: $cmd exits $code" [ $code = 0 ]
+done
+# SIGINT stops it (the old split loop ignored it)
+"$tempcert" certify "$tmp/one.json" --n 100000 --eps 1/100 --beta 20 --max-words 1000000 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+sleep 1
+if kill -0 $pid 2>/dev/null; then
+    bad "item 0b: SIGINT does not stop a one-symbol certify"
+    kill -9 $pid
+else
+    wait $pid
+    check "item 0b: SIGINT exits 130" [ $? = 130 ]
+fi
+
+# --- item 1: no input string reaches a shell or a script unescaped ---------
+mkdir -p "$tmp/inj"
+"$py" - "$hasb" "$tmp/inj" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["name"] = "x' ; system \"touch PWNED\" ; set title 'y"
+json.dump(m, open(sys.argv[2] + "/evil.json", "w"))
+PY
+(cd "$tmp/inj" && "$tempcert" report evil.json --n 2..3 --out "rep'; touch PWNED2 #" >/dev/null 2>&1)
+check "item 1: report ran a command from the model's name" [ ! -e "$tmp/inj/PWNED" ]
+check "item 1: report ran a command from the output path" [ ! -e "$tmp/inj/PWNED2" ]
+check "item 1: report with a quote in its directory's name" [ -s "$tmp/inj/rep'; touch PWNED2 #/results.csv" ]
+check "item 1: no gnuplot script holds a quote from the model's name" \
+    bash -c "! grep -h 'set title' \"$tmp/inj/rep'; touch PWNED2 #\"/*.gp | grep -q 'system \"'"
+# a case id with a table bar and a formula lead cannot break Markdown or CSV
+sed 's/"name": "has-b"/"name": "=cmd|x"/' "$hasb" > "$tmp/inj/=cmd|x.json"
+(cd "$tmp/inj" && "$tempcert" report "=cmd|x.json" --n 2..3 --out rep2 >/dev/null 2>&1)
+check "item 1: markdown table bar escaped" grep -q '=cmd\\|x' "$tmp/inj/rep2/report.md"
+check "item 1: csv formula neutralised" grep -q "^'=cmd|x," "$tmp/inj/rep2/results.csv"
+# MONA runs without a shell: a --mona file name with shell syntax is a name
+! grep -q popen "$(dirname "$0")/../../src/ltl/mona.cpp"
+check "item 1: mona.cpp uses no popen" [ $? = 0 ]
+
+# --- item 2: outputs through symlinks and to special files ------------------
+echo keep > "$tmp/target"
+ln -s "$tmp/target" "$tmp/link"
+"$tempcert" certify "$hasb" --n 3 --eps 1/100 -o "$tmp/link" >/dev/null 2>&1
+check "item 2: the symlink is kept" [ -L "$tmp/link" ]
+check "item 2: its target holds the certificate" grep -q tempcert-certificate "$tmp/target"
+"$tempcert" certify "$hasb" --n 3 --eps 1/100 -o /dev/null >/dev/null 2>&1
+check "item 2: /dev/null stays a device" [ -c /dev/null ]
+out=$("$tempcert" certify "$hasb" --n 3 --eps 1/100 -o - 2>/dev/null)
+check "item 2: -o - writes to standard output" grep -q '"format": "tempcert-certificate/1"' <<<"$out"
+mkfifo "$tmp/fifo"
+(cat "$tmp/fifo" > "$tmp/from-fifo" &)
+"$tempcert" compile 'a S b' --alphabet a,b --pe unbounded -o "$tmp/fifo" >/dev/null 2>&1
+sleep 0.5
+check "item 2: a FIFO output is written into, not replaced" [ -p "$tmp/fifo" ]
+check "item 2: the FIFO's reader got the model" grep -q tempcert-model "$tmp/from-fifo"
+
+# --- items 3, 4: write errors are reported, nothing is left behind ----------
+if [ -w /dev/full ]; then
+    "$tempcert" compile 'a S b' --alphabet a,b --pe unbounded -o /dev/full >/dev/null 2>&1
+    check "item 3: compile to a full device exits 2" [ $? = 2 ]
+fi
+mkdir -p "$tmp/ro"
+chmod 555 "$tmp/ro"
+if ! touch "$tmp/ro/probe" 2>/dev/null; then # not root: a real read-only directory
+    "$tempcert" certify "$hasb" --n 3 --eps 1/100 -o "$tmp/ro/x.cert" >/dev/null 2>&1
+    check "item 4: unwritable directory exits 2" [ $? = 2 ]
+fi
+rm -f "$tmp/ro/probe"
+# a full file system, as a small tmpfs where we may mount one (root)
+if mkdir -p "$tmp/small" && mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
+    head -c 1000000 /dev/zero > "$tmp/small/filler" 2>/dev/null # fills it
+    "$tempcert" compile 'a S b' --alphabet a,b --pe unbounded -o "$tmp/small/m.json" \
+        --mona "$tmp/small/m.mona" >/dev/null 2>&1
+    code=$?
+    check "item 3: compile on a full disk exits $code, expected 2" [ $code = 2 ]
+    check "item 3: compile on a full disk leaves no model" [ ! -e "$tmp/small/m.json" ]
+    "$tempcert" certify "$hasb" --n 3 --eps 1/100 -o "$tmp/small/x.cert" >/dev/null 2>&1
+    check "item 4: certify on a full disk exits 2" [ $? = 2 ]
+    left=$(ls -A "$tmp/small" | grep -v '^filler$' | tr '\n' ' ')
+    check "item 4: debris on a full disk: '$left'" [ -z "$left" ]
+    umount "$tmp/small"
+fi
+
+# --- item 5: a report appears whole ---------------------------------------
+"$tempcert" report "$hasb" --n 2..3 --out "$tmp/rep" >/dev/null 2>&1
+before=$(cat "$tmp/rep/results.csv")
+"$tempcert" report "$hasb" --n 2..4 --out "$tmp/rep" >/dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+rows=$(grep -c has-b "$tmp/rep/results.csv")
+jrows=$("$py" -c "import json; print(len(json.load(open('$tmp/rep/results.json'))['rows']))")
+check "item 5: csv and json rows agree after kill -9 ($rows, $jrows)" [ "$rows" = "$jrows" ]
+check "item 5: no temporary directory left visible" bash -c "! ls \"$tmp\" | grep -q '^rep.'"
+mkdir -p "$tmp/notreport" && echo mine > "$tmp/notreport/thesis.tex"
+"$tempcert" report "$hasb" --n 2..3 --out "$tmp/notreport" >/dev/null 2>&1
+check "item 5: a directory that is not a report is refused (exit 2)" [ $? = 2 ]
+check "item 5: and left alone" [ -f "$tmp/notreport/thesis.tex" ]
+
+# --- item 6: concurrent writers of one output ------------------------------
+pids=()
+for k in 1 2 3 4 5 6; do
+    "$tempcert" certify "$hasb" --n 4 --eps 1/100 -o "$tmp/same.cert" >/dev/null 2>"$tmp/err$k" &
+    pids+=($!)
+done
+codes=""
+for p in "${pids[@]}"; do wait "$p"; codes="$codes$?"; done
+check "item 6: every concurrent writer exits 0 ($codes)" [ "$codes" = 000000 ]
+check "item 6: the output is a whole certificate" \
+    bash -c "\"$tempcert\" check \"$tmp/same.cert\" --model \"$hasb\" >/dev/null"
+check "item 6: no temporary files left" bash -c "! ls -A \"$tmp\" | grep -q tmp-"
+
+# --- item 7: never overwrite an input --------------------------------------
+cp "$hasb" "$tmp/m.json"
+"$tempcert" certify "$tmp/m.json" --n 3 --eps 1/100 -o "$tmp/m.json" >/dev/null 2>&1
+check "item 7: certify -o its own model exits 2" [ $? = 2 ]
+check "item 7: the model is intact" cmp -s "$hasb" "$tmp/m.json"
+ln -s "$tmp/m.json" "$tmp/m-link.json"
+"$tempcert" certify "$tmp/m.json" --n 3 --eps 1/100 -o "$tmp/m-link.json" >/dev/null 2>&1
+check "item 7: certify -o a link to its model exits 2" [ $? = 2 ]
+"$tempcert" compile 'a S b' --alphabet a,b --pe unbounded -o "$tmp/c.json" --mona "$tmp/c.json" \
+    >/dev/null 2>&1
+check "item 7: compile -o and --mona the same file exits 2" [ $? = 2 ]
+
+# --- item 9: every read is bounded, whatever the file ----------------------
+for dev in /dev/zero /dev/urandom; do
+    timeout 20 "$tempcert" eval "$dev" --input ab --max-file-bytes 1000000 >/dev/null 2>&1
+    code=$?
+    check "item 9: model $dev exits $code, expected 3" [ $code = 3 ]
+    timeout 20 "$tempcert" check "$dev" --model "$hasb" --max-file-bytes 1000000 >/dev/null 2>&1
+    code=$?
+    check "item 9: certificate $dev exits $code, expected non-zero and no hang" [ $code != 124 -a $code != 0 ]
+done
+mkfifo "$tmp/in-fifo"
+timeout 20 "$tempcert" eval "$tmp/in-fifo" --input ab --time-limit 1 >/dev/null 2>&1
+code=$?
+check "item 9: a FIFO without a writer stops at --time-limit ($code)" [ $code = 3 ]
+"$tempcert" eval "$tmp/in-fifo" --input ab >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+sleep 1
+if kill -0 $pid 2>/dev/null; then
+    bad "item 9: a FIFO without a writer ignores SIGINT"
+    kill -9 $pid
+else
+    wait $pid
+    check "item 9: SIGINT on a FIFO read exits 130" [ $? = 130 ]
+fi
+msg=$("$tempcert" eval "$tmp" --input ab 2>&1)
+check "item 9: a directory: $msg" grep -q "is a directory" <<<"$msg"
+out=$("$tempcert" eval <(cat "$hasb") --input ab --hard 2>&1)
+check "item 9: process substitution works" grep -q accept <<<"$out"
+
+# --- item 8: SIGINT and --time-limit stop eval and the main job ------------
+long=$("$py" -c "print('ab' * 3000)")
+"$tempcert" eval "$hasb" --input "$long" --beta 50 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+sleep 1
+if kill -0 $pid 2>/dev/null; then
+    bad "item 8: eval ignores SIGINT"
+    kill -9 $pid
+else
+    wait $pid
+    check "item 8: eval on SIGINT exits 130" [ $? = 130 ]
+fi
+timeout 30 "$tempcert" eval "$hasb" --input "$long" --beta 50 --time-limit 1 >/dev/null 2>&1
+code=$?
+check "item 8: eval --time-limit 1 exits $code, expected 3" [ $code = 3 ]
+mkdir -p "$tmp/job"
+(cd "$tmp/job" && exec "$tempcert" >/dev/null 2>&1) &
+pid=$!
+sleep 3
+kill -INT $pid
+sleep 1
+if kill -0 $pid 2>/dev/null; then
+    bad "item 8: the main job ignores SIGINT"
+    kill -9 $pid
+else
+    wait $pid
+    check "item 8: the main job on SIGINT exits 130" [ $? = 130 ]
+fi
+
+# --- item 15: a position's score equals itself -----------------------------
+"$py" - "$hasb" "$tmp/irr.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["positions"] = [{"dim": 2, "expr": "sqrt(2)*j"}]   # irrational maximal scores
+m["layers"][0]["heads"][0]["value"] = [[0, 0, 1, 0]]   # irrational values
+json.dump(m, open(sys.argv[2], "w"))
+PY
+out=$("$tempcert" eval "$tmp/irr.json" --input aab --hard 2>&1)
+check "item 15: irrational maximum and value decided: $out" grep -q "argmax {3}" <<<"$out"
+# rational scores, irrational values: every tie is exact, the values are not
+"$py" - "$hasb" "$tmp/irr2.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["width"] = 5
+for s in m["embedding"]: m["embedding"][s].append(0)
+m["positions"] = [{"dim": 2, "expr": "j"}, {"dim": 4, "expr": "sqrt(2)*j"}]
+h = m["layers"][0]["heads"][0]
+h["query"] = [[0, 0, 1, 0, 0]]; h["key"] = [[0, 1, 0, 0, 0]]
+h["value"] = [[0, 0, 0, 0, 1]]; h["output"] = [[0], [0], [0], [1], [0]]
+m["output"]["weights"] = [0, 0, 0, 1, 0]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$tempcert" certify "$tmp/irr2.json" --n 4 --eps 1/100 >/dev/null 2>&1
+code=$?
+check "item 15: certify with irrational values exits $code (0 or 1, not 3)" [ $code = 0 -o $code = 1 ]
+
+# --- item 16: messages -------------------------------------------------------
+msg() { "$tempcert" "$@" 2>&1; }
+m=$(msg eval "$hasb" --input ab --threads -1)
+check "item 16: --threads -1: $m" grep -q "got -1$" <<<"$m"
+m=$(msg eval "$hasb" --input ab --max-words -3)
+check "item 16: --max-words -3: $m" grep -q "got -3$" <<<"$m"
+m=$(msg theorem ltl-unbounded-pe 'a S b' --alphabet a,b --range 0..3 --eps 1/100)
+check "item 16: --range errors name --range: $m" grep -q "^tempcert: --range" <<<"$m"
+m=$(msg eval "$tmp" --input ab)
+check "item 16: a directory as a model: $m" grep -q "is a directory" <<<"$m"
+m=$(msg certify "$hasb" --n "$("$py" -c "print('9' * 1900)")" --eps 1/100)
+check "item 16: a 1900-digit option is not echoed (${#m} characters)" [ ${#m} -lt 300 ]
+m=$(msg certify "$hasb" --n 3 --eps 1/100 --beta 1e18)
+check "item 16: --beta 1e18 is accepted: $m" grep -q "verdict: certified" <<<"$m"
+m=$(msg eval "$hasb" --input a,b,,a)
+check "item 16: --input a,b,,a is refused: $m" grep -q "column 5" <<<"$m"
+printf '%s\0' "$(cat "$hasb")" > "$tmp/nul.json"
+m=$(msg eval "$tmp/nul.json" --input ab)
+check "item 16: a trailing NUL is refused: $m" grep -q "NUL" <<<"$m"
+sed 's/"alphabet": \["a", "b"\]/"alphabet": ["a", "b\xc2\xa0"]/; s/"b": \[0, 1/"b\xc2\xa0": [0, 1/' "$hasb" > "$tmp/nbsp.json"
+m=$(msg eval "$tmp/nbsp.json" --input a)
+check "item 16: a no-break space in a symbol is refused: $m" grep -q 'alphabet\[1\]' <<<"$m"
+m=$(msg theorem --list --json)
+check "item 16: theorem --list --json is JSON" "$py" -c "import json,sys; json.loads(sys.argv[1])" "$m"
+m=$(msg certify "$hasb" --n 3 --eps 1/100 --beta "sqrt(2)-1.4142135623730950488016887242096980785696")
+check "item 16: a tiny positive irrational beta is decided positive: $m" grep -q "verdict: refuted" <<<"$m"
+# slack: never a negative number beside "certified"
+for b in 2.6441335153 2.64413351535; do
+    m=$(msg certify "$hasb" --n 3 --eps 1/100 --beta $b)
+    check "item 16: no negative slack: $m" bash -c "! grep -q 'slack >= -' <<<\"\$1\"" _ "$m"
+done
+
+# --- item 10: compile checks the limits before building ----------------------
+f=$("$py" -c "
+s = 'b'
+for k in range(240): s = 'a S (%s)' % s
+print(s)")
+out=$( { /usr/bin/time -f 'RSS %M' timeout 10 "$tempcert" compile "$f" --alphabet a,b --pe unbounded \
+        -o "$tmp/huge.json" --max-layers 4; } 2>&1)
+code=$?
+rss=$(sed -n 's/^RSS //p' <<<"$out")
+check "item 10: compile over --max-layers exits $code, expected 3" [ $code = 3 ]
+check "item 10: and names the option: $out" grep -q -- "--max-layers" <<<"$out"
+check "item 10: within 100 MB (${rss:-?} KB)" [ "${rss:-0}" -lt 102400 ]
+check "item 10: and writes nothing" [ ! -e "$tmp/huge.json" ]
+
+# --- item 21: certify writes no layerwise certificate the checker cannot back
+"$tempcert" compile 'Y a' --alphabet a,b --pe unbounded -o "$tmp/ya.json" >/dev/null 2>&1
+sed 's/"expr": "j"/"expr": "j^2"/' "$tmp/ya.json" >"$tmp/ya2.json"
+"$tempcert" certify "$tmp/ya2.json" --n 50 --eps 1/100 --method layerwise -o "$tmp/ya2.cert" \
+    >/dev/null 2>&1
+code=$?
+check "item 21: a certificate the checker cannot back is not written (exit $code)" \
+    [ $code = 3 -a ! -e "$tmp/ya2.cert" ]
+"$tempcert" certify "$tmp/ya.json" --n 50 --eps 1/100 --method layerwise -o "$tmp/ya.cert" \
+    >/dev/null 2>&1
+check "item 21: the unmutated formula's certificate is written" [ -s "$tmp/ya.cert" ]
+
+# --- item 12: tight stops at once where no beta can work ----------------------
+"$py" - "$hasb" "$tmp/tie.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+h = m["layers"][0]["heads"][0]
+h["kind"] = "leftmost"                       # b's positions tie, with values j
+h["value"] = [[0, 0, 1, 0]]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+start=$(date +%s)
+m=$("$tempcert" tight "$tmp/tie.json" --n 4 --eps 1/100 2>&1)
+code=$?
+check "item 12: tight on a tie between values exits $code, expected 3" [ $code = 3 ]
+check "item 12: and says why: $m" grep -q "ties on the word" <<<"$m"
+check "item 12: at once ($(( $(date +%s) - start )) s)" [ $(( $(date +%s) - start )) -le 5 ]
+
+# --- item 14: features undefined somewhere, the same answer on every path ----
+for e in "1/j" "j^-3"; do
+    sed "s|\"expr\": \"j\"|\"expr\": \"$e\"|" "$hasb" >"$tmp/feat.json"
+    a=$("$tempcert" gap "$tmp/feat.json" --n 5 --method symbolic 2>&1 | tail -1)
+    b=$("$tempcert" gap "$tmp/feat.json" --n 5 --method exhaustive 2>&1 | tail -1)
+    check "item 14: $e: symbolic ($a) = exhaustive ($b)" [ "$a" = "$b" ]
+    "$tempcert" certify "$tmp/feat.json" --n 5 --eps 1/100 --method layerwise >/dev/null 2>&1
+    code=$?
+    check "item 14: $e: layerwise exits $code (not 70)" [ $code = 0 -o $code = 3 ]
+done
+sed 's|"expr": "j"|"expr": "1/(n-4)"|' "$hasb" >"$tmp/feat.json"
+for meth in symbolic exhaustive; do
+    m=$("$tempcert" gap "$tmp/feat.json" --n 5 --method $meth 2>&1)
+    code=$?
+    check "item 14: 1/(n-4), $meth: exit $code naming the feature: $m" \
+        bash -c '[ "$1" = 2 ] && grep -q "positions\[0\].expr.*n = 4" <<<"$2"' _ $code "$m"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

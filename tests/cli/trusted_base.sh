@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Issue 13, item 19: tempcert-check links no engine code. The patterns are
+# engine functions (search, filter, softmax enclosures, certification); each
+# must be in `tempcert` (so the test can fail) and absent from tempcert-check.
+# Also: tempcert-check verifies a certificate certify wrote, and rejects one
+# with a false claim. Usage: trusted_base.sh TEMPCERT TEMPCERT-CHECK CASES
+set -u
+tempcert=$1
+checker=$2
+cases=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+engine=('tempcert::certify_' 'tempcert::detail::softmax' 'tempcert::detail::total_variation'
+        'tempcert::detail::PrefixEvaluator' 'tempcert::analyse_symbolic' 'tempcert::tight_'
+        'tempcert::evaluate_soft' 'tempcert::compile_formula' 'tempcert::min_gaps'
+        'tempcert::lemma_gt' 'tempcert::detail::tv_filter' 'tempcert::write_report'
+        'tempcert::detail::soft_query')
+nm -C "$tempcert" >"$tmp/engine.syms"
+nm -C "$checker" >"$tmp/checker.syms"
+for sym in "${engine[@]}"; do
+    if ! grep -qF "$sym" "$tmp/engine.syms"; then
+        fail=$((fail + 1)); echo "FAIL: $sym is not in tempcert (the pattern is stale)"
+    elif grep -qF "$sym" "$tmp/checker.syms"; then
+        fail=$((fail + 1)); echo "FAIL: tempcert-check contains engine code: $sym"
+    else
+        pass=$((pass + 1))
+    fi
+done
+model="$cases/models/has-ab-two-layer.json"
+"$tempcert" certify "$model" --n 5 --eps 1/100 --beta 10 -o "$tmp/c.json" >/dev/null 2>&1
+"$tempcert" certify "$model" --n 5 --eps 1/100 -o "$tmp/r.json" >/dev/null 2>&1 # refuted
+if "$checker" "$tmp/c.json" --model "$model" | grep -q '^s VERIFIED'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-check does not verify a certificate certify wrote"
+fi
+sed 's/"words_checked": [0-9]*/"words_checked": 7/' "$tmp/c.json" >"$tmp/bad.json"
+"$checker" "$tmp/bad.json" --model "$model" >"$tmp/out" 2>&1
+if [ $? = 1 ] && grep -q 'NOT VERIFIED.*words_checked' "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-check accepts a false words_checked: $(cat "$tmp/out")"
+fi
+if "$checker" "$tmp/r.json" --model "$model" | grep -q '^s VERIFIED'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-check does not verify a refuted certificate"
+fi
+"$checker" "$tmp/c.json" >/dev/null 2>&1
+if [ $? = 2 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: no --model is not exit 2"; fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
