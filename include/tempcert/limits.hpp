@@ -24,7 +24,9 @@ struct Limits {
     std::size_t max_words = 20000000;       // --max-words: words an enumeration visits
     // --max-queries: query configurations (length, position, symbol) one
     // head's symbolic analysis may examine (layerwise runs one per head):
-    // n |Sigma| for backward masks, about n^2 |Sigma| / 2 otherwise.
+    // n |Sigma| for backward masks, about n^2 |Sigma| / 2 otherwise, each
+    // counted at its cost: |Sigma|^2 symbol pairs (closed form) or |Sigma| n
+    // offers (general scan).
     std::size_t max_queries = 1000000000;
     long prec_cap = 4096; // --prec-cap: bits
     // --time-limit: wall-clock budget; checked between units of work.

@@ -223,8 +223,9 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
         }
     };
     bool one_length = !uses_n && (head.mask == Mask::Causal || head.mask == Mask::Strict);
-    double dn = static_cast<double>(n), queries = one_length ? dn * static_cast<double>(k)
-                                                             : static_cast<double>(k) * dn * dn / 2;
+    // query configurations, each comparing |Sigma|^2 pairs of symbols
+    double dk = static_cast<double>(k), dn = static_cast<double>(n);
+    double queries = (one_length ? dn * dk : dk * dn * dn / 2) * std::max(1.0, dk * dk);
     if (queries > static_cast<double>(limits.max_queries))
         throw LimitError(where + ": re-deriving its gap would examine more than " +
                          std::to_string(limits.max_queries) +

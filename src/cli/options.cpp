@@ -36,7 +36,8 @@ const LimitRow kLimitRows[] = {
     {"max-words", &Limits::max_words, 1, std::size_t(1) << 40,
      "most words an exhaustive enumeration may visit"},
     {"max-queries", &Limits::max_queries, 1, std::size_t(1) << 48,
-     "most query configurations one head's symbolic or layerwise analysis may examine"},
+     "most query configurations one head's symbolic or layerwise analysis may examine, "
+     "each counted at the symbol pairs or positions it compares"},
 };
 
 } // namespace

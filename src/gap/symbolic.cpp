@@ -519,17 +519,24 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
                 }
             }
         };
-        // Refuse before any work when the scan would exceed --max-queries.
+        // Refuse before any work when the scan would exceed --max-queries,
+        // counting each query configuration at what it costs: |Sigma|^2
+        // symbol pairs by the closed form, |Sigma| n offers by the general
+        // scan (issue 13, item 13: 300 symbols took seconds at n = 3).
         {
             double k = static_cast<double>(ksym), dn = static_cast<double>(n);
-            double queries = one_length ? dn * k + (m.has_bos() ? 1 : 0)
-                                        : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
+            double configurations = one_length ? dn * k + (m.has_bos() ? 1 : 0)
+                                               : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
+            double per_query = fixed_affine ? std::max(1.0, k * k) : std::max(1.0, k * dn);
+            double queries = configurations * per_query;
             if (queries > static_cast<double>(opt.limits.max_queries)) {
                 char approx[32];
                 std::snprintf(approx, sizeof approx, "%.2g", queries);
                 throw LimitError("the symbolic analysis of " + m.name +
                                  (layer.heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
-                                 " would examine about " + approx + " query configurations (" +
+                                 " would examine about " + approx +
+                                 " query configurations times the symbols or positions each "
+                                 "compares (" +
                                  (one_length
                                       ? "one per query position and symbol"
                                       : "every position at every length: the mask looks forward or "

@@ -138,7 +138,15 @@ Rational Interval::upper_exact() const {
     return rational_of(x.v);
 }
 bool Interval::narrower_than(const Rational &w) const {
-    return is_finite() && upper_exact() - lower_exact() < w;
+    if (!is_finite()) return false;
+    // hi - lo rounded up (an upper bound of the width), compared in MPFR:
+    // the endpoints' exact rationals could have denominators of 2^(10^9)
+    // bits for weights near exp(-10^20) (issue 13, item 12)
+    Fr lo(prec()), hi(prec()), width(prec() + 2);
+    mpfi_get_left(lo.v, v_);
+    mpfi_get_right(hi.v, v_);
+    mpfr_sub(width.v, hi.v, lo.v, MPFR_RNDU);
+    return mpfr_cmp_q(width.v, w.backend().data()) < 0;
 }
 std::string Interval::lower_decimal(int digits) const {
     Fr x(prec());

@@ -376,5 +376,31 @@ for meth in symbolic exhaustive; do
         bash -c '[ "$1" = 2 ] && grep -q "positions\[0\].expr.*n = 4" <<<"$2"' _ $code "$m"
 done
 
+# --- item 13: --max-queries counts what each query costs --------------------
+"$py" - "$hasb" "$tmp/k300.json" <<'PY'
+import json, sys
+k = 300
+m = json.load(open(sys.argv[1]))
+m["alphabet"] = ["s%d" % i for i in range(k)]
+m["embedding"] = {"s%d" % i: ["%d/%d" % (i, k), "%d/%d" % ((7 * i) % k, k), 0, 0] for i in range(k)}
+json.dump(m, open(sys.argv[2], "w"))
+PY
+start=$(date +%s)
+m=$("$tempcert" gap "$tmp/k300.json" --n 3 --method symbolic --max-queries 1000000 2>&1)
+code=$?
+check "item 13: 300 symbols over --max-queries 10^6 exits $code, expected 3: $m" [ $code = 3 ]
+check "item 13: refused at once" [ $(( $(date +%s) - start )) -le 3 ]
+
+# --- item 12: a huge beta is the easy case, not a slow one --------------------
+for cmd in "certify $hasb --n 3 --eps 1/100 --beta 1e20" "eval $hasb --input abab --beta 1e20"; do
+    out=$( { /usr/bin/time -f 'TIME %e RSS %M' "$tempcert" $cmd >/dev/null; } 2>&1)
+    t=$(sed -n 's/^TIME \([0-9.]*\) .*/\1/p' <<<"$out")
+    rss=$(sed -n 's/.*RSS //p' <<<"$out")
+    if [ -z "${TEMPCERT_SANITIZED:-}" ]; then
+        check "item 12: $cmd: ${t}s, ${rss} KB (at most 2 s, 200 MB)" \
+            "$py" -c "import sys; sys.exit(not (float('$t') <= 2 and int('$rss') <= 204800))"
+    fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
