@@ -36,6 +36,19 @@ int run_eval(const Args &args) {
         throw LimitError("the word has length " + std::to_string(w.size()) +
                          ", more than the limit " + std::to_string(common.limits.max_n) +
                          " (--max-n)");
+    // A trace holds every query's weights: about n^2 per head, so memory
+    // grows with the square of the word; bounded up front (issue 13, item 11).
+    {
+        double n = static_cast<double>(w.size() + (m.has_bos() ? 1 : 0)), heads = 0;
+        for (const auto &layer : m.layers)
+            heads += static_cast<double>(layer.heads.size());
+        double weights = n * n * heads * (vm.count("beta") ? 2 : 1);
+        if (weights > static_cast<double>(common.limits.max_entries))
+            throw LimitError("evaluating a word of length " + std::to_string(w.size()) +
+                             " keeps about " + std::to_string(static_cast<long long>(weights)) +
+                             " attention weights (n^2 per head), more than the limit " +
+                             std::to_string(common.limits.max_entries) + " (--max-entries)");
+    }
     std::string why;
     auto width = parse_rational_scientific(vm["width"].as<std::string>(), why);
     if (!width || *width <= 0)

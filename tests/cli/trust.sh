@@ -228,7 +228,7 @@ check "item 9: process substitution works" grep -q accept <<<"$out"
 
 # --- item 8: SIGINT and --time-limit stop eval and the main job ------------
 long=$("$py" -c "print('ab' * 3000)")
-"$tempcert" eval "$hasb" --input "$long" --beta 50 >/dev/null 2>&1 &
+"$tempcert" eval "$hasb" --input "$long" --beta 50 --max-entries 1000000000 >/dev/null 2>&1 &
 pid=$!
 sleep 1
 kill -INT $pid
@@ -240,7 +240,7 @@ else
     wait $pid
     check "item 8: eval on SIGINT exits 130" [ $? = 130 ]
 fi
-timeout 30 "$tempcert" eval "$hasb" --input "$long" --beta 50 --time-limit 1 >/dev/null 2>&1
+timeout 30 "$tempcert" eval "$hasb" --input "$long" --beta 50 --time-limit 1 --max-entries 1000000000 >/dev/null 2>&1
 code=$?
 check "item 8: eval --time-limit 1 exits $code, expected 3" [ $code = 3 ]
 mkdir -p "$tmp/job"
@@ -401,6 +401,15 @@ for cmd in "certify $hasb --n 3 --eps 1/100 --beta 1e20" "eval $hasb --input aba
             "$py" -c "import sys; sys.exit(not (float('$t') <= 2 and int('$rss') <= 204800))"
     fi
 done
+
+# --- item 11: eval's memory is bounded before it is spent ---------------------
+big=$("$py" -c "print('ab' * 10000)")
+out=$( { /usr/bin/time -f 'RSS %M' "$tempcert" eval "$hasb" --input "$big" --beta 50 >/dev/null; } 2>&1)
+code=$?
+rss=$(sed -n 's/.*RSS //p' <<<"$out")
+check "item 11: a 20000-symbol eval exits $code (3) naming --max-entries" \
+    bash -c '[ "$1" = 3 ] && grep -q -- "--max-entries" <<<"$2"' _ $code "$out"
+check "item 11: within 100 MB (${rss:-?} KB)" [ "${rss:-0}" -lt 102400 ]
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
