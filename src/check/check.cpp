@@ -121,6 +121,28 @@ void fold_gaps(const Model &m, const Word &w, const Trace &t, std::vector<HeadFa
         }
 }
 
+// Folds facts found on other words into `into`, as fold_gaps would have.
+void merge_facts(const std::vector<HeadFacts> &part, std::vector<HeadFacts> &into) {
+    for (std::size_t i = 0; i < part.size(); ++i) {
+        const HeadFacts &p = part[i];
+        HeadFacts &f = into[i];
+        if (!p.tie.empty() && (f.tie.empty() || word_before(p.tie, f.tie))) {
+            f.tie = p.tie;
+            f.tie_query = p.tie_query;
+            f.tie_argmax = p.tie_argmax;
+            f.tie_runner_up = p.tie_runner_up;
+        }
+        if (p.min_gap && (!f.min_gap || *p.min_gap < *f.min_gap ||
+                          (*p.min_gap == *f.min_gap && word_before(p.witness, f.witness)))) {
+            f.min_gap = p.min_gap;
+            f.witness = p.witness;
+            f.witness_query = p.witness_query;
+            f.witness_argmax = p.witness_argmax;
+            f.witness_runner_up = p.witness_runner_up;
+        }
+    }
+}
+
 std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &limits,
                                  const PrecisionPolicy &policy) {
     std::vector<HeadFacts> facts;
@@ -129,17 +151,21 @@ std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &li
             facts.emplace_back();
             facts.back().N = max_allowed(head.mask, n, m.has_bos());
         }
-    const std::vector<HeadFacts> none = facts;
     if (prefix_walk_applies(m, nullptr)) {
+        std::vector<std::vector<HeadFacts>> parts(1, facts);
         try {
-            walk_words(m, n, nullptr, policy.start, limits,
-                       [&](const Word &w, const Trace &hard, const Trace &) {
-                           fold_gaps(m, w, hard, facts);
-                           return true;
-                       });
+            walk_words(
+                m, n, nullptr, policy.start, limits,
+                [&](std::size_t count) { parts.resize(count, facts); },
+                [&](std::size_t task, const Word &w, const Trace &hard, const Trace &) {
+                    fold_gaps(m, w, hard, parts[task]);
+                    return true;
+                });
+            for (const auto &part : parts)
+                merge_facts(part, facts);
             return facts;
         } catch (const Undecided &) {
-            facts = none; // irrational features: whole words at rising precision
+            // irrational features: whole words at rising precision, below
         }
     }
     for_each_word(m.alphabet.size(), n, [&](const Word &w) {

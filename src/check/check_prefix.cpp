@@ -8,6 +8,12 @@
 #include "../eval/layer_ops.hpp"
 #include "tempcert/error.hpp"
 
+#include <mpfr.h>
+
+#include <atomic>
+#include <exception>
+#include <thread>
+
 namespace tempcert::check {
 
 namespace {
@@ -129,13 +135,31 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta) {
     return true;
 }
 
-void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
-                const Limits &limits, const WordVisit &visit) {
-    Walk walk(m, betas, prec);
-    Word w;
-    std::vector<std::size_t> next{0}; // next[d]: the next symbol at depth d + 1
+namespace {
+
+// The prefixes of the first length with at least kMinTasks words are the
+// parallel tasks: a length fixed by the alphabet and n, never by --threads.
+constexpr std::size_t kMinTasks = 64;
+
+std::size_t split_length(std::size_t symbols, std::size_t n) {
+    if (symbols < 2) return n;
+    std::size_t split = 1;
+    for (std::size_t c = symbols; c < kMinTasks && split < n; c *= symbols)
+        ++split;
+    return split;
+}
+
+// Depth-first below `root` (already pushed onto `walk`), words up to length
+// n; `below` collects the nodes at length `stop` that visit lets through.
+void depth_first(Walk &walk, Word &w, std::size_t n, std::size_t stop, std::size_t symbols,
+                 const Limits &limits, const std::function<bool(const Word &, const Trace &,
+                                                                const Trace &)> &visit,
+                 std::vector<Word> *below) {
+    const std::size_t base = w.size();
+    if (base >= n) return;
+    std::vector<std::size_t> next{0}; // next[d]: the next symbol at depth base + d + 1
     while (!next.empty()) {
-        if (next.back() == m.alphabet.size()) {
+        if (next.back() == symbols) {
             next.pop_back();
             if (!next.empty()) {
                 walk.pop();
@@ -149,13 +173,71 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
         w.push_back(s);
         // the new position's queries (with length 1, BOS's too)
         auto [hard, soft] = walk.traces(w.size() == 1 ? 0 : walk.positions() - 1);
-        if (visit(w, hard, soft) && w.size() < n) {
+        bool go_on = visit(w, hard, soft);
+        if (go_on && below && w.size() == stop) below->push_back(w);
+        if (go_on && w.size() < stop) {
             next.push_back(0);
         } else {
             walk.pop();
             w.pop_back();
         }
     }
+}
+
+// Runs task(k) for k in [0, count) on up to `threads` threads; rethrows the
+// exception of the first task (by index) that threw.
+void run_parallel(std::size_t count, unsigned threads, const std::function<void(std::size_t)> &task) {
+    std::vector<std::exception_ptr> errors(count);
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < count;) {
+            try {
+                task(k);
+            } catch (...) {
+                errors[k] = std::current_exception();
+                next = count;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, count); ++t)
+        pool.emplace_back([&worker] {
+            worker();
+            mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); // MPFR's per-thread constants
+        });
+    worker();
+    for (auto &t : pool)
+        t.join();
+    for (auto &e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+} // namespace
+
+void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
+                const Limits &limits, const std::function<void(std::size_t)> &ready,
+                const WordVisit &visit) {
+    const std::size_t k = m.alphabet.size(), split = split_length(k, n);
+    std::vector<Word> roots;
+    {
+        Walk walk(m, betas, prec);
+        Word w;
+        depth_first(walk, w, n, split, k, limits,
+                    [&](const Word &x, const Trace &h, const Trace &s) { return visit(0, x, h, s); },
+                    split < n ? &roots : nullptr);
+    }
+    ready(roots.size() + 1);
+    run_parallel(roots.size(), limits.threads, [&](std::size_t r) {
+        Walk walk(m, betas, prec);
+        Word w = roots[r];
+        for (int s : w)
+            walk.push(s);
+        depth_first(walk, w, n, n, k, limits,
+                    [&](const Word &x, const Trace &h, const Trace &s) {
+                        return visit(r + 1, x, h, s);
+                    },
+                    nullptr);
+    });
 }
 
 std::optional<std::string>
@@ -169,30 +251,50 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         betas.push_back(beta.at(l, 1, prec));
     // the first failing word in (length, lexicographic) order, as the
-    // certifier reports it: no node below a failure, nor as long as it
-    Word failed;
-    std::string failure;
+    // certifier reports it: each task goes below no failure, nor as long as
+    // the least it knows of (its own, or one found before the split)
+    struct Part {
+        Word failed;
+        std::string failure;
+        std::uint64_t words = 0;
+    };
+    std::vector<Part> parts(1);
     try {
-        walk_words(m, n, &betas, prec, limits,
-                   [&](const Word &w, const Trace &hard, const Trace &soft) {
-                       std::string where;
-                       Tri t = judge_word(hard, soft, eps, criterion, prec, where);
-                       if (t == Tri::Unknown) t = judge_whole(w, where);
-                       ++words;
-                       if (t != Tri::True && (failed.empty() || w.size() < failed.size())) {
-                           failed = w;
-                           failure = "on word " + format_word(w, m.alphabet) + ", " + where +
-                                     (t == Tri::False ? " violates eps "
-                                                      : " cannot be shown within eps ") +
-                                     to_string(eps);
-                       }
-                       return t == Tri::True && (failed.empty() || w.size() + 1 < failed.size());
-                   });
+        walk_words(
+            m, n, &betas, prec, limits,
+            [&](std::size_t count) {
+                parts.resize(count);
+                for (std::size_t k = 1; k < count; ++k)
+                    parts[k].failed = parts[0].failed;
+            },
+            [&](std::size_t task, const Word &w, const Trace &hard, const Trace &soft) {
+                Part &part = parts[task];
+                std::string where;
+                Tri t = judge_word(hard, soft, eps, criterion, prec, where);
+                if (t == Tri::Unknown) t = judge_whole(w, where);
+                ++part.words;
+                if (t != Tri::True && (part.failed.empty() || w.size() < part.failed.size())) {
+                    part.failed = w;
+                    part.failure = "on word " + format_word(w, m.alphabet) + ", " + where +
+                                   (t == Tri::False ? " violates eps "
+                                                    : " cannot be shown within eps ") +
+                                   to_string(eps);
+                }
+                return t == Tri::True &&
+                       (part.failed.empty() || w.size() + 1 < part.failed.size());
+            });
     } catch (const Undecided &) {
-        words = 0;
         return std::nullopt; // a hard tie needs more precision: the whole-word path
     }
-    return failure;
+    const Part *least = nullptr;
+    for (const auto &part : parts) {
+        words += part.words;
+        if (!part.failure.empty() &&
+            (!least || part.failed.size() < least->failed.size() ||
+             (part.failed.size() == least->failed.size() && part.failed < least->failed)))
+            least = &part;
+    }
+    return least ? least->failure : std::string();
 }
 
 } // namespace tempcert::check

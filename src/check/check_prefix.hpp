@@ -13,14 +13,21 @@ namespace tempcert::check {
 // strict) and neither the features nor beta (when given) read n.
 bool prefix_walk_applies(const Model &m, const BetaSpec *beta);
 
-// Visits every word of length 1..n in depth-first order (each extending its
-// parent by one position), with traces holding the queries the new position
-// adds (with length 1, BOS's too) and the word's read-outs; the soft trace
-// is empty without betas. visit returns whether to go below the word.
-// Throws Undecided when a hard comparison cannot be decided at `prec`.
-using WordVisit = std::function<bool(const Word &, const Trace &hard, const Trace &soft)>;
+// Visits every word of length 1..n, each extending its parent by one
+// position, with traces holding the queries the new position adds (with
+// length 1, BOS's too) and the word's read-outs; the soft trace is empty
+// without betas. visit returns whether to go below the word. The words are
+// split into tasks by a fixed prefix length (independent of --threads):
+// task 0, the words up to that length, runs first in this thread; then
+// ready(count) is called, and tasks 1..count-1 (the words below each prefix
+// task 0 let through) run on limits.threads threads, each task on one
+// thread at a time, in depth-first order within it. Throws Undecided when a
+// hard comparison cannot be decided at `prec`.
+using WordVisit =
+    std::function<bool(std::size_t task, const Word &, const Trace &hard, const Trace &soft)>;
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
-                const Limits &limits, const WordVisit &visit);
+                const Limits &limits, const std::function<void(std::size_t)> &ready,
+                const WordVisit &visit);
 
 // Judges every word of length 1..n, each extending its parent in a
 // depth-first walk over the tree of words by one position: for models whose

@@ -10,6 +10,8 @@ checker=$2
 cases=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 pass=0
 fail=0
 engine=('tempcert::certify_' 'tempcert::detail::softmax' 'tempcert::detail::total_variation'
@@ -50,5 +52,25 @@ else
 fi
 "$checker" "$tmp/c.json" >/dev/null 2>&1
 if [ $? = 2 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: no --model is not exit 2"; fi
+# the verdict and its reason do not depend on --threads (a false claim whose
+# least failing word lies below the split into tasks)
+"$py" - "$tmp/r.json" "$tmp/u.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["beta"] = {"spec": "6", "source": "user"}
+d["verdict"] = "certified"
+d["counterexample"] = None
+d["words_checked"] = 62
+json.dump(d, open(sys.argv[2], "w"))
+PY
+one=$("$checker" "$tmp/u.json" --model "$model" --threads 1)
+for th in 2 3; do
+    other=$("$checker" "$tmp/u.json" --model "$model" --threads $th)
+    if [ "$one" = "$other" ] && grep -q "NOT VERIFIED.*on word" <<<"$one"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: --threads $th: $other, but --threads 1: $one"
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

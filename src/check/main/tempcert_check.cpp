@@ -3,7 +3,7 @@
 // the engine that writes certificates; `tempcert check` runs the same code.
 //
 //   tempcert-check CERT --model MODEL [--prec-cap BITS] [--time-limit S]
-//                  [--max-n N] [--max-words W] [--max-file-bytes B]
+//                  [--threads T] [--max-n N] [--max-words W] [--max-file-bytes B]
 //
 // Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
 // "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1); bad usage or an
@@ -16,6 +16,8 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <thread>
+#include <algorithm>
 
 namespace {
 
@@ -72,6 +74,8 @@ Options parse(int argc, char **argv) {
             o.limits.max_n = static_cast<std::size_t>(whole(k, v, 1, 1LL << 32));
         else if (k == "--max-words")
             o.limits.max_words = static_cast<std::size_t>(whole(k, v, 1, 1LL << 40));
+        else if (k == "--threads")
+            o.limits.threads = static_cast<unsigned>(whole(k, v, 1, kMaxThreads));
         else if (k == "--max-file-bytes")
             o.limits.max_file_bytes = static_cast<std::size_t>(whole(k, v, 1, 1LL << 34));
         else if (k == "--time-limit") {
@@ -85,6 +89,10 @@ Options parse(int argc, char **argv) {
     }
     if (o.certificate.empty() || o.model.empty())
         throw InputError("", "tempcert-check", "usage: tempcert-check CERT --model MODEL");
+    if (!values.count("--threads")) {
+        unsigned cores = std::thread::hardware_concurrency();
+        o.limits.threads = std::clamp(cores, 1u, kMaxThreads);
+    }
     o.limits.interrupted = &g_interrupted;
     o.precision.budget = &o.limits;
     return o;
@@ -96,7 +104,9 @@ int main(int argc, char **argv) {
     std::signal(SIGINT, on_sigint);
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
-                     "[--time-limit S] [--max-n N] [--max-words W] [--max-file-bytes B]\n";
+                     "[--time-limit S] [--threads T] [--max-n N] [--max-words W] "
+                     "[--max-file-bytes B]\n"
+                     "(--threads: default all cores; the verdict does not depend on it)\n";
         return 0;
     }
     try {
