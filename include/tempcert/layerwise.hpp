@@ -5,7 +5,9 @@
 // enumerating words.
 #pragma once
 
+#include "tempcert/beta.hpp"
 #include "tempcert/bounds.hpp"
+#include "tempcert/certify.hpp"
 
 #include <algorithm>
 #include <string>
@@ -52,5 +54,22 @@ struct LayerwiseResult {
 // O(n^2): used by `theorem` and by `certify` up to n = 64).
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile = false);
+
+// The verdict of the layerwise argument at `beta` for every word of length
+// 1..n (proofs/layerwise.md): certified when every layer's beta is certainly
+// at least what that layer needs at every length (Lemma GT over its value
+// set, or its profile bound where computed) and, for the output and
+// decision criteria, the read-out is exact; else undecided with the
+// shortfall. `certificate_ready` says whether beta also meets Lemma GT at
+// every layer, which is what a certificate claims (the checker re-derives
+// Lemma GT, not the profile bound); `certificate_shortfall` why not.
+struct LayerwiseVerdict {
+    Verdict verdict = Verdict::Undecided;
+    std::string shortfall;
+    bool certificate_ready = false;
+    std::string certificate_shortfall;
+};
+LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta,
+                                   std::size_t n, Criterion criterion, Prec prec);
 
 } // namespace tempcert

@@ -85,7 +85,7 @@ TheoremOutcome check_ahat_simulation(const Model &m, std::size_t n, const Ration
                              " is beyond --max-words for the exhaustive gaps");
         GapReport gaps = min_gaps_exhaustive(m, n, limits, PrecisionPolicy{});
         GapBound b = model_beta_gap(gaps, eps, prec);
-        beta = b.trivial ? Rational(1) : b.beta_up;
+        beta = beta_to_certify(b);
         source = "Lemma GT from the minimum gap " +
                  (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf")) +
                  ": beta = " + dec(beta);

@@ -147,7 +147,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
                     " between positions with different values, where softmax splits its "
                     "weight equally at every beta (TV >= 1/2)");
     // The upper end starts at beta_gap (or 1 when every gap is trivial).
-    Search sr = search_beta(r.beta_gap.trivial ? Rational(1) : r.beta_gap.beta_up, false, run,
+    Search sr = search_beta(beta_to_certify(r.beta_gap), false, run,
                             refutes, rel);
     r.beta_lo = sr.lo;
     r.beta_hi = sr.hi;

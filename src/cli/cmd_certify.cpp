@@ -83,41 +83,12 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                         " (--method exhaustive enumerates words instead)");
     std::string beta_text = vm.count("beta") ? vm["beta"].as<std::string>() : to_string(lw.beta_up);
     BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
-    // whether layer l's beta is certainly >= need at every length up to n
-    auto meets = [&](std::size_t l, const Rational &need) {
-        for (std::size_t len = 1; len <= (beta.uses_n() ? o.n : 1); ++len)
-            if (less(beta.at(l, len, o.precision.start), Real(need), o.precision.start) !=
-                Tri::False)
-                return false;
-        return true;
-    };
-    std::string shortfall;
-    for (std::size_t l = 0; l < lw.layers.size() && shortfall.empty(); ++l) {
-        const LayerwiseLayer &ly = lw.layers[l];
-        if (ly.beta.trivial || meets(l, ly.need())) continue;
-        bool by_profile = ly.need() < ly.beta.beta_up;
-        shortfall = "layer " + std::to_string(l + 1) + " needs beta >= " +
-                    (by_profile ? decimal_significant(ly.profile.hi, 12, true) +
-                                      " (its profile bound over its value set)"
-                                : ly.beta.beta_decimal_up + " (Lemma GT over its value set)");
-    }
-    if (shortfall.empty() && o.criterion != Criterion::Tv && !lw.readout_exact)
-        shortfall = lw.readout_note;
-    Verdict verdict = shortfall.empty() ? Verdict::Certified : Verdict::Undecided;
+    LayerwiseVerdict lv = layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start);
+    const Verdict verdict = lv.verdict;
+    const std::string &shortfall = lv.shortfall;
     if (vm.count("output")) {
-        if (verdict != Verdict::Certified)
-            throw LimitError("no certificate written: the layerwise claim is undecided (" +
-                             shortfall + ")");
-        // check re-derives Lemma GT's need per layer, not the profile bound
-        for (std::size_t l = 0; l < lw.layers.size(); ++l) {
-            const LayerwiseLayer &ly = lw.layers[l];
-            if (!ly.beta.trivial && !meets(l, ly.beta.beta_up))
-                throw LimitError(
-                    "no certificate written: beta meets layer " + std::to_string(l + 1) +
-                    "'s profile bound but not Lemma GT's " + ly.beta.beta_decimal_up +
-                    ", and `tempcert check` re-derives Lemma GT only (omit --beta for a "
-                    "certificate)");
-        }
+        if (!lv.certificate_ready)
+            throw LimitError("no certificate written: " + lv.certificate_shortfall);
         write_backed_certificate(vm["output"].as<std::string>(),
                                  layerwise_certificate_json(m, m.source, lw, o, beta_text,
                                                             vm.count("beta") ? "user"
@@ -135,7 +106,7 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
             layers.push_back(
                 {{"layer", l + 1},
                  {"values", lw.layers[l].values},
-                 {"beta_up", lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up},
+                 {"beta_up", beta_shown_up(lw.layers[l].beta)},
                  {"profile_up", lw.layers[l].has_profile ? CertJson(decimal_significant(
                                                                lw.layers[l].profile.hi, 12, true))
                                                          : CertJson(nullptr)},
@@ -168,7 +139,7 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                           << ", N = " << h.max_allowed;
             if (!lw.layers[l].heads.empty())
                 std::cout << "; beta >= "
-                          << (lw.layers[l].beta.trivial ? "0" : lw.layers[l].beta.beta_decimal_up)
+                          << (beta_shown_up(lw.layers[l].beta))
                           << " (Lemma GT)";
             if (!lw.layers[l].heads.empty() && lw.layers[l].has_profile)
                 std::cout << ", >= " << decimal_significant(lw.layers[l].profile.hi, 12, true)
@@ -224,7 +195,7 @@ int run_certify(const Args &args) {
         beta_text = vm["beta"].as<std::string>();
         source = "user";
     } else {
-        beta_text = to_string(bgap.trivial ? Rational(1) : bgap.beta_up);
+        beta_text = to_string(beta_to_certify(bgap));
         source = "beta_gap";
     }
     BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
@@ -427,7 +398,7 @@ int run_tight(const Args &args) {
             {"profile_bound_bracket",
              CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
                               decimal_significant(t.profile.bound.hi, 15, true)})},
-            {"beta_gap", t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up},
+            {"beta_gap", beta_shown_up(t.beta_gap)},
             {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
             {"method", t.gaps.method},
             {"certify_runs", t.certify_runs},
@@ -448,7 +419,7 @@ int run_tight(const Args &args) {
                   << decimal_significant(t.profile.bound.lo, 15, false) << ", "
                   << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
         std::cout << "  Lemma GT beta_gap: "
-                  << (t.beta_gap.trivial ? "0" : t.beta_gap.beta_decimal_up) << " (minimum gap "
+                  << (beta_shown_up(t.beta_gap)) << " (minimum gap "
                   << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
         if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";
     }

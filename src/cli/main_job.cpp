@@ -79,7 +79,7 @@ int run_main_job(const Args &) {
         o.eps = eps;
         GapReport gaps = min_gaps_exhaustive(m, o.n, o.limits, o.precision);
         GapBound b = model_beta_gap(gaps, eps, o.precision.start);
-        std::string beta_text = to_string(b.trivial ? Rational(1) : b.beta_up);
+        std::string beta_text = to_string(beta_to_certify(b));
         CertifyResult r = certify_auto(m, BetaSpec::parse(beta_text, m.layers.size()), o);
         CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
         std::string cert_path = "certificates/" + id + ".certificate.json";
@@ -111,7 +111,15 @@ int run_main_job(const Args &) {
         std::size_t big = m.features_use_n() ? 500 : 100000;
         if (std::getenv("TEMPCERT_REPORT_N")) big = m.features_use_n() ? 40 : 1000; // sanitizers
         LayerwiseResult lw = certify_layerwise(m, big, eps, lim);
-        if (lw.applies) {
+        LayerwiseVerdict lv;
+        if (lw.applies)
+            lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), big, Criterion::Tv,
+                                   o.precision.start);
+        if (lw.applies && !lv.certificate_ready) {
+            std::cout << "  n <= " << big << " (layerwise): " << lv.certificate_shortfall << "\n";
+            ++checks;
+            ++failures;
+        } else if (lw.applies) {
             CertifyOptions lo = o;
             lo.n = big;
             std::string lw_path = "certificates/" + id + ".layerwise-certificate.json";

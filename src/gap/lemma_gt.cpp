@@ -35,6 +35,14 @@ std::string decimal_significant(const Rational &q, int sig, bool up) {
     return to_decimal(q, after, up);
 }
 
+Rational beta_to_certify(const GapBound &b) {
+    return b.trivial ? Rational(1) : b.beta_up;
+}
+
+std::string beta_shown_up(const GapBound &b) {
+    return b.trivial ? std::string("0") : b.beta_decimal_up;
+}
+
 GapBound lemma_gt(std::size_t N, const std::optional<Real> &gamma, const Rational &eps, Prec prec) {
     GapBound b;
     b.argument = Rational(static_cast<long>(N > 0 ? N - 1 : 0)) * (1 - eps) / eps;

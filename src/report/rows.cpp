@@ -25,7 +25,7 @@ std::string place(std::size_t layer, std::size_t head, std::size_t query) {
 }
 
 std::string beta_text(const GapBound &b) {
-    return b.trivial ? std::string("0") : b.beta_decimal_up;
+    return beta_shown_up(b);
 }
 
 ReportRow tight_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {

@@ -1,0 +1,53 @@
+// The layerwise verdict (proofs/layerwise.md): does a given beta meet what
+// every layer needs? One rule for `certify --method layerwise`, the main
+// job and anything that writes a layerwise certificate (issue 13, item 22:
+// it lived in the command line, and the main job wrote certificates
+// without it).
+#include "tempcert/layerwise.hpp"
+
+namespace tempcert {
+
+namespace {
+
+// Whether layer l's beta is certainly >= need at every length up to n.
+bool meets(const BetaSpec &beta, std::size_t l, std::size_t n, const Rational &need, Prec prec) {
+    for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len)
+        if (less(beta.at(l, len, prec), Real(need), prec) != Tri::False) return false;
+    return true;
+}
+
+} // namespace
+
+LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta,
+                                   std::size_t n, Criterion criterion, Prec prec) {
+    LayerwiseVerdict v;
+    for (std::size_t l = 0; l < lw.layers.size() && v.shortfall.empty(); ++l) {
+        const LayerwiseLayer &ly = lw.layers[l];
+        if (ly.beta.trivial || meets(beta, l, n, ly.need(), prec)) continue;
+        bool by_profile = ly.need() < ly.beta.beta_up;
+        v.shortfall = "layer " + std::to_string(l + 1) + " needs beta >= " +
+                      (by_profile ? decimal_significant(ly.profile.hi, 12, true) +
+                                        " (its profile bound over its value set)"
+                                  : ly.beta.beta_decimal_up + " (Lemma GT over its value set)");
+    }
+    if (v.shortfall.empty() && criterion != Criterion::Tv && !lw.readout_exact)
+        v.shortfall = lw.readout_note;
+    v.verdict = v.shortfall.empty() ? Verdict::Certified : Verdict::Undecided;
+    if (v.verdict != Verdict::Certified) {
+        v.certificate_shortfall = "the layerwise claim is undecided (" + v.shortfall + ")";
+        return v;
+    }
+    for (std::size_t l = 0; l < lw.layers.size() && v.certificate_shortfall.empty(); ++l) {
+        const LayerwiseLayer &ly = lw.layers[l];
+        if (!ly.beta.trivial && !meets(beta, l, n, ly.beta.beta_up, prec))
+            v.certificate_shortfall = "beta meets layer " + std::to_string(l + 1) +
+                                      "'s profile bound but not Lemma GT's " +
+                                      ly.beta.beta_decimal_up +
+                                      ", and the checker re-derives Lemma GT only (omit --beta "
+                                      "for a certificate)";
+    }
+    v.certificate_ready = v.certificate_shortfall.empty();
+    return v;
+}
+
+} // namespace tempcert
