@@ -115,6 +115,8 @@ struct TightResult {
     std::uint64_t certify_runs = 0;
 };
 
+// The tight bracket by enumeration: each end certified or refuted by
+// certify_auto over every word up to o.n (proofs/tight-bracket.md).
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel);
 
 // Per-layer betas (`tight --per-layer`, tv only; proofs/tight-bracket.md,

@@ -2,6 +2,8 @@
 // witnesses, and the unique-hard tie check (SPEC 3).
 #pragma once
 
+#include "tempcert/mask.hpp"
+
 #include "tempcert/enumerate.hpp"
 #include "tempcert/eval.hpp"
 #include "tempcert/limits.hpp"
@@ -38,8 +40,6 @@ struct GapReport {
     std::uint64_t words = 0;     // words visited (0 for symbolic)
 };
 
-// N for a head of mask `mask` on words up to length n (SPEC 4.1).
-std::size_t max_allowed(Mask mask, std::size_t n, bool bos);
 
 // Updates `report` with the gaps and ties of one hard trace.
 void record_gaps(GapReport &report, const Trace &hard, const Word &w, const Model &m, Prec prec);

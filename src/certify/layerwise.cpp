@@ -18,6 +18,7 @@
 //     must never be read by a later head, sublayer or the read-out.
 // By induction the soft model's untainted coordinates equal the hard ones at
 // every layer, so every layer's scores are the hard scores.
+#include "tempcert/mask.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
@@ -204,8 +205,8 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                         if (seen.insert(o).second) out.push_back(o);
                     }
                 Vector zero(m.width, Rational(0));
-                bool can_be_empty = head.mask == Mask::Strict || head.mask == Mask::StrictFuture;
-                if (can_be_empty && seen.insert(zero).second) out.push_back(zero);
+                bool empty_possible = can_be_empty(head.mask);
+                if (empty_possible && seen.insert(zero).second) out.push_back(zero);
                 // heads writing one coordinate add their deviations: sum the spans
                 for (std::size_t c = 0; c < m.width; ++c) {
                     Rational head_span = 0;

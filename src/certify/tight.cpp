@@ -3,7 +3,8 @@
 // bracketed by beta_hi (certified) and beta_lo (refuted by a concrete word),
 // bisected until (hi - lo) <= rel * hi.
 //
-// Each end is established by certify_exhaustive, never by extrapolation.
+// Each end is established by enumerating every word (certify_auto: prefix
+// sharing where it applies, else every word whole), never by extrapolation.
 // When exactly one layer has heads, under tv, the criterion is monotone in
 // beta (each query's TV decreases in beta, proofs/tight-bracket.md), so the
 // bracket encloses a threshold; otherwise it is reported as a "bracket".

@@ -14,6 +14,7 @@
 #include "check_prefix.hpp"
 #include "check_soft.hpp"
 #include "../eval/layer_ops.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/beta.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/enumerate.hpp"
@@ -70,14 +71,6 @@ struct HeadFacts {
     std::optional<std::size_t> witness_runner_up, tie_runner_up;
 };
 
-// N: the most positions one query of the head may attend to up to length n
-// (allowed sets only grow with n, so the longest length decides).
-std::size_t max_allowed(Mask mask, std::size_t n, bool bos) {
-    std::size_t best = 0;
-    for (std::size_t i = bos ? 0 : 1; i <= n; ++i)
-        best = std::max(best, detail::allowed_positions(mask, i, n, bos).size());
-    return best;
-}
 
 // Words in the order certificates name them: by length, then symbol by symbol.
 bool word_before(const Word &a, const Word &b) {

@@ -3,6 +3,7 @@
 // purpose: it shares no code with src/certify/layerwise.cpp or src/gap/.
 #include "check_layerwise.hpp"
 #include "check_fields.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/beta.hpp"
 #include "tempcert/error.hpp"
 
@@ -123,10 +124,9 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
         KE.push_back(mul_vec(head.key, *bos));
         VE.push_back(mul_vec(head.value, *bos));
     }
-    bool back = head.mask == Mask::None || head.mask == Mask::Causal || head.mask == Mask::Strict;
-    bool fwd =
-        head.mask == Mask::None || head.mask == Mask::Future || head.mask == Mask::StrictFuture;
-    bool self = head.mask == Mask::None || head.mask == Mask::Causal || head.mask == Mask::Future;
+    bool back = sees_before(head.mask);
+    bool fwd = sees_after(head.mask);
+    bool self = includes_self(head.mask);
     bool uses_n = false;
     for (const auto &f : m.positions)
         uses_n = uses_n || f.expr.uses_n();
@@ -222,7 +222,7 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
             }
         }
     };
-    bool one_length = !uses_n && (head.mask == Mask::Causal || head.mask == Mask::Strict);
+    bool one_length = !uses_n && looks_backward(head.mask);
     // query configurations, each comparing |Sigma|^2 pairs of symbols
     double dk = static_cast<double>(k), dn = static_cast<double>(n);
     double queries = (one_length ? dn * dk : dk * dn * dn / 2) * std::max(1.0, dk * dk);
@@ -241,11 +241,6 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     return out;
 }
 
-std::size_t allowed_most(Mask mask, std::size_t n, bool bos) {
-    // every mask but the strict ones sees all n (+ BOS) positions from some
-    // query; the strict ones one fewer
-    return (mask == Mask::Strict || mask == Mask::StrictFuture ? n - 1 : n) + (bos ? 1 : 0);
-}
 
 std::string list_text(const std::set<std::size_t> &s) {
     std::string out;
@@ -351,7 +346,7 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
             only_keys(heads[h], hp, {"head", "min_gap", "N", "beta_gap_up"});
             same_count(heads[h], hp, "head", h + 1);
             same_gap(heads[h], hp, "min_gap", f.gap);
-            std::size_t N = allowed_most(head.mask, n, m.has_bos());
+            std::size_t N = max_allowed(head.mask, n, m.has_bos());
             if (count(heads[h], hp, "N") != N)
                 reject(hp + ".N", "claims " + std::to_string(count(heads[h], hp, "N")) +
                                       ", recomputed " + std::to_string(N));
@@ -362,7 +357,7 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
             for (const auto *set : {&S, &B})
                 for (const auto &d : *set)
                     out.insert(mul_vec(head.output, mul_vec(head.value, d)));
-            if (head.mask == Mask::Strict || head.mask == Mask::StrictFuture)
+            if (can_be_empty(head.mask))
                 out.insert(Vector(m.width, Rational(0))); // an empty allowed set
             for (std::size_t c = 0; c < m.width; ++c) {
                 Rational lo = out.begin()->at(c), hi = lo;

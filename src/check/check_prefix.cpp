@@ -6,6 +6,7 @@
 #include "check_soft.hpp"
 #include "../eval/hard_ops.hpp"
 #include "../eval/layer_ops.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/error.hpp"
 
 #include <mpfr.h>
@@ -131,7 +132,7 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta) {
     if (m.features_use_n() || (beta && beta->uses_n())) return false;
     for (const auto &layer : m.layers)
         for (const auto &head : layer.heads)
-            if (head.mask != Mask::Causal && head.mask != Mask::Strict) return false;
+            if (!looks_backward(head.mask)) return false;
     return true;
 }
 

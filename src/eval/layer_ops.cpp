@@ -32,33 +32,6 @@ std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec 
     return x;
 }
 
-std::vector<std::size_t> allowed_positions(Mask mask, std::size_t i, std::size_t n, bool bos) {
-    std::size_t first = bos ? 0 : 1;
-    std::vector<std::size_t> out;
-    for (std::size_t j = first; j <= n; ++j) {
-        bool ok = false;
-        switch (mask) {
-        case Mask::None:
-            ok = true;
-            break;
-        case Mask::Causal:
-            ok = j <= i;
-            break;
-        case Mask::Strict:
-            ok = j < i;
-            break;
-        case Mask::Future:
-            ok = j >= i;
-            break;
-        case Mask::StrictFuture:
-            ok = j > i;
-            break;
-        }
-        if (ok) out.push_back(j);
-    }
-    return out;
-}
-
 RealVector scores(const RealVector &q, const std::vector<RealVector> &keys,
                   const std::vector<std::size_t> &allowed, bool bos, Prec prec) {
     RealVector s;

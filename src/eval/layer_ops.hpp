@@ -3,6 +3,7 @@
 // sublayers and read-outs, all over Real (exact where possible).
 #pragma once
 
+#include "tempcert/mask.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/trace.hpp"
 #include "tempcert/word.hpp"
@@ -28,8 +29,9 @@ RealVector initial_activation(const Model &m, const Vector &embedding, std::size
 // naming the feature's JSON path on a domain error at some (j, n).
 std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec prec);
 
-// Allowed key positions (position numbers, increasing) for query `i`.
-std::vector<std::size_t> allowed_positions(Mask mask, std::size_t i, std::size_t n, bool bos);
+// Allowed key positions (position numbers, increasing) for query `i`:
+// tempcert::allowed_positions (include/tempcert/mask.hpp).
+using tempcert::allowed_positions;
 
 // s_ij = (W_Q x_i) . (W_K x_j) for each allowed j, given q_i = W_Q x_i and
 // keys[t] = W_K x_t.

@@ -2,6 +2,7 @@
 #include "prefix_eval.hpp"
 #include "attention_ops.hpp"
 #include "layer_ops.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/error.hpp"
 
 namespace tempcert::detail {
@@ -10,7 +11,7 @@ bool PrefixEvaluator::applies(const Model &m) {
     if (m.features_use_n() || !m.is_rational()) return false;
     for (const auto &layer : m.layers)
         for (const auto &h : layer.heads)
-            if (h.mask != Mask::Causal && h.mask != Mask::Strict) return false;
+            if (!looks_backward(h.mask)) return false;
     return true;
 }
 

@@ -6,23 +6,6 @@
 
 namespace tempcert {
 
-std::size_t max_allowed(Mask mask, std::size_t n, bool bos) {
-    std::size_t extra = bos ? 1 : 0;
-    switch (mask) {
-    case Mask::None:
-    case Mask::Causal:
-        return n + extra;
-    case Mask::Strict:
-        return n - 1 + extra;
-    // the BOS query (position 0) sees every position under future masks
-    case Mask::Future:
-        return n + extra;
-    case Mask::StrictFuture:
-        return bos ? n : n - 1;
-    }
-    return n + extra;
-}
-
 GapReport empty_gap_report(const Model &m, std::size_t n) {
     GapReport r;
     for (std::size_t l = 0; l < m.layers.size(); ++l)

@@ -20,6 +20,7 @@
 // bound, which needs every position's offer below each t, is O(i^2 |Sigma|).
 // Witness words are built from the optimal choices and replayed through the
 // exact hard evaluator before they are reported.
+#include "tempcert/mask.hpp"
 #include "tempcert/symbolic.hpp"
 #include "../eval/attention_ops.hpp"
 #include "../eval/layer_ops.hpp"
@@ -492,7 +493,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
         // under a backward mask a query's view is too: only n' = i is examined.
         std::optional<Tables> fixed;
         if (!m.features_use_n()) fixed = tables(m, head, n, opt.limits);
-        bool backward = head.mask == Mask::Causal || head.mask == Mask::Strict;
+        bool backward = looks_backward(head.mask);
         bool one_length = backward && fixed;
         auto closed_form = [&](const Tables &t) {
             return opt.closed_form && !opt.eps ? affine_head(t) : std::nullopt;

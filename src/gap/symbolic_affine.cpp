@@ -9,6 +9,7 @@
 // alpha_S and k ranging over an integer interval without 0: the least
 // positive one and the zero (a tie) have closed forms.
 #include "symbolic_affine.hpp"
+#include "tempcert/mask.hpp"
 
 #include <algorithm>
 
@@ -61,9 +62,9 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
         if (A[s] < A[static_cast<std::size_t>(q.least_symbol)])
             q.least_symbol = static_cast<int>(s);
     const long li = static_cast<long>(i), ln = static_cast<long>(len);
-    bool before = mask == Mask::None || mask == Mask::Causal || mask == Mask::Strict;
-    bool after = mask == Mask::None || mask == Mask::Future || mask == Mask::StrictFuture;
-    bool self = mask == Mask::None || mask == Mask::Causal || mask == Mask::Future;
+    bool before = sees_before(mask);
+    bool after = sees_after(mask);
+    bool self = includes_self(mask);
     // BOS is position 0: seen from i >= 1 by masks looking back, from the
     // BOS query itself by masks including the query.
     bool sees_bos = bos && (i == 0 ? self : before);
