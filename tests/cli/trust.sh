@@ -22,6 +22,25 @@ check() {
     if "$@"; then ok; else bad "$name"; fi
 }
 hasb="$cases/models/has-b.json"
+# stops_on_sigint NAME DELAY CMD...: CMD, started in the background, gets
+# SIGINT after DELAY seconds and must have exited 130 within a second
+stops_on_sigint() {
+    local name=$1 delay=$2
+    shift 2
+    "$@" >/dev/null 2>&1 &
+    local pid=$!
+    sleep "$delay"
+    kill -INT $pid
+    sleep 1
+    if kill -0 $pid 2>/dev/null; then
+        bad "$name: ignores SIGINT"
+        kill -9 $pid
+        wait $pid 2>/dev/null
+    else
+        wait $pid
+        check "$name: exits 130 on SIGINT" [ $? = 130 ]
+    fi
+}
 
 # --- item 0: integers of any size are exact, never wrapped -----------------
 # A read-out bias written as a bare JSON integer; `eval --json` prints the
@@ -74,18 +93,8 @@ for cmd in "certify $tmp/one.json --n 60 --eps 1/100" "tight $tmp/one.json --n 1
     check "item 0b: one symbol: $cmd exits $code" [ $code = 0 ]
 done
 # SIGINT stops it (the old split loop ignored it)
-"$tempcert" certify "$tmp/one.json" --n 100000 --eps 1/100 --beta 20 --max-words 1000000 >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -INT $pid
-sleep 1
-if kill -0 $pid 2>/dev/null; then
-    bad "item 0b: SIGINT does not stop a one-symbol certify"
-    kill -9 $pid
-else
-    wait $pid
-    check "item 0b: SIGINT exits 130" [ $? = 130 ]
-fi
+stops_on_sigint "item 0b: a one-symbol certify" 1 \
+    "$tempcert" certify "$tmp/one.json" --n 100000 --eps 1/100 --beta 20 --max-words 1000000
 
 # --- item 1: no input string reaches a shell or a script unescaped ---------
 mkdir -p "$tmp/inj"
@@ -209,18 +218,8 @@ mkfifo "$tmp/in-fifo"
 timeout 20 "$tempcert" eval "$tmp/in-fifo" --input ab --time-limit 1 >/dev/null 2>&1
 code=$?
 check "item 9: a FIFO without a writer stops at --time-limit ($code)" [ $code = 3 ]
-"$tempcert" eval "$tmp/in-fifo" --input ab >/dev/null 2>&1 &
-pid=$!
-sleep 0.5
-kill -INT $pid
-sleep 1
-if kill -0 $pid 2>/dev/null; then
-    bad "item 9: a FIFO without a writer ignores SIGINT"
-    kill -9 $pid
-else
-    wait $pid
-    check "item 9: SIGINT on a FIFO read exits 130" [ $? = 130 ]
-fi
+stops_on_sigint "item 9: reading a FIFO without a writer" 0.5 \
+    "$tempcert" eval "$tmp/in-fifo" --input ab
 msg=$("$tempcert" eval "$tmp" --input ab 2>&1)
 check "item 9: a directory: $msg" grep -q "is a directory" <<<"$msg"
 out=$("$tempcert" eval <(cat "$hasb") --input ab --hard 2>&1)
@@ -228,34 +227,13 @@ check "item 9: process substitution works" grep -q accept <<<"$out"
 
 # --- item 8: SIGINT and --time-limit stop eval and the main job ------------
 long=$("$py" -c "print('ab' * 3000)")
-"$tempcert" eval "$hasb" --input "$long" --beta 50 --max-entries 1000000000 >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -INT $pid
-sleep 1
-if kill -0 $pid 2>/dev/null; then
-    bad "item 8: eval ignores SIGINT"
-    kill -9 $pid
-else
-    wait $pid
-    check "item 8: eval on SIGINT exits 130" [ $? = 130 ]
-fi
+stops_on_sigint "item 8: eval of a long word" 1 \
+    "$tempcert" eval "$hasb" --input "$long" --beta 50 --max-entries 1000000000
 timeout 30 "$tempcert" eval "$hasb" --input "$long" --beta 50 --time-limit 1 --max-entries 1000000000 >/dev/null 2>&1
 code=$?
 check "item 8: eval --time-limit 1 exits $code, expected 3" [ $code = 3 ]
 mkdir -p "$tmp/job"
-(cd "$tmp/job" && exec "$tempcert" >/dev/null 2>&1) &
-pid=$!
-sleep 3
-kill -INT $pid
-sleep 1
-if kill -0 $pid 2>/dev/null; then
-    bad "item 8: the main job ignores SIGINT"
-    kill -9 $pid
-else
-    wait $pid
-    check "item 8: the main job on SIGINT exits 130" [ $? = 130 ]
-fi
+stops_on_sigint "item 8: the main job" 3 bash -c 'cd "$1" && exec "$2"' _ "$tmp/job" "$tempcert"
 
 # --- item 15: a position's score equals itself -----------------------------
 "$py" - "$hasb" "$tmp/irr.json" <<'PY'
