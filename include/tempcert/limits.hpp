@@ -28,6 +28,9 @@ struct Limits {
     // counted at its cost: |Sigma|^2 symbol pairs (closed form) or |Sigma| n
     // offers (general scan).
     std::size_t max_queries = 1000000000;
+    // --max-values: hard values one position may hold in the layerwise
+    // method (its value sets); past it the method does not apply.
+    std::size_t max_values = 100000;
     long prec_cap = 4096; // --prec-cap: bits
     // --time-limit: wall-clock budget; checked between units of work.
     std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -67,7 +67,7 @@ struct Fail {
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile) {
     LayerwiseResult res;
-    const std::size_t cap = 100000; // most hard vectors tracked per layer
+    const std::size_t cap = limits.max_values; // most hard vectors tracked per layer
     try {
         if (!m.is_rational()) throw Fail{"the model has irrational features"};
         std::set<std::size_t> features;
@@ -250,7 +250,7 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                         }
                     if (next.size() > cap)
                         throw Fail{"layer " + std::to_string(l + 1) + ": more than " +
-                                   std::to_string(cap) + " hard values per position"};
+                                   std::to_string(cap) + " hard values per position (--max-values)"};
                     half = std::move(next);
                 }
                 if (!layer.ffn) return half;

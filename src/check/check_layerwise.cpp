@@ -298,7 +298,7 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
     if (!layers.is_array() || layers.size() != m.layers.size())
         reject("$.layers",
                "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
-    const std::size_t cap = 100000; // hard values per position, as the certifier's
+    const std::size_t cap = limits.max_values; // hard values per position (--max-values)
     std::vector<Vector> S, B;       // free positions' hard values, BOS's
     for (const auto &sym : m.alphabet)
         S.push_back(m.embedding.at(sym));
@@ -403,7 +403,7 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                         next.insert(std::move(s));
                     }
                 if (next.size() > cap)
-                    reject(p, "more than " + std::to_string(cap) + " hard values");
+                    reject(p, "more than " + std::to_string(cap) + " hard values (--max-values)");
                 half = std::move(next);
             }
             if (!layer.ffn) return std::vector<Vector>(half.begin(), half.end());

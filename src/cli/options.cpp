@@ -38,6 +38,8 @@ const LimitRow kLimitRows[] = {
     {"max-queries", &Limits::max_queries, 1, std::size_t(1) << 48,
      "most query configurations one head's symbolic or layerwise analysis may examine, "
      "each counted at the symbol pairs or positions it compares"},
+    {"max-values", &Limits::max_values, 1, std::size_t(1) << 32,
+     "most hard values one position may hold in the layerwise method"},
 };
 
 } // namespace

@@ -390,5 +390,12 @@ check "item 11: a 20000-symbol eval exits $code (3) naming --max-entries" \
     bash -c '[ "$1" = 3 ] && grep -q -- "--max-entries" <<<"$2"' _ $code "$out"
 [ -n "${TEMPCERT_SANITIZED:-}" ] || check "item 11: within 100 MB (${rss:-?} KB)" [ "${rss:-0}" -lt 102400 ]
 
+# --- item 22: the layerwise cap on hard values has an option -----------------
+m=$("$tempcert" certify "$cases/models/prev-a-earlier-b.json" --n 50 --eps 1/100 --method layerwise \
+    --max-values 2 2>&1)
+code=$?
+check "item 22: --max-values 2 exits $code (3) naming the option: $m" \
+    bash -c '[ "$1" = 3 ] && grep -q -- "--max-values" <<<"$2"' _ $code "$m"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -4,6 +4,7 @@
 //
 //   tempcert-check CERT --model MODEL [--prec-cap BITS] [--time-limit S]
 //                  [--threads T] [--max-n N] [--max-words W] [--max-file-bytes B]
+//                  [--max-queries Q] [--max-values V]
 //
 // Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
 // "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1); bad usage or an
@@ -74,6 +75,10 @@ Options parse(int argc, char **argv) {
             o.limits.max_n = static_cast<std::size_t>(whole(k, v, 1, 1LL << 32));
         else if (k == "--max-words")
             o.limits.max_words = static_cast<std::size_t>(whole(k, v, 1, 1LL << 40));
+        else if (k == "--max-values")
+            o.limits.max_values = static_cast<std::size_t>(whole(k, v, 1, 1LL << 32));
+        else if (k == "--max-queries")
+            o.limits.max_queries = static_cast<std::size_t>(whole(k, v, 1, 1LL << 48));
         else if (k == "--threads")
             o.limits.threads = static_cast<unsigned>(whole(k, v, 1, kMaxThreads));
         else if (k == "--max-file-bytes")
@@ -105,7 +110,7 @@ int main(int argc, char **argv) {
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
                      "[--time-limit S] [--threads T] [--max-n N] [--max-words W] "
-                     "[--max-file-bytes B]\n"
+                     "[--max-file-bytes B] [--max-queries Q] [--max-values V]\n"
                      "(--threads: default all cores; the verdict does not depend on it)\n";
         return 0;
     }
