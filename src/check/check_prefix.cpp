@@ -6,6 +6,7 @@
 #include "check_soft.hpp"
 #include "../eval/hard_ops.hpp"
 #include "../eval/layer_ops.hpp"
+#include "../eval/prefix_walk.hpp"
 #include "tempcert/mask.hpp"
 #include "tempcert/error.hpp"
 
@@ -150,39 +151,32 @@ std::size_t split_length(std::size_t symbols, std::size_t n) {
     return split;
 }
 
-// Depth-first below `root` (already pushed onto `walk`), words up to length
-// n; `below` collects the nodes at length `stop` that visit lets through.
-void depth_first(Walk &walk, Word &w, std::size_t n, std::size_t stop, std::size_t symbols,
-                 const Limits &limits, const std::function<bool(const Word &, const Trace &,
-                                                                const Trace &)> &visit,
+// Depth-first below `w` (already pushed onto `walk`), words up to length
+// `stop`; `below` collects the nodes at length `stop` that visit lets
+// through. The traversal is the one prefix sharing uses everywhere
+// (walk_depth_first): only the order of words, nothing the checker verifies.
+void depth_first(Walk &walk, Word &w, std::size_t stop, std::size_t symbols, const Limits &limits,
+                 const std::function<bool(const Word &, const Trace &, const Trace &)> &visit,
                  std::vector<Word> *below) {
-    const std::size_t base = w.size();
-    if (base >= n) return;
-    std::vector<std::size_t> next{0}; // next[d]: the next symbol at depth base + d + 1
-    while (!next.empty()) {
-        if (next.back() == symbols) {
-            next.pop_back();
-            if (!next.empty()) {
-                walk.pop();
-                w.pop_back();
-            }
-            continue;
-        }
-        check_budget(limits);
-        int s = static_cast<int>(next.back()++);
-        walk.push(s);
-        w.push_back(s);
-        // the new position's queries (with length 1, BOS's too)
-        auto [hard, soft] = walk.traces(w.size() == 1 ? 0 : walk.positions() - 1);
-        bool go_on = visit(w, hard, soft);
-        if (go_on && below && w.size() == stop) below->push_back(w);
-        if (go_on && w.size() < stop) {
-            next.push_back(0);
-        } else {
+    if (w.size() >= stop) return;
+    detail::walk_depth_first(
+        symbols, stop - w.size(),
+        [&](std::size_t s) {
+            check_budget(limits);
+            walk.push(static_cast<int>(s));
+            w.push_back(static_cast<int>(s));
+        },
+        [&] {
+            // the new position's queries (with length 1, BOS's too)
+            auto [hard, soft] = walk.traces(w.size() == 1 ? 0 : walk.positions() - 1);
+            bool go_on = visit(w, hard, soft);
+            if (go_on && below && w.size() == stop) below->push_back(w);
+            return go_on;
+        },
+        [&] {
             walk.pop();
             w.pop_back();
-        }
-    }
+        });
 }
 
 // Runs task(k) for k in [0, count) on up to `threads` threads; rethrows the
@@ -223,7 +217,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
     {
         Walk walk(m, betas, prec);
         Word w;
-        depth_first(walk, w, n, split, k, limits,
+        depth_first(walk, w, split, k, limits,
                     [&](const Word &x, const Trace &h, const Trace &s) { return visit(0, x, h, s); },
                     split < n ? &roots : nullptr);
     }
@@ -233,7 +227,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
         Word w = roots[r];
         for (int s : w)
             walk.push(s);
-        depth_first(walk, w, n, n, k, limits,
+        depth_first(walk, w, n, k, limits,
                     [&](const Word &x, const Trace &h, const Trace &s) {
                         return visit(r + 1, x, h, s);
                     },
