@@ -1,6 +1,6 @@
 // Expressions in the position j and the length n (SPEC 8.1): numbers
 // (integers, decimals), j, n, + - * /, ^ with an integer exponent,
-// parentheses, log (natural) and sqrt. Used for positional features and
+// parentheses, log (natural), sqrt and delta (1 at 0, else 0). Used for positional features and
 // for inverse temperatures.
 //
 // Evaluation is exact where the value is rational (log(1) = 0, sqrt of a
@@ -28,7 +28,7 @@ class ExprError : public std::runtime_error {
 
 class Expr {
   public:
-    enum class Op { Number, J, N, Add, Sub, Mul, Div, Neg, Pow, Log, Sqrt };
+    enum class Op { Number, J, N, Add, Sub, Mul, Div, Neg, Pow, Log, Sqrt, Delta };
     struct Node {
         Op op;
         Rational value;     // Number

@@ -47,10 +47,27 @@ struct PositionalFeature {
     Expr expr;
 };
 
+// What a read-out decodes at each position it reads (issue 14):
+//   Linear       y = weights . x + bias; accepted iff y > 0, and compared
+//                numerically by the output criterion (a Tracr "numerical"
+//                output is weights = e_c, bias 0);
+//   Categorical  the label of the class coordinate holding the strict
+//                maximum; a tie between the largest is "no output".
+enum class ReadKind { Linear, Categorical };
+
+struct OutputClass {
+    std::size_t dim = 0; // 0-based coordinate
+    std::string label;
+};
+
 struct Readout {
     ReadPosition position = ReadPosition::Last;
-    Vector weights;
-    Rational bias;
+    ReadKind kind = ReadKind::Linear;
+    Vector weights; // Linear
+    Rational bias;  // Linear
+    std::vector<OutputClass> classes; // Categorical, at least two
+    // Residual coordinates the read-out looks at.
+    std::vector<std::size_t> coordinates() const;
 };
 
 struct Model {
@@ -63,6 +80,12 @@ struct Model {
     std::vector<PositionalFeature> positions;
     std::vector<Layer> layers;
     Readout output;
+    // Longest input the model is defined for (a Tracr model's max_seq_len:
+    // its position table stops there); nullopt for every length.
+    std::optional<std::size_t> max_length;
+    // The inverse temperature the model runs at natively (Tracr: 1/sqrt of
+    // the key size), an expression in n; `--beta native` selects it.
+    std::optional<Expr> beta_native;
 
     bool has_bos() const { return bos.has_value(); }
     // True when every feature is rational-valued (no log, no sqrt): the hard
@@ -74,6 +97,10 @@ struct Model {
 // Loads and validates a model file. Throws InputError naming `path` and the
 // JSON path (or line:column) of the first problem. `limits` bounds sizes
 // before anything large is built.
+// Throws InputError naming $.max_length when the model is not defined for
+// inputs of length n.
+void check_length(const Model &m, std::size_t n);
+
 Model load_model_file(const std::string &path, const Limits &limits);
 // The same from text; `name_for_errors` stands in for the file name.
 Model load_model_text(const std::string &text, const std::string &name_for_errors,

@@ -70,6 +70,7 @@ Tri equal(const Real &a, const Real &b, Prec prec); // True only if both exact a
 Tri is_positive(const Real &a, Prec prec);
 // min(a, b): exact when both are exact, else an enclosure of the minimum.
 Real min(const Real &a, const Real &b, Prec prec);
+Real max(const Real &a, const Real &b, Prec prec); // -min(-a, -b)
 
 // row . x, skipping exact-zero products (so they stay exact).
 Real dot(const Vector &row, const RealVector &x, Prec prec);

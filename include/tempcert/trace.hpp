@@ -9,6 +9,7 @@
 #include "tempcert/real.hpp"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tempcert {
@@ -41,8 +42,15 @@ struct LayerTrace {
 
 struct OutputValue {
     std::size_t position = 0; // position number read
-    Real y;
+    Real y;                    // Linear read-outs
     Tri accept = Tri::Unknown; // y > 0
+    // Categorical read-outs: the class coordinates' values, and the class
+    // holding the strict maximum (nullopt: a tie, "no output"). `decided`
+    // is false when intervals cannot tell which (soft evaluation only).
+    RealVector classes;
+    std::optional<std::size_t> label;
+    bool decided = true;
+    std::string decoded; // the label, "no output" or "undecided", for messages
 };
 
 struct Trace {

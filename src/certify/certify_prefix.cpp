@@ -148,7 +148,9 @@ struct Walk {
         };
         // output criterion: |y_S - y_H| per read-out, judged and then kept as candidates
         std::vector<DInterval> diffs;
-        if (o.criterion == Criterion::Output)
+        if (o.criterion != Criterion::Tv && m.output.kind == ReadKind::Categorical)
+            fold(Tri::Unknown); // no filter for categorical read-outs: the MPFI path decides
+        else if (o.criterion == Criterion::Output)
             for (std::size_t k = 0; k < ev.filtered_outputs().size(); ++k)
                 diffs.push_back(abs(ev.filtered_outputs()[k] -
                                     detail::enclose_d(ev.hard_outputs()[k].y, o.precision.start)));

@@ -7,6 +7,37 @@
 
 namespace tempcert {
 
+namespace {
+
+// |soft - hard| of a read-out: for a categorical one the largest over its
+// class coordinates.
+Real output_distance(const OutputValue &ys, const OutputValue &yh, Prec prec) {
+    auto dist = [prec](const Real &a, const Real &b) {
+        return Real(abs(sub(a.enclose(prec), b.enclose(prec), prec)));
+    };
+    if (ys.classes.empty()) return dist(ys.y, yh.y);
+    Real d = dist(ys.classes[0], yh.classes[0]);
+    for (std::size_t k = 1; k < ys.classes.size(); ++k)
+        d = max(d, dist(ys.classes[k], yh.classes[k]), prec);
+    return d;
+}
+
+// Decision on a categorical read-out: where the hard model decodes a label
+// the soft one must decode the same; where it decodes none (a tie) the
+// program defines no output there and nothing is compared (docs/models.md).
+Tri judge_label(const OutputValue &ys, const OutputValue &yh, const Word &w,
+                Violation &violation) {
+    if (!yh.label) return Tri::True;
+    Tri holds = !ys.decided ? Tri::Unknown : (ys.label == yh.label ? Tri::True : Tri::False);
+    if (holds != Tri::True)
+        violation = Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
+                              "soft output at position " + std::to_string(ys.position) + " is " +
+                                  ys.decoded + ", hard is " + yh.decoded};
+    return holds;
+}
+
+} // namespace
+
 const char *to_string(Criterion c) {
     switch (c) {
     case Criterion::Tv:
@@ -113,9 +144,7 @@ void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &sof
     }
     if (c == Criterion::Output)
         for (std::size_t k = 0; k < soft.outputs.size(); ++k)
-            update(0, 0, 0,
-                   abs(sub(soft.outputs[k].y.enclose(soft.prec),
-                           hard.outputs[k].y.enclose(soft.prec), soft.prec)),
+            update(0, 0, 0, output_distance(soft.outputs[k], hard.outputs[k], soft.prec),
                    soft.outputs[k].position);
 }
 
@@ -144,10 +173,13 @@ Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const 
     return holds;
 }
 
+
 Tri judge_output(const OutputValue &ys, const OutputValue &yh, const Rational &eps, Criterion c,
                  Prec prec, const Word &w, Violation &violation) {
+    if (c == Criterion::Decision && !yh.classes.empty())
+        return judge_label(ys, yh, w, violation);
     if (c == Criterion::Output) {
-        Real diff = abs(sub(ys.y.enclose(prec), yh.y.enclose(prec), prec));
+        Real diff = output_distance(ys, yh, prec);
         Tri holds = less_equal(diff.enclose(prec), Interval(eps, prec));
         if (holds != Tri::True)
             violation =

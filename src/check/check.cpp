@@ -45,6 +45,8 @@ Claim read_claim(const OJson &cert, const Model &m, const Limits &limits) {
     std::uint64_t n = count(cert, "$", "n");
     if (n < 1 || n > limits.max_n)
         reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
+    if (m.max_length && n > *m.max_length)
+        reject("$.n", "the model is defined up to length " + std::to_string(*m.max_length));
     c.n = static_cast<std::size_t>(n);
     c.eps = exact(cert, "$", "eps");
     if (c.eps <= 0 || c.eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(c.eps));
@@ -394,6 +396,8 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
         std::uint64_t n = count(cert, "$", "n");
         if (n < 1 || n > limits.max_n)
             reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
+        if (m.max_length && n > *m.max_length)
+            reject("$.n", "the model is defined up to length " + std::to_string(*m.max_length));
         Rational eps = exact(cert, "$", "eps");
         if (eps <= 0 || eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(eps));
         check::verify_layerwise(cert, m, static_cast<std::size_t>(n), eps,

@@ -19,11 +19,27 @@ Tri within(const Interval &value, const Rational &eps, Prec prec) {
 
 // The quantity a criterion bounds at a read-out: |y_S - y_H| (output) or
 // y_S (decision, judged by its sign against y_H's).
+// For a categorical read-out, the largest distance over the classes.
 Interval output_distance(const OutputValue &soft, const OutputValue &hard, Prec prec) {
-    return abs(sub(soft.y.enclose(prec), hard.y.enclose(prec), prec));
+    Interval d = abs(sub(soft.y.enclose(prec), hard.y.enclose(prec), prec));
+    if (!hard.classes.empty()) {
+        d = abs(sub(soft.classes[0].enclose(prec), hard.classes[0].enclose(prec), prec));
+        for (std::size_t k = 1; k < hard.classes.size(); ++k) {
+            Interval e = abs(sub(soft.classes[k].enclose(prec), hard.classes[k].enclose(prec), prec));
+            d = max(Real(d), Real(e), prec).enclose(prec);
+        }
+    }
+    return d;
 }
 
+// Categorical: the same label where the hard model decodes one; nothing is
+// compared where it decodes none (a tie: the program has no output there).
 Tri decision_holds(const OutputValue &soft, const OutputValue &hard) {
+    if (!hard.classes.empty()) {
+        if (!hard.label) return Tri::True;
+        if (!soft.decided) return Tri::Unknown;
+        return soft.label == hard.label ? Tri::True : Tri::False;
+    }
     if (hard.y.is_exact() && hard.y.exact() == 0) return Tri::Unknown; // degenerate
     if (soft.accept == Tri::Unknown) return Tri::Unknown;
     return soft.accept == hard.accept ? Tri::True : Tri::False;

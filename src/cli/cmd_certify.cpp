@@ -81,7 +81,7 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
     if (!lw.applies)
         throw Undecided("the layerwise method does not apply: " + lw.failure +
                         " (--method exhaustive enumerates words instead)");
-    std::string beta_text = vm.count("beta") ? vm["beta"].as<std::string>() : to_string(lw.beta_up);
+    std::string beta_text = vm.count("beta") ? beta_option(vm, m) : to_string(lw.beta_up);
     BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
     LayerwiseVerdict lv = layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start);
     const Verdict verdict = lv.verdict;
@@ -192,7 +192,7 @@ int run_certify(const Args &args) {
     GapBound bgap = model_beta_gap(gaps, o.eps, o.precision.start);
     std::string beta_text, source;
     if (vm.count("beta")) {
-        beta_text = vm["beta"].as<std::string>();
+        beta_text = beta_option(vm, m);
         source = "user";
     } else {
         beta_text = to_string(beta_to_certify(bgap));

@@ -59,7 +59,7 @@ int run_eval(const Args &args) {
     Trace hard = evaluate_hard(m, w, common.precision);
     std::optional<Trace> soft;
     if (want_soft) {
-        BetaSpec beta = BetaSpec::parse(vm["beta"].as<std::string>(), m.layers.size());
+        BetaSpec beta = BetaSpec::parse(beta_option(vm, m), m.layers.size());
         SoftOptions options;
         options.precision = common.precision;
         options.target_width = *width;
@@ -70,10 +70,11 @@ int run_eval(const Args &args) {
         Json out;
         out["model"] = m.name;
         out["word"] = format_word(w, m.alphabet);
+        out["outputs"] = decoded_outputs_json(m, hard, soft ? &*soft : nullptr);
         out["hard"] = trace_json(m, hard, false);
         if (soft) {
             Json s = trace_json(m, *soft, true);
-            s["beta"] = vm["beta"].as<std::string>();
+            s["beta"] = beta_option(vm, m);
             out["soft"] = s;
         }
         std::cout << out.dump(2) << "\n";
@@ -85,7 +86,7 @@ int run_eval(const Args &args) {
             print_trace(std::cout, m, hard, false);
         }
         if (soft) {
-            std::cout << "soft model at beta = " << vm["beta"].as<std::string>() << " ("
+            std::cout << "soft model at beta = " << beta_option(vm, m) << " ("
                       << soft->prec << "-bit intervals):\n";
             print_trace(std::cout, m, *soft, true);
         }

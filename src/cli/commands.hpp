@@ -19,6 +19,8 @@ int run_check(const Args &args);
 int run_compile(const Args &args);
 int run_theorem(const Args &args);
 int run_report(const Args &args);
+int run_import(const Args &args);
+int run_horizon(const Args &args);
 int run_main_job(const Args &args);
 
 // Where the bundled cases live: $TEMPCERT_CASES, else ./cases when it

@@ -36,6 +36,8 @@ const Command kCommands[] = {
     {"compile", run_compile, "compile an LTL formula into a hard-attention model"},
     {"theorem", run_theorem, "check instances of the theorems in proofs/"},
     {"report", run_report, "tables and plots of tight temperatures over cases and n"},
+    {"import", run_import, "read a Tracr model (safetensors) into an exact model file"},
+    {"horizon", run_horizon, "the longest n up to which a model meets the criterion"},
 };
 
 void usage(std::ostream &os) {

@@ -178,6 +178,15 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
     return true;
 }
 
+std::string beta_option(const po::variables_map &vm, const Model &m) {
+    std::string text = vm["beta"].as<std::string>();
+    if (text != "native") return text;
+    if (!m.beta_native)
+        throw InputError(m.source, "--beta native",
+                         "the model declares no native inverse temperature (beta_native)");
+    return m.beta_native->canonical();
+}
+
 unsigned default_threads() {
     unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : std::min(n, kMaxThreads);

@@ -5,6 +5,7 @@
 
 #include "tempcert/eval.hpp"
 #include "tempcert/limits.hpp"
+#include "tempcert/model.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -34,6 +35,11 @@ std::size_t read_n(const po::variables_map &vm, const Limits &limits);
 // An exact positive number option ("0.01", "1/100", "1e-2"); with
 // `open_unit`, also < 1 (tolerances).
 Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit);
+
+// --beta as given, with "native" replaced by the model's own inverse
+// temperature (its beta_native expression; InputError when it has none), so
+// certificates record the expression and never the word "native".
+std::string beta_option(const po::variables_map &vm, const Model &m);
 
 // Worker threads by default: every core (1 when unknown), at most kMaxThreads.
 unsigned default_threads();

@@ -68,13 +68,47 @@ Json trace_json(const Model &m, const Trace &t, bool soft) {
     }
     out["layers"] = layers;
     Json outputs = Json::array();
-    for (const auto &o : t.outputs)
+    for (const auto &o : t.outputs) {
+        if (m.output.kind == ReadKind::Categorical) {
+            outputs.push_back({{"position", o.position},
+                               {"classes", reals(o.classes)},
+                               {"label", o.decoded}});
+            continue;
+        }
         outputs.push_back(
             {{"position", o.position}, {"y", real_json(o.y)}, {"accept", accept_json(o.accept)}});
+    }
     out["outputs"] = outputs;
-    if (m.output.position != ReadPosition::All && !t.outputs.empty()) {
+    if (m.output.position != ReadPosition::All && m.output.kind == ReadKind::Linear &&
+        !t.outputs.empty()) {
         out["y"] = real_json(t.outputs.front().y);
         out["accept"] = accept_json(t.outputs.front().accept);
+    }
+    return out;
+}
+
+namespace {
+
+// A decoded output as eval --json shows it: an exact rational as a string,
+// or an enclosure [lo, hi] in decimals; for categorical read-outs the label,
+// null for no output (a tie), or "undecided".
+Json decoded_json(const Model &m, const OutputValue &o) {
+    if (m.output.kind == ReadKind::Categorical) {
+        if (!o.decided) return "undecided";
+        return o.label ? Json(m.output.classes[*o.label].label) : Json(nullptr);
+    }
+    if (o.y.is_exact()) return to_string(o.y.exact());
+    return Json::array({o.y.interval()->lower_decimal(), o.y.interval()->upper_decimal()});
+}
+
+} // namespace
+
+Json decoded_outputs_json(const Model &m, const Trace &hard, const Trace *soft) {
+    Json out = Json::array();
+    for (std::size_t k = 0; k < hard.outputs.size(); ++k) {
+        Json e{{"position", hard.outputs[k].position}, {"hard", decoded_json(m, hard.outputs[k])}};
+        if (soft) e["soft"] = decoded_json(m, soft->outputs[k]);
+        out.push_back(std::move(e));
     }
     return out;
 }

@@ -25,8 +25,8 @@ Trace hard_at(const Model &m, const Word &w, Prec prec, const Limits *budget) {
                                      tr.n, tr.bos, m.width, l + 1, h + 1, prec);
                });
     for (const auto &o : tr.outputs)
-        if (o.accept == Tri::Unknown)
-            throw Undecided("cannot decide the sign of the read-out at position " +
+        if (o.classes.empty() ? o.accept == Tri::Unknown : !o.decided)
+            throw Undecided("cannot decide the read-out at position " +
                             std::to_string(o.position));
     return tr;
 }

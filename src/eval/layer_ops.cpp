@@ -2,10 +2,13 @@
 #include "layer_ops.hpp"
 #include "tempcert/error.hpp"
 
+#include <algorithm>
+
 namespace tempcert::detail {
 
 RealVector initial_activation(const Model &m, const Vector &embedding, std::size_t j,
                               std::size_t n, Prec prec) {
+    check_length(m, n);
     RealVector v(embedding.begin(), embedding.end());
     for (std::size_t k = 0; k < m.positions.size(); ++k) {
         const auto &f = m.positions[k];
@@ -133,16 +136,51 @@ std::vector<std::size_t> output_positions(const Model &m, std::size_t n) {
     return all;
 }
 
+namespace {
+
+// The class whose value is certainly above every other's, if any; with
+// exact values a tie at the top is decided as no label.
+void decode_classes(OutputValue &o, Prec prec) {
+    const RealVector &v = o.classes;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        bool above_all = true;
+        for (std::size_t i = 0; i < v.size() && above_all; ++i)
+            if (i != k && less(v[i], v[k], prec) != Tri::True) above_all = false;
+        if (above_all) {
+            o.label = k;
+            return;
+        }
+    }
+    o.decided = std::all_of(v.begin(), v.end(), [](const Real &r) { return r.is_exact(); });
+}
+
+} // namespace
+
+OutputValue read_output(const Model &m, const RealVector &x, std::size_t position, Prec prec) {
+    OutputValue o;
+    o.position = position;
+    if (m.output.kind == ReadKind::Categorical) {
+        for (const auto &c : m.output.classes)
+            o.classes.push_back(x[c.dim]);
+        decode_classes(o, prec);
+        o.decoded = !o.decided ? "undecided"
+                    : o.label  ? m.output.classes[*o.label].label
+                               : "no output";
+        o.y = o.classes[0]; // the largest class value, which decision counterexamples cite
+        for (std::size_t k = 1; k < o.classes.size(); ++k)
+            o.y = max(o.y, o.classes[k], prec);
+        return o;
+    }
+    o.y = add(dot(m.output.weights, x, prec), Real(m.output.bias), prec);
+    o.accept = is_positive(o.y, prec);
+    return o;
+}
+
 std::vector<OutputValue> readouts(const Model &m, const std::vector<RealVector> &x, std::size_t n,
                                   bool bos, Prec prec) {
     std::vector<OutputValue> out;
-    for (std::size_t p : output_positions(m, n)) {
-        OutputValue o;
-        o.position = p;
-        o.y = add(dot(m.output.weights, x[index_of(p, bos)], prec), Real(m.output.bias), prec);
-        o.accept = is_positive(o.y, prec);
-        out.push_back(std::move(o));
-    }
+    for (std::size_t p : output_positions(m, n))
+        out.push_back(read_output(m, x[index_of(p, bos)], p, prec));
     return out;
 }
 

@@ -49,6 +49,8 @@ RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec);
 RealVector apply_ffn(const Ffn &f, const RealVector &x, Prec prec);
 
 // Read-outs y = c . x_p + b at the model's output positions.
+// The read-out of one position's final activation (linear or categorical).
+OutputValue read_output(const Model &m, const RealVector &x, std::size_t position, Prec prec);
 std::vector<OutputValue> readouts(const Model &m, const std::vector<RealVector> &x, std::size_t n,
                                   bool bos, Prec prec);
 

@@ -32,7 +32,7 @@ PrefixEvaluator::PrefixEvaluator(const Model &m, Prec prec, std::optional<std::v
             dkeys_.emplace_back(m.layers[l].heads.size());
             dvalues_.emplace_back(m.layers[l].heads.size());
         }
-        dread_ = to_dvector(m.output.weights);
+        if (m.output.kind == ReadKind::Linear) dread_ = to_dvector(m.output.weights);
         dbias_ = to_dinterval(m.output.bias);
     }
     for (State *s : {&hard_, &soft_}) {
@@ -49,6 +49,7 @@ PrefixEvaluator::PrefixEvaluator(const Model &m, Prec prec, std::optional<std::v
 namespace {
 
 RealVector initial(const Model &m, const Vector &embedding, std::size_t position, Prec prec) {
+    check_length(m, position);
     RealVector v(embedding.begin(), embedding.end());
     for (std::size_t k = 0; k < m.positions.size(); ++k) {
         const auto &f = m.positions[k];
@@ -106,15 +107,8 @@ void PrefixEvaluator::append(const Vector &embedding, std::size_t position) {
     soft_out_.clear();
     bool read = position > 0 && (m_.output.position != ReadPosition::First || position == 1);
     if (read) {
-        auto readout = [&](const RealVector &v) {
-            OutputValue o;
-            o.position = position;
-            o.y = add(dot(m_.output.weights, v, prec_), Real(m_.output.bias), prec_);
-            o.accept = is_positive(o.y, prec_);
-            return o;
-        };
-        hard_out_.push_back(readout(x));
-        if (mpfi_soft) soft_out_.push_back(readout(xs));
+        hard_out_.push_back(read_output(m_, x, position, prec_));
+        if (mpfi_soft) soft_out_.push_back(read_output(m_, xs, position, prec_));
     }
     if (filter_) append_filtered(x0);
 }
@@ -165,7 +159,9 @@ void PrefixEvaluator::append_filtered(const RealVector &x0) {
         if (dffn_[l]) half = apply_ffn(*dffn_[l], half);
         x = std::move(half);
     }
-    if (!hard_out_.empty()) out_d_.push_back(add_exact_zero(dot(dread_, x), dbias_));
+    // categorical read-outs have no filter: certify_prefix sends them to MPFI
+    if (!hard_out_.empty() && m_.output.kind == ReadKind::Linear)
+        out_d_.push_back(add_exact_zero(dot(dread_, x), dbias_));
 }
 
 void PrefixEvaluator::push(int symbol) {

@@ -5,7 +5,10 @@
 //   term  := unary (('*' | '/') unary)*
 //   unary := '-' unary | power
 //   power := atom ('^' '-'? digits)?
-//   atom  := number | 'j' | 'n' | '(' expr ')' | ('log' | 'sqrt') '(' expr ')'
+//   atom  := number | 'j' | 'n' | '(' expr ')' | ('log' | 'sqrt' | 'delta') '(' expr ')'
+// delta(x) is 1 when x = 0 and 0 otherwise (Kronecker's delta): with it a
+// table of positional embeddings, one value per position p, is the sum of
+// value_p * delta(j - p), exactly (tempcert import tracr writes these).
 // Numbers are decimal literals, parsed exactly ("0.1" is 1/10).
 #include "tempcert/expr.hpp"
 #include "tempcert/error.hpp"
@@ -157,14 +160,16 @@ class ExprParser {
             std::string word = s_.substr(start, pos_ - start);
             if (word == "j") return add(Expr::Node{Expr::Op::J, Rational(0), 0, -1, -1, c});
             if (word == "n") return add(Expr::Node{Expr::Op::N, Rational(0), 0, -1, -1, c});
-            if (word == "log" || word == "sqrt") {
+            if (word == "log" || word == "sqrt" || word == "delta") {
                 if (!eat('(')) throw ExprError(col(), "expected '(' after " + word);
                 int a = expr();
                 if (!eat(')')) throw ExprError(col(), "expected ')' to close " + word + "(");
-                return add(Expr::Node{word == "log" ? Expr::Op::Log : Expr::Op::Sqrt, Rational(0),
-                                      0, a, -1, c});
+                Expr::Op op = word == "log"    ? Expr::Op::Log
+                              : word == "sqrt" ? Expr::Op::Sqrt
+                                               : Expr::Op::Delta;
+                return add(Expr::Node{op, Rational(0), 0, a, -1, c});
             }
-            throw ExprError(c, "unknown name '" + word + "': expected j, n, log or sqrt");
+            throw ExprError(c, "unknown name '" + word + "': expected j, n, log, sqrt or delta");
         }
         if (eat('(')) {
             int a = expr();
@@ -223,6 +228,8 @@ std::string Expr::render(int i) const {
         return "log(" + render(node.a) + ")";
     case Op::Sqrt:
         return "sqrt(" + render(node.a) + ")";
+    case Op::Delta:
+        return "delta(" + render(node.a) + ")";
     }
     return "?";
 }
@@ -330,6 +337,13 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
             throw Undecided("cannot show the argument of sqrt is >= 0 at j = " + to_string(j) +
                             ", n = " + to_string(n));
         return sqrt(*a.interval(), prec);
+    }
+    case Op::Delta: {
+        Real a = eval_node(node.a, j, n, prec);
+        if (a.is_exact()) return Rational(a.exact() == 0 ? 1 : 0);
+        if (is_positive(abs(*a.interval())) == Tri::True) return Rational(0);
+        throw Undecided("cannot decide whether the argument of delta is 0 at j = " +
+                        to_string(j) + ", n = " + to_string(n));
     }
     }
     return Rational(0);

@@ -65,9 +65,22 @@ std::string canonical_json(const Model &m) {
         layers.push_back({{"heads", heads}, {"ffn", ffn}});
     }
     doc["layers"] = layers;
-    doc["output"] = {{"position", to_string(m.output.position)},
-                     {"weights", vec(m.output.weights)},
-                     {"bias", to_string(m.output.bias)}};
+    if (m.output.kind == ReadKind::Linear) {
+        doc["output"] = {{"position", to_string(m.output.position)},
+                         {"weights", vec(m.output.weights)},
+                         {"bias", to_string(m.output.bias)}};
+    } else {
+        OJson classes = OJson::array();
+        for (const auto &c : m.output.classes)
+            classes.push_back({{"dim", c.dim}, {"label", c.label}});
+        doc["output"] = {{"position", to_string(m.output.position)},
+                         {"kind", "categorical"},
+                         {"classes", classes}};
+    }
+    // Keys added by issue 14 appear only when set, so the canonical form
+    // (and every certificate's model hash) of older models is unchanged.
+    if (m.max_length) doc["max_length"] = *m.max_length;
+    if (m.beta_native) doc["beta_native"] = m.beta_native->canonical();
     return doc.dump();
 }
 

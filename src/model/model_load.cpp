@@ -5,6 +5,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/model.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -70,7 +71,7 @@ class ModelReader {
         expect_object(doc, root);
         allow_keys(doc, root,
                    {"format", "name", "description", "alphabet", "bos", "width", "embedding",
-                    "positions", "layers", "output"});
+                    "positions", "layers", "output", "max_length", "beta_native"});
         Model m;
         m.source = file_;
         const OJson &format = need(doc, root, "format");
@@ -85,6 +86,7 @@ class ModelReader {
         read_positions(doc, m);
         read_layers(doc, m);
         read_output(doc, m);
+        read_native(doc, m);
         check_features(m);
         return m;
     }
@@ -385,10 +387,46 @@ class ModelReader {
         }
     }
 
+    void read_native(const OJson &doc, Model &m) {
+        if (doc.contains("max_length"))
+            m.max_length = size_field(doc, "$", "max_length", 1, lim_.max_n, "--max-n");
+        if (!doc.contains("beta_native")) return;
+        const OJson &b = doc["beta_native"];
+        if (!b.is_string())
+            fail("$.beta_native", "expected an expression in n (a string), got " +
+                                      json_type_name(b));
+        try {
+            m.beta_native = Expr::parse(b.get<std::string>());
+        } catch (const ExprError &err) {
+            fail("$.beta_native", "column " + std::to_string(err.column()) + ": " + err.what());
+        }
+        if (m.beta_native->uses_j())
+            fail("$.beta_native", "an inverse temperature may use n but not j");
+    }
+
+    void read_classes(const OJson &o, Model &m) {
+        const OJson &cs = need(o, "$.output", "classes");
+        expect_array(cs, "$.output.classes");
+        if (cs.size() < 2) fail("$.output.classes", "expected at least two classes");
+        std::set<std::string> labels;
+        std::set<std::size_t> dims;
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            std::string p = index_path("$.output.classes", i);
+            expect_object(cs[i], p);
+            allow_keys(cs[i], p, {"dim", "label"});
+            OutputClass c;
+            c.dim = size_field(cs[i], p, "dim", 0, m.width - 1, nullptr);
+            c.label = string_field(cs[i], p, "label");
+            if (!labels.insert(c.label).second) fail(p + ".label", "label \"" + c.label + "\" appears twice");
+            if (!dims.insert(c.dim).second) fail(p + ".dim", "coordinate read by two classes");
+            m.output.classes.push_back(std::move(c));
+        }
+    }
+
     void read_output(const OJson &doc, Model &m) {
         const OJson &o = need(doc, "$", "output");
         expect_object(o, "$.output");
-        allow_keys(o, "$.output", {"position", "weights", "bias"});
+        allow_keys(o, "$.output", {"position", "kind", "weights", "bias", "classes"});
         std::string pos = o.contains("position") ? string_field(o, "$.output", "position") : "last";
         if (pos == "last")
             m.output.position = ReadPosition::Last;
@@ -399,6 +437,17 @@ class ModelReader {
         else
             fail("$.output.position",
                  "expected \"last\", \"first\" or \"all\", got \"" + pos + "\"");
+        std::string kind = o.contains("kind") ? string_field(o, "$.output", "kind") : "linear";
+        if (kind == "categorical") {
+            m.output.kind = ReadKind::Categorical;
+            if (o.contains("weights") || o.contains("bias"))
+                fail("$.output", "a categorical read-out has classes, not weights or bias");
+            read_classes(o, m);
+            return;
+        }
+        if (kind != "linear")
+            fail("$.output.kind", "expected \"linear\" or \"categorical\", got \"" + kind + "\"");
+        if (o.contains("classes")) fail("$.output.classes", "only a categorical read-out has classes");
         m.output.weights = vector(need(o, "$.output", "weights"), "$.output.weights", m.width);
         m.output.bias = o.contains("bias") ? number(o["bias"], "$.output.bias") : Rational(0);
     }
@@ -425,6 +474,26 @@ class ModelReader {
 };
 
 } // namespace
+
+void check_length(const Model &m, std::size_t n) {
+    if (m.max_length && n > *m.max_length)
+        throw InputError(m.source, "$.max_length",
+                         "the model is defined for inputs up to length " +
+                             std::to_string(*m.max_length) + ", not " + std::to_string(n));
+}
+
+std::vector<std::size_t> Readout::coordinates() const {
+    std::vector<std::size_t> out;
+    if (kind == ReadKind::Categorical) {
+        for (const auto &c : classes)
+            out.push_back(c.dim);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    for (std::size_t c = 0; c < weights.size(); ++c)
+        if (weights[c] != 0) out.push_back(c);
+    return out;
+}
 
 Model load_model_text(const std::string &text, const std::string &name_for_errors,
                       const Limits &limits) {

@@ -171,6 +171,11 @@ Real min(const Real &a, const Real &b, Prec prec) {
     return min(a.enclose(prec), b.enclose(prec), prec);
 }
 
+Real max(const Real &a, const Real &b, Prec prec) {
+    Real zero(0L);
+    return sub(zero, min(sub(zero, a, prec), sub(zero, b, prec), prec), prec);
+}
+
 Tri is_positive(const Real &a, Prec prec) {
     return less(Real(0L), a, prec);
 }

@@ -1,0 +1,113 @@
+// `tempcert horizon MODEL --eps E [--criterion C] [--beta B|native]
+// [--max-n N]` (issue 14): the largest n <= N up to which every input meets
+// the criterion, and the shortest counterexample beyond it.
+#include "commands.hpp"
+#include "options.hpp"
+#include "trace_json.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/horizon.hpp"
+#include "tempcert/word.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace tempcert::cli {
+
+namespace {
+
+// N: --max-n when given, else the model's max_length.
+std::size_t horizon_length(const po::variables_map &vm, const Model &m, const Limits &limits) {
+    bool given = !vm["max-n"].defaulted();
+    if (!given && !m.max_length)
+        throw InputError("", "--max-n",
+                         "expected --max-n N: the model declares no max_length to stop at");
+    std::size_t n = given ? limits.max_n : *m.max_length;
+    if (m.max_length && n > *m.max_length)
+        throw InputError(m.source, "$.max_length",
+                         "the model is defined for inputs up to length " +
+                             std::to_string(*m.max_length) + ", not --max-n " + std::to_string(n));
+    return n;
+}
+
+nlohmann::ordered_json failure_json(const Violation &v, const Model &m) {
+    nlohmann::ordered_json j{{"n", v.word.size()},
+                             {"word", format_word(v.word, m.alphabet)},
+                             {"quantity", v.quantity}};
+    if (v.quantity == "tv") {
+        j["layer"] = v.layer;
+        j["head"] = v.head;
+        j["query"] = v.query;
+    } else {
+        j["position"] = v.query;
+    }
+    j["value"] = to_string(v.value, 17);
+    j["detail"] = v.detail;
+    return j;
+}
+
+} // namespace
+
+int run_horizon(const Args &args) {
+    po::options_description desc("horizon options");
+    desc.add_options()("eps", po::value<std::string>(), "tolerance, 0 < eps < 1")(
+        "criterion", po::value<std::string>()->default_value("tv"), "tv, output or decision")(
+        "beta", po::value<std::string>(),
+        "inverse temperature: a number, an expression in n, per-layer list, or native "
+        "(the model's own; the default when it has one)");
+    add_common_options(desc);
+    po::variables_map vm;
+    if (!parse_command("horizon",
+                       "MODEL --eps E [--criterion C] [--beta B|native] [--max-n N] [--json]",
+                       desc, args, "model", 1, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    if (!vm.count("model")) throw InputError("", "tempcert horizon", "expected a MODEL file");
+    Model m = load_model_file(vm["model"].as<std::vector<std::string>>().front(), common.limits);
+    CertifyOptions o;
+    o.limits = common.limits;
+    o.precision = common.precision;
+    o.eps = read_fraction(vm, "eps", true);
+    if (!parse_criterion(vm["criterion"].as<std::string>(), o.criterion))
+        throw InputError("", "--criterion",
+                         "expected tv, output or decision, got \"" +
+                             vm["criterion"].as<std::string>() + "\"");
+    o.n = horizon_length(vm, m, common.limits);
+    std::string beta_text;
+    if (vm.count("beta"))
+        beta_text = beta_option(vm, m);
+    else if (m.beta_native)
+        beta_text = m.beta_native->canonical();
+    else
+        throw InputError("", "--beta", "expected --beta B (the model has no beta_native)");
+    BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
+    HorizonResult h = horizon(m, beta, o);
+    if (common.json) {
+        nlohmann::ordered_json j{{"model", m.source},
+                                 {"beta", beta.text()},
+                                 {"eps", to_string(o.eps)},
+                                 {"criterion", to_string(o.criterion)},
+                                 {"max_n", h.max_n},
+                                 {"certified_up_to", h.certified_up_to},
+                                 {"first_failure", nullptr},
+                                 {"undecided", nullptr},
+                                 {"method", h.method},
+                                 {"words", h.words}};
+        if (h.first_failure) j["first_failure"] = failure_json(*h.first_failure, m);
+        if (h.undecided) j["undecided"] = *h.undecided;
+        std::cout << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::cout << "certified up to n = " << h.certified_up_to << " of " << h.max_n << " (beta "
+              << beta.text() << ", eps " << to_string(o.eps) << ", " << to_string(o.criterion)
+              << ", method " << (h.method.empty() ? "none" : h.method) << ")\n";
+    if (h.first_failure)
+        std::cout << "first failure: n = " << h.first_failure->word.size() << ", word "
+                  << format_word(h.first_failure->word, m.alphabet) << ": "
+                  << h.first_failure->detail << "\n";
+    if (h.undecided)
+        std::cout << "undecided beyond n = " << h.certified_up_to << ": " << *h.undecided << "\n";
+    return kExitOk;
+}
+
+} // namespace tempcert::cli

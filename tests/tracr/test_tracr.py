@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""Tracr import end to end (issue 14): exact floats, the stand-in programs'
+hard outputs against the programs, horizon against certify, and malformed
+files refused with exit 2.
+
+    test_tracr.py TEMPCERT WORKDIR
+"""
+import itertools
+import json
+import os
+import struct
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "tools")]
+import export_tracr  # noqa: E402
+import standins  # noqa: E402
+
+TEMPCERT, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(*args):
+    p = subprocess.run([TEMPCERT, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+# 1. Exact floats: each dtype's awkward values (0.1, -0, the smallest
+# subnormal, the largest finite, 1/3, random normals) come back from an
+# import as exactly Fraction(numpy value .item()).
+def exact_floats():
+    tricky = {
+        np.float32: [0.1, -0.0, 1e-45, np.finfo(np.float32).max, -np.finfo(np.float32).tiny,
+                     1 / 3],
+        np.float64: [0.1, -0.0, 5e-324, np.finfo(np.float64).max, -2.5, 1 / 3],
+        np.float16: [0.1, -0.0, 6e-8, 65504.0, -1 / 3],
+    }
+    rng = np.random.default_rng(7)
+    for dtype, special in tricky.items():
+        m, _ = standins.shift_by_one(vocab=("a", "b"), max_seq_len=2)
+        m.params = {k: {p: v.astype(dtype) for p, v in d.items()} for k, d in m.params.items()}
+        width = len(m.residual_labels)
+        row = np.concatenate([np.array(special, dtype=dtype),
+                              (rng.standard_normal(width) * 100).astype(dtype)])[:width]
+        m.params["token_embed"]["embeddings"][m.input_encoder.encoding_map["a"]] = row
+        f = path(f"floats-{np.dtype(dtype).name}.safetensors")
+        export_tracr.export(m, f)
+        rc, _, err = run("import", "tracr", f, "-o", path("floats.json"))
+        check(rc == 0, f"import with {np.dtype(dtype).name} weights {err.strip()}")
+        got = json.load(open(path("floats.json")))["embedding"]["a"]
+        check([Fraction(g) for g in got] == [Fraction(x.item()) for x in row],
+              f"{np.dtype(dtype).name}: {width} values equal Fraction(numpy value .item())")
+        if dtype is np.float32:
+            check(got[0] == "13421773/134217728", "float32 0.1 is 13421773/134217728 exactly")
+    export_tracr.write_safetensors({"t": np.zeros(2, np.float32)}, {}, path("plain.safetensors"))
+    rc, _, err = run("import", "tracr", path("plain.safetensors"), "-o", path("x.json"))
+    check(rc == 2 and "__metadata__" in err, "a file without Tracr metadata exits 2")
+
+
+# 2. Stand-ins: hard per-position outputs equal the programs' on every
+# input up to length 6.
+def hard_outputs(model_json, word):
+    rc, out, err = run("eval", model_json, "-i", word, "--hard", "--json")
+    if rc != 0:
+        raise RuntimeError(err)
+    return [o["hard"] for o in json.loads(out)["outputs"]]
+
+
+def same(got, want):
+    if isinstance(want, float):
+        return Fraction(got) == Fraction(want).limit_denominator(1000)
+    return got == want
+
+
+def standin_programs():
+    for name, build in standins.PROGRAMS.items():
+        model, program = build(max_seq_len=6)
+        out_name = "frac_prevs" if name == "frac_prevs" else None
+        st = path(f"{name}.safetensors")
+        export_tracr.export(model, st, output_name=out_name, name=name)
+        rc, _, err = run("import", "tracr", st, "-o", path(f"{name}.json"))
+        check(rc == 0, f"import {name}: {err.strip()}")
+        vocab = sorted(t for t in model.input_encoder.encoding_map
+                       if t not in (standins.BOS, standins.PAD))
+        bad = []
+        for n in range(1, 7):
+            for word in itertools.product(vocab, repeat=n):
+                got = hard_outputs(path(f"{name}.json"), "".join(word))
+                want = program(list(word))
+                if not all(same(g, w) for g, w in zip(got, want)) or len(got) != len(want):
+                    bad.append(("".join(word), got, want))
+        check(not bad, f"{name}: hard outputs equal the program's on all words up to 6 "
+                       f"{bad[:1]}")
+
+
+# 3. horizon agrees with certify wherever both run.
+def horizon_vs_certify():
+    model, _ = standins.shift_by_one(max_seq_len=7, coldness=5.0)
+    export_tracr.export(model, path("shift5.safetensors"), name="shift5")
+    run("import", "tracr", path("shift5.safetensors"), "-o", path("shift5.json"))
+    for crit in ("decision", "tv"):
+        rc, out, err = run("horizon", path("shift5.json"), "--eps", "0.01", "--criterion", crit,
+                           "--json")
+        h = json.loads(out)
+        up = h["certified_up_to"]
+        verdicts = []
+        for n in range(1, h["max_n"] + 1):
+            rc, out, _ = run("certify", path("shift5.json"), "--n", str(n), "--eps", "0.01",
+                             "--criterion", crit, "--beta", "native", "--json")
+            verdicts.append(json.loads(out)["verdict"])
+        want = sum(1 for v in itertools.takewhile(lambda v: v == "certified", verdicts))
+        check(up == want, f"horizon {crit}: certified_up_to {up} = certify's {want} ({verdicts})")
+        if h["first_failure"]:
+            check(h["first_failure"]["n"] == up + 1,
+                  f"horizon {crit}: first failure at n = {up + 1}")
+    check(h["first_failure"] is not None and h["first_failure"]["word"] == "a",
+          "shift at coldness 5, tv: the first failure is the word a")
+
+
+# 4. Malformed files exit 2, naming the tensor, writing nothing.
+def malformed():
+    model, _ = standins.shift_by_one(vocab=("a", "b"), max_seq_len=3)
+    good = path("good.safetensors")
+    export_tracr.export(model, good)
+    data = open(good, "rb").read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+
+    def variant(name, hdr=None, tail=None, raw=None):
+        f = path(f"bad-{name}.safetensors")
+        if raw is None:
+            text = json.dumps(hdr if hdr is not None else header).encode()
+            raw = struct.pack("<Q", len(text)) + text + (data[8 + n:] if tail is None else tail)
+        open(f, "wb").write(raw)
+        out = path(f"bad-{name}.json")
+        if os.path.exists(out):
+            os.remove(out)
+        rc, _, err = run("import", "tracr", f, "-o", out)
+        return rc, err, os.path.exists(out)
+
+    def edit(fn):
+        h = json.loads(json.dumps(header))
+        fn(h)
+        return h
+
+    cases = {
+        "truncated": dict(raw=data[:-5]),
+        "header-not-json": dict(raw=struct.pack("<Q", 5) + b"{nope" + data[8 + n:]),
+        "overlap": dict(hdr=edit(lambda h: h["pos_embed/embeddings"]["data_offsets"].__setitem__(
+            0, h["pos_embed/embeddings"]["data_offsets"][0] - 4))),
+        "out-of-range": dict(hdr=edit(lambda h: h["token_embed/embeddings"]["data_offsets"]
+                                      .__setitem__(1, 10 ** 9))),
+        "dtype-size": dict(hdr=edit(lambda h: h["token_embed/embeddings"].__setitem__(
+            "dtype", "F64"))),
+        "missing-tensor": dict(hdr=edit(lambda h: h.pop("transformer/layer_0/attn/query/w"))),
+        "wrong-shape": dict(hdr=edit(lambda h: h["token_embed/embeddings"].__setitem__(
+            "shape", list(reversed(h["token_embed/embeddings"]["shape"]))))),
+        "no-metadata-key": dict(hdr=edit(lambda h: h["__metadata__"].pop("key_size"))),
+    }
+    for name, kw in cases.items():
+        rc, err, wrote = variant(name, **kw)
+        check(rc == 2 and not wrote and "bad-" in err,
+              f"malformed ({name}) exits 2 naming the file, writes nothing: {err.strip()}")
+    # NaN in a weight: named by tensor and index
+    model.params["transformer/layer_0/attn/query"]["w"][1, 2] = np.nan
+    export_tracr.export(model, path("nan.safetensors"))
+    rc, _, err = run("import", "tracr", path("nan.safetensors"), "-o", path("nan.json"))
+    check(rc == 2 and "attn/query/w" in err and "[1, 2]" in err and "NaN" in err,
+          f"NaN exits 2 naming tensor and index: {err.strip()}")
+
+
+exact_floats()
+standin_programs()
+horizon_vs_certify()
+malformed()
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
