@@ -58,9 +58,15 @@ void print_trace(std::ostream &os, const Model &m, const Trace &t, bool soft) {
             }
         }
     }
-    for (const auto &o : t.outputs)
+    for (const auto &o : t.outputs) {
+        if (m.output.kind == ReadKind::Categorical) {
+            os << "  output at position " << o.position << ": " << o.decoded << "  (classes "
+               << reals(o.classes) << ")\n";
+            continue;
+        }
         os << "  read-out at position " << o.position << ": y = " << short_real(o.y) << "  "
            << verdict(o.accept) << "\n";
+    }
 }
 
 } // namespace tempcert::cli

@@ -24,6 +24,14 @@ class TracrReader {
         m.source = f_.source;
         if (meta_text("format") != "tracr")
             fail("__metadata__.format", "expected \"tracr\" (a file from tools/export_tracr.py)");
+        // before decoding anything: the file's weights bound the model's
+        std::size_t weights = 0;
+        for (const auto &[name, t] : f_.tensors)
+            weights += t.elements();
+        if (weights > lim_.max_entries)
+            throw LimitError(f_.source + ": the file holds " + std::to_string(weights) +
+                             " weights, more than the limit " + std::to_string(lim_.max_entries) +
+                             " (--max-entries)");
         m.name = f_.metadata.count("name") ? f_.metadata.at("name") : "tracr-model";
         labels_ = string_list("residual_labels");
         d_ = labels_.size();

@@ -132,7 +132,35 @@ def horizon_vs_certify():
           "shift at coldness 5, tv: the first failure is the word a")
 
 
-# 4. Malformed files exit 2, naming the tensor, writing nothing.
+# 4. Certificates on a categorical read-out: the checker re-derives them,
+# and refuses them altered.
+def certificates():
+    check_bin = os.path.join(os.path.dirname(TEMPCERT), "tempcert-check")
+    m = path("shift5.json")
+    for n, want in ((7, "refuted"), (6, "certified")):
+        cert = path(f"shift5-n{n}.cert.json")
+        rc, out, err = run("certify", m, "--n", str(n), "--eps", "0.01", "--criterion",
+                           "decision", "--beta", "native", "-o", cert)
+        doc = json.load(open(cert))
+        check(doc["verdict"] == want, f"certify n = {n}: {doc['verdict']}")
+        p = subprocess.run([check_bin, cert, "--model", m], capture_output=True, text=True)
+        check(p.returncode == 0 and "VERIFIED" in p.stdout, f"checker verifies n = {n}")
+        if want == "refuted":
+            cx = doc["counterexample"]
+            check(len(cx["word"]) == 7 and cx["quantity"] == "decision", f"counterexample {cx}")
+            bad = json.loads(json.dumps(doc))
+            bad["counterexample"]["position"] = 1  # the hard model has no output there
+        else:
+            bad = json.loads(json.dumps(doc))
+            bad["n"] = 7  # a length the model fails at
+        f = path(f"shift5-n{n}-tampered.cert.json")
+        json.dump(bad, open(f, "w"))
+        p = subprocess.run([check_bin, f, "--model", m], capture_output=True, text=True)
+        check(p.returncode != 0, f"checker rejects the altered n = {n} certificate: "
+                                 f"{(p.stdout + p.stderr).strip()[:160]}")
+
+
+# 5. Malformed files exit 2, naming the tensor, writing nothing.
 def malformed():
     model, _ = standins.shift_by_one(vocab=("a", "b"), max_seq_len=3)
     good = path("good.safetensors")
@@ -187,6 +215,7 @@ def malformed():
 exact_floats()
 standin_programs()
 horizon_vs_certify()
+certificates()
 malformed()
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -113,3 +113,11 @@ TEST_CASE("nested powers are refused before their exact value explodes (fuzz_exp
         want *= Rational(2, 3);
     CHECK(v.exact() == want);
 }
+
+TEST_CASE("delta is Kronecker's delta, exact") {
+    CHECK(at("delta(j-3)", 3, 9).exact() == 1);
+    CHECK(at("delta(j-3)", 4, 9).exact() == 0);
+    CHECK(at("(5/2)*delta(j-0)", 0, 9).exact() == Rational(5, 2));
+    CHECK(at("delta(sqrt(2)-1)", 1, 9).exact() == 0); // decided by its interval
+    CHECK(Expr::parse("delta( j - 3 )").canonical() == "delta((j-3))");
+}

@@ -1,6 +1,7 @@
 // Model loading: fields, defaults, canonical form and its hash.
 #include "helpers.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/eval.hpp"
 #include "tempcert/sha256.hpp"
 #include "tempcert/word.hpp"
 
@@ -110,4 +111,31 @@ TEST_CASE("words parse in both spellings and name the bad column") {
         CHECK(e.place() == "--input, column 3");
     }
     CHECK_THROWS_AS(parse_word("", ab), InputError);
+}
+
+TEST_CASE("categorical read-outs, max_length and beta_native (issue 14)") {
+    const char *text = R"J({"format": "tempcert-model/1", "name": "c", "alphabet": ["a", "b"],
+      "bos": "#", "width": 3, "max_length": 4, "beta_native": "1/sqrt(3)",
+      "embedding": {"a": ["1", "0", "0"], "b": ["0", "1", "0"], "#": ["0", "0", "1"]},
+      "layers": [{"heads": [], "ffn": {"w1": [["1", "0", "0"]], "w2": [["0"], ["0"], ["0"]]}}],
+      "output": {"position": "all", "kind": "categorical",
+                 "classes": [{"dim": 0, "label": "A"}, {"dim": 1, "label": "B"}]}})J";
+    Model m = load_model_text(text, "c.json", Limits{});
+    CHECK(m.output.kind == ReadKind::Categorical);
+    CHECK(m.max_length == std::optional<std::size_t>(4));
+    CHECK(m.beta_native->canonical() == "(1/sqrt(3))");
+    CHECK(m.output.coordinates() == std::vector<std::size_t>{0, 1});
+    Trace t = evaluate_hard(m, parse_word("ab", m.alphabet), PrecisionPolicy{});
+    REQUIRE(t.outputs.size() == 2);
+    CHECK(t.outputs[0].decoded == "A");
+    CHECK(t.outputs[1].decoded == "B");
+    CHECK_THROWS_AS(evaluate_hard(m, parse_word("a,b,a,b,a", m.alphabet), PrecisionPolicy{}),
+                    InputError);
+    std::string dup = text;
+    dup.replace(dup.find("\"label\": \"B\""), 12, "\"label\": \"A\"");
+    CHECK_THROWS_AS(load_model_text(dup, "c.json", Limits{}), InputError);
+    // the canonical form keeps the new keys, so the hash binds them
+    Model other = m;
+    other.max_length = 5;
+    CHECK(model_sha256(other) != model_sha256(m));
 }
