@@ -12,16 +12,18 @@ struct HorizonResult {
     std::size_t certified_up_to = 0; // 0: not even length 1
     std::optional<Violation> first_failure; // a word of length certified_up_to + 1
     std::optional<std::string> undecided;   // why nothing is known beyond certified_up_to
-    std::string method;                     // what certified the lengths: exhaustive, layerwise
+    std::string method; // what certified the lengths: exhaustive, symbolic, layerwise
     std::uint64_t words = 0;                // words the enumeration judged
 };
 
-// Enumeration (certify_auto) over every length its word budget
-// (--max-words) allows: it judges words shorter first, so its first failing
-// word is a shortest one, and every shorter length is certified unless a
-// shorter word was undecided. Beyond the budget, the layerwise method where
-// it applies (certified at n implies certified at every m < n, so the
-// largest certified n is found by bisection). `o.n` is N.
+// The cheapest sound method first. For tv with every head in layer 1, the
+// symbolic profile bound (the tight beta at each n, growing with n) by
+// bisection on n, no enumeration. Otherwise, when enumeration cannot reach
+// N, the layerwise argument if it certifies N; then enumeration
+// (certify_auto) over every length --max-words allows: it judges shorter
+// words first, so its first failing word is a shortest one; and beyond
+// that, the layerwise argument by bisection (certified at n implies
+// certified at every m < n). `o.n` is N.
 HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
 
 } // namespace tempcert

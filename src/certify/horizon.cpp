@@ -2,6 +2,7 @@
 #include "tempcert/horizon.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/symbolic.hpp"
 
 namespace tempcert {
 
@@ -30,6 +31,60 @@ std::size_t layerwise_bisect(const LayerwiseResult &lw, const BetaSpec &beta, st
     return lo;
 }
 
+// tv with every head in layer 1 (proofs/profile-bound.md (3)): the words
+// up to n meet tv at beta iff beta >= the profile bound beta*(n), which grows
+// with n; the symbolic analysis brackets beta*(n) without enumeration. A
+// word attaining beta*(n) at the first n where it exceeds beta is judged by
+// certify_word for the counterexample. False when the method does not apply.
+bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
+                       HorizonResult &h) {
+    std::string why;
+    if (o.criterion != Criterion::Tv || !symbolic_applies(m, why) || beta.uses_n() ||
+        beta.per_layer())
+        return false;
+    Real b = beta.at(0, 1, o.precision.start);
+    SymbolicOptions so;
+    so.eps = o.eps;
+    so.precision = o.precision;
+    so.limits = o.limits;
+    auto holds = [&](std::size_t n, SymbolicReport &r) {
+        r = analyse_symbolic(m, n, so);
+        if (less(Real(r.profile.bound.hi), b, o.precision.start) != Tri::False) return Tri::True;
+        if (less(b, Real(r.profile.bound.lo), o.precision.start) == Tri::True) return Tri::False;
+        return Tri::Unknown;
+    };
+    std::size_t lo = 0, hi = h.max_n; // certified at lo
+    SymbolicReport r;
+    if (holds(hi, r) == Tri::True) {
+        h.certified_up_to = hi;
+        h.method += h.method.empty() ? "symbolic" : "+symbolic";
+        return true;
+    }
+    while (hi - lo > 1) { // certified at lo, not at hi
+        std::size_t mid = lo + (hi - lo) / 2;
+        (holds(mid, r) == Tri::True ? lo : hi) = mid;
+    }
+    if (lo > h.certified_up_to) h.method += h.method.empty() ? "symbolic" : "+symbolic";
+    h.certified_up_to = lo;
+    Tri at = holds(hi, r);
+    const HeadProfile *top = nullptr;
+    for (const auto &hp : r.profile.heads)
+        if (hp.witness && (!top || hp.bound.hi > top->bound.hi)) top = &hp;
+    if (at == Tri::False && top) {
+        Violation v;
+        Prec used = 0;
+        if (certify_word(m, top->witness->word, beta, o, v, used) == Tri::False) {
+            h.first_failure = v;
+            return true;
+        }
+    }
+    h.undecided = "at n = " + std::to_string(hi) + " the profile bound [" +
+                  decimal_significant(r.profile.bound.lo, 15, false) + ", " +
+                  decimal_significant(r.profile.bound.hi, 15, true) +
+                  "] cannot be told apart from beta";
+    return true;
+}
+
 void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
                         HorizonResult &h) {
     std::string budget = "words longer than " + std::to_string(h.certified_up_to) +
@@ -56,7 +111,17 @@ void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptio
 HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions &o) {
     HorizonResult h;
     h.max_n = o.n;
+    if (beyond_by_profile(m, beta, o, h)) return h; // tv, heads in layer 1: no enumeration
     std::size_t e = enumerable_length(m.alphabet.size(), o.n, o.limits.max_words);
+    if (e < o.n) { // the layerwise argument first when enumeration cannot reach N
+        LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
+        if (lw.applies && layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start)
+                                  .verdict == Verdict::Certified) {
+            h.certified_up_to = o.n;
+            h.method = "layerwise";
+            return h;
+        }
+    }
     if (e > 0) {
         CertifyOptions oe = o;
         oe.n = e;

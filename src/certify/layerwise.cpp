@@ -308,8 +308,9 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
             res.layers.push_back(std::move(info));
         }
         res.readout_exact = true;
+        const std::vector<std::size_t> read = m.output.coordinates();
         for (std::size_t c : tainted)
-            if (m.output.weights[c] != 0) {
+            if (std::binary_search(read.begin(), read.end(), c)) {
                 res.readout_exact = false;
                 res.readout_note =
                     "the read-out reads coordinate " + std::to_string(c) +

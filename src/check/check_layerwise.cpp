@@ -454,8 +454,9 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         B = std::move(B_next);
     }
     bool exact_readout = true;
+    const std::vector<std::size_t> read = m.output.coordinates(); // sorted
     for (std::size_t c : tainted)
-        exact_readout = exact_readout && m.output.weights[c] == 0;
+        exact_readout = exact_readout && !std::binary_search(read.begin(), read.end(), c);
     const OJson &ro = field(cert, "$", "readout_exact");
     if (!ro.is_boolean() || ro.get<bool>() != exact_readout)
         reject("$.readout_exact", std::string("recomputed ") + (exact_readout ? "true" : "false"));

@@ -1,5 +1,7 @@
 // `tempcert certify`, `tempcert tight` and `tempcert check` (SPEC 5, 7).
 #include "commands.hpp"
+#include "tempcert/symbolic.hpp"
+#include "tempcert/enumerate.hpp"
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
@@ -177,6 +179,7 @@ int run_certify(const Args &args) {
     std::string path = model_arg(vm, "certify");
     Model m = load_model_file(path, common.limits);
     CertifyOptions o = read_claim(vm, common);
+    check_length(m, o.n);
     std::string method = vm["method"].as<std::string>();
     if (method == "layerwise" ||
         (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words)) {
@@ -357,6 +360,54 @@ int print_per_layer(const Model &m, const CertifyOptions &o, const PerLayerTight
 
 } // namespace
 
+namespace {
+
+// tight for tv when every head is in layer 1 and enumeration is out of
+// reach: by proofs/profile-bound.md (3) the betas meeting tv on every word up
+// to n are [beta*, infinity) with beta* the profile bound, which the
+// symbolic analysis brackets without enumerating words.
+int print_symbolic_tight(const Model &m, const CertifyOptions &o, const Rational &rel,
+                         const Common &common) {
+    SymbolicOptions so;
+    so.eps = o.eps;
+    so.rel = rel;
+    so.precision = o.precision;
+    so.limits = o.limits;
+    SymbolicReport r = analyse_symbolic(m, o.n, so);
+    const Bracket &b = r.profile.bound;
+    std::string lo = decimal_significant(b.lo, 15, false), hi = decimal_significant(b.hi, 15, true);
+    const HeadProfile *binding = nullptr;
+    for (const auto &h : r.profile.heads)
+        if (h.witness && (!binding || h.bound.hi > binding->bound.hi)) binding = &h;
+    CertJson witness = nullptr;
+    if (binding)
+        witness = {{"word", format_word(binding->witness->word, m.alphabet)},
+                   {"layer", binding->layer},
+                   {"head", binding->head},
+                   {"query", binding->witness->query}};
+    if (common.json) {
+        CertJson out{{"model", m.name},         {"n", o.n},
+                     {"eps", to_string(o.eps)}, {"criterion", "tv"},
+                     {"beta_lo", lo},           {"beta_hi", hi},
+                     {"beta_lo_exact", to_string(b.lo)},
+                     {"beta_hi_exact", to_string(b.hi)},
+                     {"kind", "threshold"},     {"method", "symbolic"},
+                     {"binding", witness},      {"proof", "proofs/profile-bound.md"}};
+        std::cout << out.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
+              << ", criterion tv, method symbolic (no enumeration)\n"
+              << "tight beta in [" << lo << ", " << hi << "] (threshold: the profile bound)\n";
+    if (binding)
+        std::cout << "  attained at layer " << binding->layer << " head " << binding->head
+                  << " query " << binding->witness->query << " of "
+                  << format_word(binding->witness->word, m.alphabet) << "\n";
+    return kExitOk;
+}
+
+} // namespace
+
 int run_tight(const Args &args) {
     po::options_description desc("tight options");
     add_claim_options(desc);
@@ -374,8 +425,13 @@ int run_tight(const Args &args) {
     std::string path = model_arg(vm, "tight");
     Model m = load_model_file(path, common.limits);
     CertifyOptions o = read_claim(vm, common);
+    check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel", true);
     if (vm.count("per-layer")) return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
+    std::string why_not;
+    if (o.criterion == Criterion::Tv && count_words(m.alphabet.size(), o.n) > o.limits.max_words &&
+        symbolic_applies(m, why_not))
+        return print_symbolic_tight(m, o, rel, common);
     TightResult t = tight_exhaustive(m, o, rel);
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);

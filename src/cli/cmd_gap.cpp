@@ -41,6 +41,7 @@ int run_gap(const Args &args) {
     std::string path = vm["model"].as<std::vector<std::string>>().front();
     Model m = load_model_file(path, common.limits);
     std::size_t n = read_n(vm, common.limits);
+    check_length(m, n);
     std::string why_not;
     if (method == "auto") method = symbolic_applies(m, why_not) ? "symbolic" : "exhaustive";
     SymbolicOptions so; // gaps only; the limits (time, interrupt, threads, queries) apply

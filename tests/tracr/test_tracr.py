@@ -128,8 +128,28 @@ def horizon_vs_certify():
         if h["first_failure"]:
             check(h["first_failure"]["n"] == up + 1,
                   f"horizon {crit}: first failure at n = {up + 1}")
-    check(h["first_failure"] is not None and h["first_failure"]["word"] == "a",
-          "shift at coldness 5, tv: the first failure is the word a")
+    check(h["first_failure"] is not None and len(h["first_failure"]["word"]) == 1,
+          f"shift at coldness 5, tv: the first failure is a one-letter word "
+          f"({h['first_failure']['word']}, by {h['method']})")
+    # symbolic horizon (tv, no enumeration) against enumeration: a beta
+    # between the tight betas at n = 4 and n = 5 holds up to 4 exactly
+    model, _ = standins.shift_by_one(max_seq_len=7)
+    export_tracr.export(model, path("shift100.safetensors"))
+    run("import", "tracr", path("shift100.safetensors"), "-o", path("shift100.json"))
+    tight = {}
+    for n in (4, 5):
+        rc, out, _ = run("tight", path("shift100.json"), "--n", str(n), "--eps", "0.01", "--json")
+        tight[n] = json.loads(out)
+    beta = str((Fraction(tight[4]["beta_hi_exact"]) + Fraction(tight[5]["beta_lo_exact"])) / 2)
+    rc, out, _ = run("horizon", path("shift100.json"), "--eps", "0.01", "--beta", beta, "--json")
+    h = json.loads(out)
+    check(h["method"] == "symbolic" and h["certified_up_to"] == 4 and
+          h["first_failure"]["n"] == 5, f"symbolic horizon at beta {beta}: {h['certified_up_to']}"
+          f" by {h['method']}, first failure {h['first_failure']}")
+    for n, want in ((4, "certified"), (5, "refuted")):
+        rc, out, _ = run("certify", path("shift100.json"), "--n", str(n), "--eps", "0.01",
+                         "--beta", beta, "--method", "exhaustive", "--json")
+        check(json.loads(out)["verdict"] == want, f"enumeration at n = {n} agrees: {want}")
 
 
 # 4. Certificates on a categorical read-out: the checker re-derives them,
