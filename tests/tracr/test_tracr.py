@@ -108,6 +108,20 @@ def standin_programs():
                        f"{bad[:1]}")
 
 
+# 2b. make_length's hard model itself is wrong from length 10 at
+# mlp_exactness 100: its discretising MLP needs L/(2n(n+1)) >= 1/2, i.e.
+# n(n+1) <= 100, so at n = 10 the input 1/11 sits within 1/L of the threshold
+# and the argmax decodes 9.
+def length_hard_model():
+    model, program = standins.make_length(vocab=("a",), max_seq_len=12)
+    export_tracr.export(model, path("length12.safetensors"))
+    run("import", "tracr", path("length12.safetensors"), "-o", path("length12.json"))
+    got = {n: set(hard_outputs(path("length12.json"), "a" * n)) for n in range(1, 13)}
+    check(all(got[n] == {str(n)} for n in range(1, 10)), "make_length hard: right up to 9")
+    check(got[10] == {"9"} and got[11] == {"10"},
+          f"make_length hard: a^10 decodes 9, a^11 decodes 10 ({got[10]}, {got[11]})")
+
+
 # 3. horizon agrees with certify wherever both run.
 def horizon_vs_certify():
     model, _ = standins.shift_by_one(max_seq_len=7, coldness=5.0)
@@ -234,6 +248,7 @@ def malformed():
 
 exact_floats()
 standin_programs()
+length_hard_model()
 horizon_vs_certify()
 certificates()
 malformed()
