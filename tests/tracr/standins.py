@@ -127,7 +127,7 @@ def categorical_encoder(values):
     return SimpleNamespace(encoding_map=emap, decoding_map={i: v for v, i in emap.items()})
 
 
-def shift_by_one(vocab=("a", "b", "c"), max_seq_len=8, coldness=100.0):
+def shift_by_one(vocab=("a", "b", "c"), max_seq_len=8, coldness=100.0, causal=False):
     """shift = Aggregate(Select(indices, indices, q == k + 1), tokens):
     categorical; position i gets the token at i - 1, nothing at index 0."""
     idx = [f"indices:{p}" for p in range(max_seq_len)]
@@ -141,7 +141,7 @@ def shift_by_one(vocab=("a", "b", "c"), max_seq_len=8, coldness=100.0):
     ov = {(f"tokens:{t}", f"shift:{t}"): 1.0 for t in vocab}
     layers.head(0, 0, qk, ov)
     model = assembled(res, layers, vocab, max_seq_len, 1, key_size,
-                      categorical_encoder(vocab), 1)
+                      categorical_encoder(vocab), 1, causal=causal)
 
     def program(word):
         return [None] + list(word[:-1])
@@ -190,7 +190,8 @@ def discretising_mlp(in_label, out_labels_by_value, input_values, f, large, hidd
     return units
 
 
-def make_length(vocab=("a", "b"), max_seq_len=8, coldness=100.0, mlp_exactness=100.0):
+def make_length(vocab=("a", "b"), max_seq_len=8, coldness=100.0, mlp_exactness=100.0,
+                causal=False):
     """length = SelectorWidth(Select(tokens, tokens, TRUE)), categorical:
     an attention head that always attends to BOS gives 1/(w+1), and a
     discretising MLP (large_number = mlp_exactness) decodes w."""
@@ -213,7 +214,7 @@ def make_length(vocab=("a", "b"), max_seq_len=8, coldness=100.0, mlp_exactness=1
     units.append(({f"tokens:{BOS}": 1.0}, 0.0, {attn_out: -1.0, "length:0": -1.0}))
     layers.mlp(0, units)
     model = assembled(res, layers, vocab, max_seq_len, 1, len(vocab) + 2,
-                      categorical_encoder(widths), hidden)
+                      categorical_encoder(widths), hidden, causal=causal)
 
     def program(word):
         return [str(len(word))] * len(word)
