@@ -36,20 +36,6 @@ namespace tempcert {
 
 namespace {
 
-// The prefixes of the first length with at least kMinTasks words become the
-// parallel tasks. The length depends on the alphabet and n only, never on
-// --threads; a one-symbol alphabet has one word per length, so it gets no
-// split (the whole walk is one task) instead of a loop that never ends.
-constexpr std::uint64_t kMinTasks = 64;
-
-std::size_t task_split_length(std::size_t symbols, std::size_t n) {
-    if (symbols < 2) return n;
-    std::size_t split = 1;
-    for (std::uint64_t c = symbols; c < kMinTasks && split < n; c *= symbols)
-        ++split;
-    return std::min(split, n);
-}
-
 // Bindings under the filter. The binding is the largest MPFI upper bound
 // (the plain path's), which the filter's looser bounds cannot pick alone:
 // each head keeps the nodes whose filtered upper end reaches the best
@@ -308,7 +294,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     r.max_prec = prec;
 
     // Lengths below the split, here; the prefixes at the split are tasks.
-    const std::size_t split = task_split_length(m.alphabet.size(), o.n);
+    const std::size_t split = detail::prefix_split_length(m.alphabet.size(), o.n);
     std::vector<Word> tasks;
     {
         detail::PrefixEvaluator ev(m, prec, betas, o.filter);

@@ -7,14 +7,11 @@
 #include "../eval/hard_ops.hpp"
 #include "../eval/layer_ops.hpp"
 #include "../eval/prefix_walk.hpp"
+#include "../numeric/parallel.hpp"
 #include "tempcert/mask.hpp"
 #include "tempcert/error.hpp"
 
-#include <mpfr.h>
 
-#include <atomic>
-#include <exception>
-#include <thread>
 
 namespace tempcert::check {
 
@@ -139,18 +136,6 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta) {
 
 namespace {
 
-// The prefixes of the first length with at least kMinTasks words are the
-// parallel tasks: a length fixed by the alphabet and n, never by --threads.
-constexpr std::size_t kMinTasks = 64;
-
-std::size_t split_length(std::size_t symbols, std::size_t n) {
-    if (symbols < 2) return n;
-    std::size_t split = 1;
-    for (std::size_t c = symbols; c < kMinTasks && split < n; c *= symbols)
-        ++split;
-    return split;
-}
-
 // Depth-first below `w` (already pushed onto `walk`), words up to length
 // `stop`; `below` collects the nodes at length `stop` that visit lets
 // through. The traversal is the one prefix sharing uses everywhere
@@ -179,40 +164,12 @@ void depth_first(Walk &walk, Word &w, std::size_t stop, std::size_t symbols, con
         });
 }
 
-// Runs task(k) for k in [0, count) on up to `threads` threads; rethrows the
-// exception of the first task (by index) that threw.
-void run_parallel(std::size_t count, unsigned threads, const std::function<void(std::size_t)> &task) {
-    std::vector<std::exception_ptr> errors(count);
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < count;) {
-            try {
-                task(k);
-            } catch (...) {
-                errors[k] = std::current_exception();
-                next = count;
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(threads, count); ++t)
-        pool.emplace_back([&worker] {
-            worker();
-            mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); // MPFR's per-thread constants
-        });
-    worker();
-    for (auto &t : pool)
-        t.join();
-    for (auto &e : errors)
-        if (e) std::rethrow_exception(e);
-}
-
 } // namespace
 
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
                 const Limits &limits, const std::function<void(std::size_t)> &ready,
                 const WordVisit &visit) {
-    const std::size_t k = m.alphabet.size(), split = split_length(k, n);
+    const std::size_t k = m.alphabet.size(), split = detail::prefix_split_length(k, n);
     std::vector<Word> roots;
     {
         Walk walk(m, betas, prec);
@@ -222,7 +179,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
                     split < n ? &roots : nullptr);
     }
     ready(roots.size() + 1);
-    run_parallel(roots.size(), limits.threads, [&](std::size_t r) {
+    detail::run_tasks(roots.size(), limits.threads, [&](std::size_t r) {
         Walk walk(m, betas, prec);
         Word w = roots[r];
         for (int s : w)

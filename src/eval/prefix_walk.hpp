@@ -4,10 +4,26 @@
 // a recursive walk would follow onto the end of the stack (issue 13, 0b).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace tempcert::detail {
+
+// The prefixes of this length are the parallel tasks of a walk over words up
+// to length n: the first length with at least 64 words, fixed by the
+// alphabet and n and never by --threads, so task results (merged in task
+// order) do not depend on the thread count. A one-symbol alphabet has one
+// word per length: no split (the whole walk is one task).
+inline std::size_t prefix_split_length(std::size_t symbols, std::size_t n) {
+    constexpr std::uint64_t kMinTasks = 64;
+    if (symbols < 2) return n;
+    std::size_t split = 1;
+    for (std::uint64_t c = symbols; c < kMinTasks && split < n; c *= symbols)
+        ++split;
+    return std::min(split, n);
+}
 
 // Visits, in preorder and in symbol order, the nodes below the current one,
 // at most `levels` symbols further down. enter(s) appends symbol s to the
