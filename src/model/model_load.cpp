@@ -402,6 +402,17 @@ class ModelReader {
         }
         if (m.beta_native->uses_j())
             fail("$.beta_native", "an inverse temperature may use n but not j");
+        // like features, checked at a few n now; --beta native checks each n used
+        for (long n = 1; n <= 3; ++n) {
+            try {
+                Real b = m.beta_native->eval(Rational(0), Rational(n), kPrecStart);
+                if (is_positive(b, kPrecStart) == Tri::False)
+                    fail("$.beta_native", "not positive at n = " + std::to_string(n));
+            } catch (const ExprError &err) {
+                fail("$.beta_native", "column " + std::to_string(err.column()) + ": " + err.what());
+            } catch (const Undecided &) {
+            }
+        }
     }
 
     void read_classes(const OJson &o, Model &m) {
