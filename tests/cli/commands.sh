@@ -77,6 +77,11 @@ expect 0 '"verdict": "certified"' -- certify "$hasb" --n 4 --eps 0.01 --criterio
 expect 0 '"verdict": "certified"' -- certify "$hasb" --n 4 --eps 0.01 --beta 1 --criterion decision --json
 expect 0 'tight beta in \[2\.2975599[0-9]*, 2\.2975613[0-9]*\] \(threshold\)' -- tight "$hasb" --n 6 --eps 0.01
 expect 0 '"lo_witness": "ab"' -- tight "$hasb" --n 6 --eps 0.01 --json
+# past --max-words, tv on a single-layer model: the symbolic profile bound,
+# the same threshold (ln(99)/2) with beta_lo refuted by a word judged exactly
+expect 0 'tight beta in \[2\.2975577[0-9]*, 2\.2975599[0-9]*\] \(threshold\)' -- tight "$hasb" --n 6 --eps 0.01 --max-words 10
+expect 0 'beta_lo 2\.2975577[0-9]*: refuted by ba \(TV at layer 1 head 1 query 2' -- tight "$hasb" --n 200 --eps 0.01
+expect 0 '"method": "symbolic"' -- tight "$hasb" --n 200 --eps 0.01 --json
 # per-layer betas: has-ab-two-layer's second layer binds (split ties); layer 1 goes lower
 expect 0 'layer 1: beta in \[6\.219243[0-9]*, 6\.219249[0-9]*\] \(bracket\); beta_lo refuted by bbabbb' -- tight "$two" --n 6 --eps 0.01 --per-layer
 expect 0 'whole model at beta = \(6\.219249[0-9]*, 6\.219427[0-9]*\): certified for every word of length 1\.\.6' -- tight "$two" --n 6 --eps 0.01 --per-layer
