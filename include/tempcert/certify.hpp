@@ -118,6 +118,12 @@ struct TightResult {
 // The tight bracket by enumeration: each end certified or refuted by
 // certify_auto over every word up to o.n (proofs/tight-bracket.md).
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel);
+// A unique-hard head tied between positions with different values: at every
+// beta softmax gives the tied positions equal weight, at most 1/2 each,
+// against the hard head's one, so TV >= 1/2 on that word and no beta meets
+// tv with eps < 1/2: LimitError (exit 3) naming the word, at once rather
+// than after a search. Nothing for other criteria or eps >= 1/2.
+void refuse_value_ties(const Model &m, const GapReport &gaps, const CertifyOptions &o);
 
 // Per-layer betas (`tight --per-layer`, tv only; proofs/tight-bracket.md,
 // "Per layer"): from the one-beta tight beta_hi (certified for all layers),

@@ -47,15 +47,21 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
     so.eps = o.eps;
     so.precision = o.precision;
     so.limits = o.limits;
+    bool ties = false; // unique-hard ties between values: left to enumeration
     auto holds = [&](std::size_t n, SymbolicReport &r) {
         r = analyse_symbolic(m, n, so);
+        for (const auto &hg : r.gaps.heads)
+            ties = ties || hg.tie.has_value();
+        if (ties) return Tri::Unknown;
         if (less(Real(r.profile.bound.hi), b, o.precision.start) != Tri::False) return Tri::True;
         if (less(b, Real(r.profile.bound.lo), o.precision.start) == Tri::True) return Tri::False;
         return Tri::Unknown;
     };
     std::size_t lo = 0, hi = h.max_n; // certified at lo
     SymbolicReport r;
-    if (holds(hi, r) == Tri::True) {
+    Tri at_max = holds(hi, r);
+    if (ties) return false;
+    if (at_max == Tri::True) {
         h.certified_up_to = hi;
         h.method += h.method.empty() ? "symbolic" : "+symbolic";
         return true;
@@ -64,6 +70,7 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
         std::size_t mid = lo + (hi - lo) / 2;
         (holds(mid, r) == Tri::True ? lo : hi) = mid;
     }
+    if (ties) return false;
     if (lo > h.certified_up_to) h.method += h.method.empty() ? "symbolic" : "+symbolic";
     h.certified_up_to = lo;
     Tri at = holds(hi, r);

@@ -102,6 +102,18 @@ Search search_beta(Rational hi, bool hi_certified,
 
 } // namespace
 
+void refuse_value_ties(const Model &m, const GapReport &gaps, const CertifyOptions &o) {
+    if (o.criterion != Criterion::Tv || o.eps >= Rational(1, 2)) return;
+    for (const auto &h : gaps.heads)
+        if (h.tie)
+            throw LimitError("tight: no beta meets tv with eps < 1/2: layer " +
+                             std::to_string(h.layer) + " head " + std::to_string(h.head) + " (" +
+                             to_string(h.kind) + ") ties on the word " +
+                             format_word(h.tie->word, m.alphabet) +
+                             " between positions with different values, where softmax splits "
+                             "its weight equally at every beta (TV >= 1/2)");
+}
+
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel) {
     TightResult r;
     r.gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
@@ -134,19 +146,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         Prec used = 0;
         return certify_word(m, w, BetaSpec::constant(beta), o, v, used) == Tri::False;
     };
-    // A unique-hard head tied between positions with different values: at
-    // every beta softmax gives the tied positions equal weight, at most 1/2
-    // each, against the hard head's one, so TV >= 1/2 on that word and no
-    // beta meets tv with eps < 1/2. Said at once, not after 64 doublings.
-    if (o.criterion == Criterion::Tv && o.eps < Rational(1, 2))
-        for (const auto &h : r.gaps.heads)
-            if (h.tie)
-                throw LimitError(
-                    "tight: no beta meets tv with eps < 1/2: layer " + std::to_string(h.layer) +
-                    " head " + std::to_string(h.head) + " (" + to_string(h.kind) +
-                    ") ties on the word " + format_word(h.tie->word, m.alphabet) +
-                    " between positions with different values, where softmax splits its "
-                    "weight equally at every beta (TV >= 1/2)");
+    refuse_value_ties(m, r.gaps, o);
     // The upper end starts at beta_gap (or 1 when every gap is trivial).
     Search sr = search_beta(beta_to_certify(r.beta_gap), false, run,
                             refutes, rel);

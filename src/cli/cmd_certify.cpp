@@ -375,6 +375,14 @@ TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Ration
     so.precision = o.precision;
     so.limits = o.limits;
     SymbolicReport r = analyse_symbolic(m, o.n, so);
+    refuse_value_ties(m, r.gaps, o);
+    for (const auto &h : r.gaps.heads)
+        if (h.tie) // eps >= 1/2: the profile bound does not model unique-hard ties
+            throw Undecided("tight: layer " + std::to_string(h.layer) + " head " +
+                            std::to_string(h.head) + " ties between different values on " +
+                            format_word(h.tie->word, m.alphabet) +
+                            ", which the symbolic profile bound does not cover (enumerate: a "
+                            "smaller n or a larger --max-words)");
     TightResult t;
     t.gaps = r.gaps;
     t.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);

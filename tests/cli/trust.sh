@@ -336,6 +336,14 @@ code=$?
 check "item 12: tight on a tie between values exits $code, expected 3" [ $code = 3 ]
 check "item 12: and says why: $m" grep -q "ties on the word" <<<"$m"
 check "item 12: at once ($(( $(date +%s) - start )) s)" [ $(( $(date +%s) - start )) -le 5 ]
+# the same past --max-words, where tight takes the symbolic profile bound
+m=$("$tempcert" tight "$tmp/tie.json" --n 100 --eps 1/100 2>&1)
+code=$?
+check "item 12: symbolic tight on the tie exits $code, expected 3: $m" \
+    grep -q "ties on the word aa" <<<"$m"
+m=$("$tempcert" horizon "$tmp/tie.json" --eps 1/100 --beta 5 --max-n 100 2>&1)
+check "item 12: horizon leaves the tie to enumeration: $m" \
+    grep -q "first failure: n = 2, word aa" <<<"$m"
 
 # --- item 14: features undefined somewhere, the same answer on every path ----
 for e in "1/j" "j^-3"; do
