@@ -55,6 +55,9 @@ struct HeadProfile {
 struct ProfileReport {
     std::vector<HeadProfile> heads;
     Bracket bound; // over all heads
+    // The head with a witness whose bound reaches highest (the first among
+    // equals): its witness attains the model's bound; nullptr if none.
+    const HeadProfile *attaining() const;
 };
 ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational &eps,
                                   const Rational &rel, const Limits &limits,

@@ -57,27 +57,29 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
         if (less(b, Real(r.profile.bound.lo), o.precision.start) == Tri::True) return Tri::False;
         return Tri::Unknown;
     };
-    std::size_t lo = 0, hi = h.max_n; // certified at lo
-    SymbolicReport r;
-    Tri at_max = holds(hi, r);
-    if (ties) return false;
-    if (at_max == Tri::True) {
-        h.certified_up_to = hi;
-        h.method += h.method.empty() ? "symbolic" : "+symbolic";
-        return true;
-    }
-    while (hi - lo > 1) { // certified at lo, not at hi
+    // certified at lo (0: nothing), not at hi; at_hi is hi's analysis, kept
+    // for the counterexample so it is not computed again
+    std::size_t lo = 0, hi = h.max_n;
+    SymbolicReport at_hi, r;
+    Tri verdict_hi = holds(hi, at_hi);
+    if (verdict_hi == Tri::True && !ties) lo = hi;
+    while (hi - lo > 1 && !ties) {
         std::size_t mid = lo + (hi - lo) / 2;
-        (holds(mid, r) == Tri::True ? lo : hi) = mid;
+        Tri t = holds(mid, r);
+        if (t == Tri::True) {
+            lo = mid;
+        } else {
+            hi = mid;
+            verdict_hi = t;
+            at_hi = std::move(r);
+        }
     }
     if (ties) return false;
-    if (lo > h.certified_up_to) h.method += h.method.empty() ? "symbolic" : "+symbolic";
+    h.method = "symbolic";
     h.certified_up_to = lo;
-    Tri at = holds(hi, r);
-    const HeadProfile *top = nullptr;
-    for (const auto &hp : r.profile.heads)
-        if (hp.witness && (!top || hp.bound.hi > top->bound.hi)) top = &hp;
-    if (at == Tri::False && top) {
+    if (lo == h.max_n) return true;
+    const HeadProfile *top = at_hi.profile.attaining();
+    if (verdict_hi == Tri::False && top) {
         Violation v;
         Prec used = 0;
         if (certify_word(m, top->witness->word, beta, o, v, used) == Tri::False) {
@@ -86,8 +88,8 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
         }
     }
     h.undecided = "at n = " + std::to_string(hi) + " the profile bound [" +
-                  decimal_significant(r.profile.bound.lo, 15, false) + ", " +
-                  decimal_significant(r.profile.bound.hi, 15, true) +
+                  decimal_significant(at_hi.profile.bound.lo, 15, false) + ", " +
+                  decimal_significant(at_hi.profile.bound.hi, 15, true) +
                   "] cannot be told apart from beta";
     return true;
 }

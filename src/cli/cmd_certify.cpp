@@ -53,10 +53,7 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
     o.precision = common.precision;
     o.n = read_n(vm, common.limits);
     o.eps = read_fraction(vm, "eps", true);
-    if (!parse_criterion(vm["criterion"].as<std::string>(), o.criterion))
-        throw InputError("", "--criterion",
-                         "expected tv, output or decision, got \"" +
-                             vm["criterion"].as<std::string>() + "\"");
+    o.criterion = read_criterion(vm);
     std::string method = vm["method"].as<std::string>();
     if (method != "auto" && method != "exhaustive" && method != "plain" && method != "layerwise")
         throw InputError("", "--method",
@@ -64,12 +61,6 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
     o.allow_prefix = method != "plain";
     o.filter = !vm["no-filter"].as<bool>();
     return o;
-}
-
-std::string model_arg(const po::variables_map &vm, const char *command) {
-    if (!vm.count("model"))
-        throw InputError("", std::string("tempcert ") + command, "expected a MODEL file");
-    return vm["model"].as<std::vector<std::string>>().front();
 }
 
 } // namespace
@@ -391,9 +382,7 @@ TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Ration
     t.beta_hi = r.profile.bound.hi;
     t.kind = "threshold";
     t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
-    const HeadProfile *top = nullptr;
-    for (const auto &h : r.profile.heads)
-        if (h.witness && (!top || h.bound.hi > top->bound.hi)) top = &h;
+    const HeadProfile *top = r.profile.attaining();
     if (!top || t.beta_lo <= 0) {
         t.note = "no query needs beta > 0";
         return t;

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "trace_json.hpp"
+#include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/horizon.hpp"
 #include "tempcert/word.hpp"
@@ -30,19 +31,10 @@ std::size_t horizon_length(const po::variables_map &vm, const Model &m, const Li
     return n;
 }
 
-nlohmann::ordered_json failure_json(const Violation &v, const Model &m) {
-    nlohmann::ordered_json j{{"n", v.word.size()},
-                             {"word", format_word(v.word, m.alphabet)},
-                             {"quantity", v.quantity}};
-    if (v.quantity == "tv") {
-        j["layer"] = v.layer;
-        j["head"] = v.head;
-        j["query"] = v.query;
-    } else {
-        j["position"] = v.query;
-    }
-    j["value"] = to_string(v.value, 17);
-    j["detail"] = v.detail;
+// A counterexample as certificates write it (violation_json), with its length.
+CertJson failure_json(const Violation &v, const Model &m) {
+    CertJson j{{"n", v.word.size()}};
+    j.update(violation_json(v, m));
     return j;
 }
 
@@ -62,16 +54,12 @@ int run_horizon(const Args &args) {
                        desc, args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
-    if (!vm.count("model")) throw InputError("", "tempcert horizon", "expected a MODEL file");
-    Model m = load_model_file(vm["model"].as<std::vector<std::string>>().front(), common.limits);
+    Model m = load_model_file(model_arg(vm, "horizon"), common.limits);
     CertifyOptions o;
     o.limits = common.limits;
     o.precision = common.precision;
     o.eps = read_fraction(vm, "eps", true);
-    if (!parse_criterion(vm["criterion"].as<std::string>(), o.criterion))
-        throw InputError("", "--criterion",
-                         "expected tv, output or decision, got \"" +
-                             vm["criterion"].as<std::string>() + "\"");
+    o.criterion = read_criterion(vm);
     o.n = horizon_length(vm, m, common.limits);
     std::string beta_text;
     if (vm.count("beta"))

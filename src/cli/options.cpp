@@ -178,6 +178,20 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
     return true;
 }
 
+Criterion read_criterion(const po::variables_map &vm) {
+    Criterion c;
+    const std::string &text = vm["criterion"].as<std::string>();
+    if (!parse_criterion(text, c))
+        throw InputError("", "--criterion", "expected tv, output or decision, got \"" + text + "\"");
+    return c;
+}
+
+std::string model_arg(const po::variables_map &vm, const char *command) {
+    if (!vm.count("model"))
+        throw InputError("", std::string("tempcert ") + command, "expected a MODEL file");
+    return vm["model"].as<std::vector<std::string>>().front();
+}
+
 std::string beta_option(const po::variables_map &vm, const Model &m) {
     std::string text = vm["beta"].as<std::string>();
     if (text != "native") return text;

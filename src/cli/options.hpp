@@ -4,6 +4,7 @@
 #pragma once
 
 #include "tempcert/eval.hpp"
+#include "tempcert/certify.hpp"
 #include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 
@@ -35,6 +36,11 @@ std::size_t read_n(const po::variables_map &vm, const Limits &limits);
 // An exact positive number option ("0.01", "1/100", "1e-2"); with
 // `open_unit`, also < 1 (tolerances).
 Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit);
+
+// --criterion: tv, output or decision (InputError otherwise).
+Criterion read_criterion(const po::variables_map &vm);
+// The MODEL positional argument (InputError naming `command` when absent).
+std::string model_arg(const po::variables_map &vm, const char *command);
 
 // --beta as given, with "native" replaced by the model's own inverse
 // temperature (its beta_native expression; InputError when it has none), so

@@ -56,6 +56,13 @@ Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const R
     return {lo, hi};
 }
 
+const HeadProfile *ProfileReport::attaining() const {
+    const HeadProfile *top = nullptr;
+    for (const auto &h : heads)
+        if (h.witness && (!top || h.bound.hi > top->bound.hi)) top = &h;
+    return top;
+}
+
 ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational &eps,
                                   const Rational &rel, const Limits &limits,
                                   const PrecisionPolicy &policy) {
