@@ -100,6 +100,13 @@ class TracrReader {
         return out;
     }
 
+    // The first dimension of a tensor as the file declares it (0 when absent
+    // or a scalar); tensor() then checks the whole shape against it.
+    std::size_t leading_dim(const std::string &name) const {
+        auto it = f_.tensors.find(name);
+        return it == f_.tensors.end() || it->second.shape.empty() ? 0 : it->second.shape[0];
+    }
+
     // A tensor of exactly `shape`, as exact rationals in row-major order.
     std::vector<Rational> tensor(const std::string &name, std::vector<std::size_t> shape) const {
         auto it = f_.tensors.find(name);
@@ -123,18 +130,14 @@ class TracrReader {
         if (!vocab.is_object()) fail("__metadata__.vocab", "expected an object token -> row");
         std::string bos = meta_text("bos");
         std::string pad = f_.metadata.count("pad") ? f_.metadata.at("pad") : "";
-        std::size_t rows = f_.tensors.count("token_embed/embeddings")
-                               ? (f_.tensors.at("token_embed/embeddings").shape.empty()
-                                      ? 0
-                                      : f_.tensors.at("token_embed/embeddings").shape[0])
-                               : 0;
+        std::size_t rows = leading_dim("token_embed/embeddings");
         std::vector<Rational> e = tensor("token_embed/embeddings", {rows, d_});
         std::vector<std::pair<std::size_t, std::string>> order;
         for (auto it = vocab.begin(); it != vocab.end(); ++it) {
             auto row = json_integer(it.value());
             if (!row || *row < 0 || *row >= rows)
                 fail("__metadata__.vocab." + it.key(),
-                     "expected a row of token_embed (0 to " + std::to_string(rows) + ")");
+                     "expected a row of token_embed (0 to " + std::to_string(rows) + " - 1)");
             std::size_t r = static_cast<std::size_t>(*row);
             m.embedding[it.key()] = Vector(e.begin() + r * d_, e.begin() + (r + 1) * d_);
             if (it.key() != bos && it.key() != pad) order.emplace_back(r, it.key());
@@ -216,15 +219,13 @@ class TracrReader {
     }
 
     void read_mlp(Layer &layer, const std::string &p) {
-        std::size_t hidden = f_.tensors.count(p + "linear_1/b") &&
-                                     f_.tensors.at(p + "linear_1/b").shape.size() == 1
-                                 ? f_.tensors.at(p + "linear_1/b").shape[0]
-                                 : 0;
+        std::size_t hidden = leading_dim(p + "linear_1/b");
         if (hidden > lim_.max_width)
             fail("tensor \"" + p + "linear_1/b\"", "more hidden units than --max-width");
         auto w1 = tensor(p + "linear_1/w", {d_, hidden}), b1 = tensor(p + "linear_1/b", {hidden});
         auto w2 = tensor(p + "linear_2/w", {hidden, d_}), b2 = tensor(p + "linear_2/b", {d_});
         Ffn f;
+        f.w2.assign(d_, Vector());
         for (std::size_t u = 0; u < hidden; ++u) {
             Vector in(d_), out(d_);
             bool live = b1[u] != 0, used = false;
@@ -237,15 +238,12 @@ class TracrReader {
             if (!live || !used) continue; // ReLU(0) = 0, or an unread unit
             f.w1.push_back(std::move(in));
             f.b1.push_back(b1[u]);
-            for (std::size_t c = 0; c < d_; ++c) {
-                if (f.w2.size() < d_) f.w2.assign(d_, Vector());
-                f.w2[c].push_back(w2[u * d_ + c]);
-            }
+            for (std::size_t c = 0; c < d_; ++c)
+                f.w2[c].push_back(out[c]);
         }
         f.b2 = Vector(b2.begin(), b2.end());
         bool bias = std::any_of(f.b2.begin(), f.b2.end(), [](const Rational &x) { return x != 0; });
         if (f.w1.empty() && !bias) return;
-        if (f.w2.empty()) f.w2.assign(d_, Vector());
         layer.ffn = std::move(f);
     }
 
