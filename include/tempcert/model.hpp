@@ -63,8 +63,8 @@ struct OutputClass {
 struct Readout {
     ReadPosition position = ReadPosition::Last;
     ReadKind kind = ReadKind::Linear;
-    Vector weights; // Linear
-    Rational bias;  // Linear
+    Vector weights;                   // Linear
+    Rational bias;                    // Linear
     std::vector<OutputClass> classes; // Categorical, at least two
     // Residual coordinates the read-out looks at.
     std::vector<std::size_t> coordinates() const;
@@ -94,13 +94,13 @@ struct Model {
     bool features_use_n() const;
 };
 
-// Loads and validates a model file. Throws InputError naming `path` and the
-// JSON path (or line:column) of the first problem. `limits` bounds sizes
-// before anything large is built.
 // Throws InputError naming $.max_length when the model is not defined for
 // inputs of length n.
 void check_length(const Model &m, std::size_t n);
 
+// Loads and validates a model file. Throws InputError naming `path` and the
+// JSON path (or line:column) of the first problem. `limits` bounds sizes
+// before anything large is built.
 Model load_model_file(const std::string &path, const Limits &limits);
 // The same from text; `name_for_errors` stands in for the file name.
 Model load_model_text(const std::string &text, const std::string &name_for_errors,

@@ -2,6 +2,7 @@
 // lengths (src/report/). Cases are ids from the bundled manifest or model
 // files.
 #include "commands.hpp"
+#include "dispatch.hpp"
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/report.hpp"
@@ -88,7 +89,11 @@ int run_report(const Args &args) {
     std::vector<std::string> wanted;
     if (vm.count("cases")) wanted = vm["cases"].as<std::vector<std::string>>();
     std::vector<ReportCase> cases = load_cases(wanted, common.limits);
-    if (isatty(STDERR_FILENO))
+    if (progress_hook())
+        o.progress = [](std::size_t k, std::size_t total, const std::string &, std::size_t) {
+            progress_hook()(k, total);
+        };
+    else if (isatty(STDERR_FILENO))
         o.progress = [](std::size_t k, std::size_t total, const std::string &id, std::size_t n) {
             const int width = 30;
             int filled = total ? static_cast<int>(width * k / total) : width;
@@ -98,7 +103,7 @@ int run_report(const Args &args) {
         };
     std::vector<std::string> skipped;
     std::vector<ReportRow> rows = compute_report(cases, o, skipped);
-    if (o.progress) std::fprintf(stderr, "\r\x1b[K");
+    if (o.progress && !progress_hook()) std::fprintf(stderr, "\r\x1b[K");
     std::vector<std::string> files =
         write_report(vm["out"].as<std::string>(), cases, rows, o, skipped);
     if (common.json) {

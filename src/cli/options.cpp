@@ -1,5 +1,6 @@
 // Shared options of every command; see options.hpp.
 #include "options.hpp"
+#include "dispatch.hpp"
 #include "tempcert/error.hpp"
 
 #include <cctype>
@@ -55,10 +56,10 @@ void add_common_options(po::options_description &desc) {
         "worker threads for enumeration (1..256; default: all cores); results do not depend "
         "on it");
     for (const auto &row : kLimitRows)
-        desc.add_options()(row.name,
-                           po::value<long long>()->default_value(
-                               static_cast<long long>(defaults.*row.field)),
-                           row.help);
+        desc.add_options()(
+            row.name,
+            po::value<long long>()->default_value(static_cast<long long>(defaults.*row.field)),
+            row.help);
 }
 
 Common read_common_options(const po::variables_map &vm) {
@@ -81,7 +82,9 @@ Common read_common_options(const po::variables_map &vm) {
                                 std::chrono::duration<double>(budget));
     }
     c.limits.interrupted = interrupt_flag();
-    if (isatty(STDERR_FILENO)) {
+    if (progress_hook()) {
+        c.limits.progress = progress_hook();
+    } else if (isatty(STDERR_FILENO)) {
         // A progress line on the terminal, at most every 200 ms; nothing when piped.
         auto last = std::make_shared<std::chrono::steady_clock::time_point>();
         c.limits.progress = [last](std::uint64_t done, std::uint64_t total) {
@@ -182,7 +185,8 @@ Criterion read_criterion(const po::variables_map &vm) {
     Criterion c;
     const std::string &text = vm["criterion"].as<std::string>();
     if (!parse_criterion(text, c))
-        throw InputError("", "--criterion", "expected tv, output or decision, got \"" + text + "\"");
+        throw InputError("", "--criterion",
+                         "expected tv, output or decision, got \"" + text + "\"");
     return c;
 }
 

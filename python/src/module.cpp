@@ -1,0 +1,166 @@
+// tempcert._core: the command line's commands run in-process, for the Python
+// package (python/tempcert/). Each call runs one command exactly as the
+// executable does (dispatch.cpp: same parsing, same engine, same messages and
+// exit codes) on a worker thread, with std::cout and std::cerr captured, while
+// the calling thread waits without the GIL and polls for KeyboardInterrupt
+// and progress. The Python layer turns the JSON outputs into typed results.
+#include "dispatch.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/limits.hpp"
+#include "tempcert/model.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace py = pybind11;
+using namespace tempcert;
+
+namespace {
+
+// std::cout and std::cerr are process-wide, so one command runs at a time.
+std::mutex g_run_mutex;
+
+// Points std::cout and std::cerr at string buffers for one command.
+class CapturedStreams {
+  public:
+    CapturedStreams()
+        : old_out_(std::cout.rdbuf(out_.rdbuf())), old_err_(std::cerr.rdbuf(err_.rdbuf())) {}
+    ~CapturedStreams() {
+        std::cout.rdbuf(old_out_);
+        std::cerr.rdbuf(old_err_);
+    }
+    CapturedStreams(const CapturedStreams &) = delete;
+    CapturedStreams &operator=(const CapturedStreams &) = delete;
+    std::string out() const { return out_.str(); }
+    std::string err() const { return err_.str(); }
+
+  private:
+    std::ostringstream out_, err_;
+    std::streambuf *old_out_, *old_err_;
+};
+
+struct Progress {
+    std::atomic<std::uint64_t> done{0}, total{0};
+    std::atomic<bool> fresh{false};
+};
+
+// Sets the progress hook for one command and removes it afterwards.
+class ProgressScope {
+  public:
+    explicit ProgressScope(Progress &p) {
+        cli::set_progress_hook([&p](std::uint64_t done, std::uint64_t total) {
+            p.done.store(done, std::memory_order_relaxed);
+            p.total.store(total, std::memory_order_relaxed);
+            p.fresh.store(true, std::memory_order_release);
+        });
+    }
+    ~ProgressScope() { cli::set_progress_hook(nullptr); }
+    ProgressScope(const ProgressScope &) = delete;
+    ProgressScope &operator=(const ProgressScope &) = delete;
+};
+
+// Waits for the command without the GIL; between waits (every `poll`), lets
+// Python deliver signals (KeyboardInterrupt) and calls `progress`. A Python
+// exception there interrupts the command, waits for it to stop (it polls the
+// flag between units of work, well within a second) and propagates.
+void wait_for(std::future<int> &result, const py::object &progress, Progress &state,
+              std::chrono::milliseconds poll) {
+    for (;;) {
+        std::future_status status;
+        {
+            py::gil_scoped_release release;
+            status = result.wait_for(poll);
+        }
+        if (status == std::future_status::ready) return;
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (!progress.is_none() && state.fresh.exchange(false, std::memory_order_acquire))
+                progress(state.done.load(), state.total.load());
+        } catch (...) {
+            cli::request_interrupt();
+            py::gil_scoped_release release;
+            result.wait();
+            throw;
+        }
+    }
+}
+
+// run(args, progress=None) -> (exit code, stdout, stderr)
+py::tuple run(const std::vector<std::string> &args, const py::object &progress,
+              double poll_seconds) {
+    std::unique_lock<std::mutex> lock(g_run_mutex, std::defer_lock);
+    {
+        py::gil_scoped_release release;
+        lock.lock();
+    }
+    cli::clear_interrupt();
+    Progress state;
+    ProgressScope scope(state);
+    CapturedStreams streams;
+    std::packaged_task<int()> task([&args] { return cli::dispatch(args); });
+    std::future<int> result = task.get_future();
+    std::thread worker(std::move(task));
+    try {
+        wait_for(result, progress, state,
+                 std::chrono::milliseconds(static_cast<long>(poll_seconds * 1000)));
+    } catch (...) {
+        worker.join();
+        throw;
+    }
+    worker.join();
+    int code = result.get();
+    return py::make_tuple(code, py::bytes(streams.out()), py::bytes(streams.err()));
+}
+
+// The loader's verdict on a model: ("ok", canonical JSON, sha256), or
+// ("bad", message, "") for malformed input (the command line's exit 2), or
+// ("limit", message, "") past a limit (exit 3). The canonical JSON is the
+// form certificates hash.
+template <class Load> py::tuple checked_model(Load load) {
+    std::string status = "ok", first, second;
+    {
+        py::gil_scoped_release release;
+        try {
+            Model m = load();
+            first = canonical_json(m);
+            second = model_sha256(m);
+        } catch (const InputError &e) {
+            status = "bad";
+            first = e.message();
+        } catch (const LimitError &e) {
+            status = "limit";
+            first = e.what();
+        }
+    }
+    return py::make_tuple(status, first, second);
+}
+
+py::tuple check_model_text(const std::string &text, const std::string &name) {
+    return checked_model([&] { return load_model_text(text, name, Limits{}); });
+}
+
+py::tuple check_model_file(const std::string &path) {
+    return checked_model([&] { return load_model_file(path, Limits{}); });
+}
+
+} // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "tempcert's commands, run in-process (see the tempcert package)";
+    m.def("run", &run, py::arg("args"), py::arg("progress") = py::none(),
+          py::arg("poll_seconds") = 0.05,
+          "Runs one tempcert command; returns (exit code, stdout bytes, stderr bytes).");
+    m.def("check_model_text", &check_model_text, py::arg("text"), py::arg("name"),
+          "Checks a model's JSON text: (status, canonical JSON or message, sha256).");
+    m.def("check_model_file", &check_model_file, py::arg("path"),
+          "Checks a model file: (status, canonical JSON or message, sha256).");
+    m.attr("version") = TEMPCERT_VERSION;
+}

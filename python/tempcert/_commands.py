@@ -1,0 +1,279 @@
+"""The commands, as functions. Each runs the same C++ command the tempcert
+executable runs (in this process, on a worker thread, without the GIL) and
+returns a typed result built from its JSON output."""
+
+import json
+import os
+import tempfile
+from fractions import Fraction
+
+from . import _core
+from ._errors import BadInput, InternalError, LimitReached, Undecided
+from ._model import Model, load_model
+from ._numbers import exact, text
+from . import _results as R
+
+# Limits and precision options every command accepts, by keyword:
+# max_words=10**8 becomes --max-words 100000000.
+_COMMON = {"threads", "time_limit", "prec_cap", "max_width", "max_layers", "max_heads",
+           "max_alphabet", "max_number_chars", "max_entries", "max_file_bytes", "max_n",
+           "max_words", "max_queries", "max_values"}
+
+
+def _options(options):
+    args = []
+    for key, value in options.items():
+        if key not in _COMMON:
+            raise TypeError(f"unexpected keyword argument {key!r} (limits: {', '.join(sorted(_COMMON))})")
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float, Fraction, str)):
+            raise BadInput(f"{key}: expected a number, got {value!r}")
+        args.append(f"--{key.replace('_', '-')}={value}")
+    return args
+
+
+def _int(value, name):
+    """A whole number option; anything else (a float such as 5.7, a bool, a
+    string) is refused rather than truncated."""
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise BadInput(f"{name}: expected an integer, got {value!r}")
+    return int(value)
+
+
+def _number(value, name):
+    """An exact number option: Fraction, int, exact string ("1/100", "1e-2"),
+    or a float taken as the binary rational it stores."""
+    if isinstance(value, str):
+        return value
+    try:
+        return text(exact(value))
+    except (TypeError, ValueError) as e:
+        raise BadInput(f"{name}: {e}") from None
+
+
+def _beta(beta):
+    """beta: a number (exact as above), an expression in n ("log(n)"),
+    "native", or a sequence with one per layer."""
+    if isinstance(beta, (list, tuple)):
+        return ",".join(_number(b, "beta") for b in beta)
+    return _number(beta, "beta")
+
+
+def _model_file(model):
+    if isinstance(model, Model):
+        return os.path.abspath(model.file())
+    if isinstance(model, (str, os.PathLike)):
+        return os.path.abspath(os.fspath(model))
+    raise TypeError(f"expected a Model or a path, got {type(model).__name__}")
+
+
+def _word(word):
+    """A word as the command line takes it: "abba", or symbols joined by
+    commas (a list such as ["a", "b"] is joined so)."""
+    if isinstance(word, (list, tuple)):
+        return ",".join(str(s) for s in word)
+    return str(word)
+
+
+class _Progress:
+    """progress: None or False (nothing), a callable f(done, total), or True
+    (a tqdm bar when tqdm is installed, else nothing)."""
+
+    def __init__(self, progress):
+        self.bar = None
+        self.callback = None
+        if callable(progress):
+            self.callback = progress
+        elif progress is True:
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:
+                return
+            self._tqdm = tqdm
+            self.callback = self._update
+
+    def _update(self, done, total):
+        if self.bar is None:
+            self.bar = self._tqdm(total=total, unit="word")
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.refresh()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _message(err):
+    lines = [l[len("tempcert: "):] if l.startswith("tempcert: ") else l
+             for l in err.strip().splitlines()]
+    return "\n".join(lines)
+
+
+def run(args, progress=None):
+    """Runs ``tempcert ARGS...`` in-process; returns (exit code, stdout,
+    stderr) as text for codes 0, 1 and 3 with output, and raises the
+    matching exception otherwise (BadInput for 2, LimitReached or Undecided
+    for 3 without a result, KeyboardInterrupt for an interrupted run)."""
+    p = _Progress(progress)
+    try:
+        code, out, err = _core.run([str(a) for a in args], p.callback)
+    finally:
+        p.close()
+    out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    message = _message(err)
+    if code == 2:
+        raise BadInput(message)
+    if code == 130:
+        raise KeyboardInterrupt(message)
+    if code == 3 and not out.strip():
+        if message.startswith("limit reached: "):
+            raise LimitReached(message[len("limit reached: "):])
+        if message.startswith("undecided: "):
+            raise Undecided(message[len("undecided: "):])
+        raise Undecided(message)
+    if code not in (0, 1, 3):
+        raise InternalError(message or f"exit {code}", exit_code=code)
+    return code, out, err
+
+
+def _json(args, progress=None):
+    code, out, err = run(list(args) + ["--json"], progress)
+    try:
+        return code, json.loads(out)
+    except ValueError:
+        raise InternalError(f"not JSON from tempcert {args[0]}: {out[:200]!r}") from None
+
+
+def eval(model, word, beta=None, *, width=None, **limits):
+    """Evaluates ``model`` on ``word`` exactly (hard attention) and, with
+    ``beta``, softmax in rigorous intervals. beta: Fraction, int, exact
+    string, expression in n, "native", per-layer list; a float is taken as
+    the exact binary rational it stores."""
+    args = ["eval", _model_file(model), "--input=" + _word(word), "--hard"]
+    if beta is not None:
+        args.append("--beta=" + _beta(beta))
+    if width is not None:
+        args.append("--width=" + _number(width, "width"))
+    return R.eval_result(_json(args + _options(limits))[1])
+
+
+def gap(model, n, *, method="auto", progress=None, **limits):
+    """The minimum gap per head over all words of length 1..n (exact), with
+    a word attaining it."""
+    args = ["gap", _model_file(model), f"--n={_int(n, 'n')}", f"--method={method}"]
+    return R.gap_result(_json(args + _options(limits), progress)[1])
+
+
+def bound(N, gap, eps):
+    """Lemma GT's inverse temperature for N positions, gap and eps."""
+    args = ["bound", f"--n={_int(N, 'N')}", "--gap=" + _number(gap, "gap"), "--eps=" + _number(eps, "eps")]
+    return R.bound_result(_json(args)[1])
+
+
+def certify(model, n, eps, beta=None, criterion="tv", method="auto", output=None, *,
+            progress=None, filter=True, **limits):
+    """Certifies or refutes ``beta`` for every word of length 1..n. Without
+    beta, Lemma GT's beta_gap is certified. The result's verdict is
+    'certified', 'refuted' (with .counterexample, the word) or 'undecided';
+    a refutation is a result, not an exception. ``output``: also write the
+    certificate there (atomically). eps and beta are exact: pass
+    Fraction(1, 100) or "1/100" for one hundredth; a float is taken as the
+    exact binary rational it stores."""
+    with tempfile.TemporaryDirectory(prefix="tempcert-cert-") as tmp:
+        cert_path = os.path.abspath(os.fspath(output)) if output else os.path.join(tmp, "cert.json")
+        args = ["certify", _model_file(model), f"--n={_int(n, 'n')}", "--eps=" + _number(eps, "eps"),
+                f"--criterion={criterion}", f"--method={method}", "-o", cert_path]
+        if beta is not None:
+            args.append("--beta=" + _beta(beta))
+        if not filter:
+            args.append("--no-filter")
+        _, j = _json(args + _options(limits), progress)
+        certificate = None
+        if os.path.exists(cert_path) and j.get("verdict") != "undecided":
+            with open(cert_path) as f:
+                certificate = json.load(f)
+    return R.certify_result(j, certificate)
+
+
+def tight(model, n, eps, *, criterion="tv", method="auto", rel=None, per_layer=False,
+          progress=None, **limits):
+    """Brackets the tight inverse temperature for words up to n: hi
+    certified, lo refuted by a named word. .converged is False when the
+    bracket did not reach ``rel`` (the command line's exit 3)."""
+    args = ["tight", _model_file(model), f"--n={_int(n, 'n')}", "--eps=" + _number(eps, "eps"),
+            f"--criterion={criterion}", f"--method={method}"]
+    if rel is not None:
+        args.append("--rel=" + _number(rel, "rel"))
+    if per_layer:
+        args.append("--per-layer")
+    return R.tight_result(_json(args + _options(limits), progress)[1])
+
+
+def horizon(model, eps, beta=None, *, criterion="tv", max_n=None, progress=None, **limits):
+    """The longest n up to which the model meets the criterion at beta
+    (default: its native beta), with the first failing word past it."""
+    args = ["horizon", _model_file(model), "--eps=" + _number(eps, "eps"), f"--criterion={criterion}"]
+    if beta is not None:
+        args.append("--beta=" + _beta(beta))
+    if max_n is not None:
+        limits = dict(limits, max_n=_int(max_n, "max_n"))
+    return R.horizon_result(_json(args + _options(limits), progress)[1])
+
+
+def check(cert_path, model, **limits):
+    """The standalone checker on a certificate file (the checker trusts
+    nothing of the engine: it recomputes every quantity). The result is
+    true when accepted; a rejection is a result with .reason."""
+    args = ["check", os.path.abspath(os.fspath(cert_path)), "--model=" + _model_file(model)]
+    return R.check_result(_json(args + _options(limits))[1])
+
+
+def compile(formula, alphabet, pe="unbounded", *, accept_at="last", mona=None):
+    """Compiles an LTL formula into a hard-attention Model (pe: "unbounded"
+    for j, "bounded" for j/n). ``mona``: also write the MONA program there."""
+    if not isinstance(alphabet, str):
+        alphabet = ",".join(alphabet)
+    with tempfile.TemporaryDirectory(prefix="tempcert-compile-") as tmp:
+        out = os.path.join(tmp, "model.json")
+        args = ["compile", "--alphabet=" + alphabet, f"--pe={pe}", f"--accept-at={accept_at}",
+                "-o", out]
+        if mona is not None:
+            args.append("--mona=" + os.path.abspath(os.fspath(mona)))
+        run(args + ["--", str(formula)])  # after "--": a formula is never an option
+        model = load_model(out)
+        model._path = None  # the file goes with the temporary directory
+    return model
+
+
+def import_tracr(path, **limits):
+    """Reads a Tracr model exported to safetensors (tools/export_tracr.py)
+    into an exact Model: every float weight becomes the dyadic rational it
+    stores."""
+    with tempfile.TemporaryDirectory(prefix="tempcert-import-") as tmp:
+        out = os.path.join(tmp, "model.json")
+        run(["import", "tracr", os.path.abspath(os.fspath(path)), "-o", out] + _options(limits))
+        model = load_model(out)
+        model._path = None
+    return model
+
+
+def report(cases=(), *, n=None, eps=None, rel=None, out="report", tight_words=None,
+           progress=None, **limits):
+    """Tables and plots of tight temperatures over cases (bundled ids, model
+    files or Models) and lengths; writes into ``out``."""
+    args = ["report"] + [_model_file(c) if isinstance(c, (Model, os.PathLike)) or
+                         (isinstance(c, str) and c.endswith(".json")) else str(c) for c in cases]
+    if n is not None:
+        args.append("--n=" + (n if isinstance(n, str) else ",".join(str(_int(k, "n")) for k in n)))
+    if eps is not None:
+        args.append("--eps=" + _number(eps, "eps"))
+    if rel is not None:
+        args.append("--rel=" + _number(rel, "rel"))
+    if tight_words is not None:
+        args.append(f"--tight-words={_int(tight_words, 'tight_words')}")
+    args.append("--out=" + os.path.abspath(os.fspath(out)))
+    _, j = _json(args + _options(limits), progress)
+    return R.ReportResult(j["files"], j["rows"], j)

@@ -1,0 +1,219 @@
+"""Typed results of the commands. Each keeps the command line's JSON as
+``.json`` (the same document ``tempcert COMMAND --json`` prints) and exposes
+its numbers exactly: Fractions for rationals, Interval for enclosures."""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, List, Optional
+
+from ._numbers import Interval, parse, real
+
+
+def _gap(s):
+    """A gap as printed: "p/q", or "inf" (no competitor) as None."""
+    return None if s in (None, "inf") else parse(s)
+
+
+@dataclass
+class Output:
+    """One read-out position of eval: the hard value (an Interval, exact for
+    rational models; a label for categorical read-outs) and, with a beta,
+    the soft enclosure."""
+
+    position: int
+    hard: Any
+    soft: Any = None
+
+
+@dataclass
+class EvalResult:
+    word: str
+    outputs: List[Output]
+    accept: Optional[bool]   # hard acceptance at the read position (None: no single one)
+    y: Optional[Interval]    # hard read-out value at that position
+    soft_y: Optional[Interval]
+    soft_accept: Any         # True, False or "undecided"
+    json: dict = field(repr=False)
+
+
+def _decoded(j):
+    if j is None or j == "undecided":
+        return j
+    if isinstance(j, list) or (isinstance(j, str) and j[:1] in "-0123456789"):
+        try:
+            return real(j)
+        except ValueError:
+            return j
+    return j  # a categorical label
+
+
+def eval_result(j):
+    outputs = [Output(o["position"], _decoded(o["hard"]), _decoded(o.get("soft")))
+               for o in j["outputs"]]
+    hard, soft = j["hard"], j.get("soft")
+    accept = hard.get("accept")
+    return EvalResult(
+        word=j["word"], outputs=outputs,
+        accept=None if accept == "undecided" else accept,
+        y=real(hard["y"]) if "y" in hard else None,
+        soft_y=real(soft["y"]) if soft and "y" in soft else None,
+        soft_accept=soft.get("accept") if soft else None, json=j)
+
+
+@dataclass
+class HeadGap:
+    layer: int
+    head: int
+    kind: str
+    mask: str
+    min_gap: Optional[Fraction]   # None: no query with a competitor (infinite gap)
+    N: int
+    witness: Optional[str]        # a word attaining the minimum gap
+    json: dict = field(repr=False)
+
+
+@dataclass
+class GapResult:
+    n: int
+    min_gap: Optional[Fraction]   # None means infinite (no competitor anywhere)
+    heads: List[HeadGap]
+    method: str
+    words: int
+    json: dict = field(repr=False)
+
+
+def gap_result(j):
+    heads = [HeadGap(h["layer"], h["head"], h["kind"], h["mask"], _gap(h["min_gap"]), h["N"],
+                     h["witness"]["word"] if h.get("witness") else None, h) for h in j["heads"]]
+    return GapResult(j["n"], _gap(j["min_gap"]), heads, j["method"], j["words"], j)
+
+
+@dataclass
+class BoundResult:
+    """Lemma GT: beta_exact is the closed form (e.g. "ln(891)/(2)"),
+    beta_up a rational upper bound of it (the value to use), beta the
+    rounded-up decimal the command line prints."""
+
+    N: int
+    gap: Fraction
+    eps: Fraction
+    trivial: bool
+    beta_exact: str
+    beta_up: Fraction
+    beta: Fraction
+    json: dict = field(repr=False)
+
+
+def bound_result(j):
+    return BoundResult(j["N"], parse(j["gap"]), parse(j["eps"]), j["trivial"], j["beta_exact"],
+                       parse(j["beta_up"]), parse(j["beta"]), j)
+
+
+@dataclass
+class CertifyResult:
+    """verdict is 'certified', 'refuted' or 'undecided'. A refutation names
+    its word in ``counterexample`` and the enclosure of the violating
+    quantity in ``counterexample_value``; ``certificate`` is the certificate
+    (a dict, as written with -o), None when undecided."""
+
+    verdict: str
+    counterexample: Optional[str]
+    counterexample_value: Optional[Interval]
+    certificate: Optional[dict]
+    method: str
+    beta: str
+    min_gap: Optional[Fraction]
+    json: dict = field(repr=False)
+
+    def __bool__(self):
+        return self.verdict == "certified"
+
+
+def certify_result(j, certificate):
+    cx = j.get("counterexample")
+    value = None
+    if cx and cx.get("value") is not None:
+        value = real(cx["value"])
+    beta = j.get("beta")
+    return CertifyResult(
+        verdict=j["verdict"], counterexample=cx["word"] if cx else None,
+        counterexample_value=value, certificate=certificate, method=j.get("method", ""),
+        beta=beta["spec"] if isinstance(beta, dict) else beta,
+        min_gap=_gap(j.get("min_gap")), json=j)
+
+
+@dataclass
+class TightResult:
+    """The tight inverse temperature lies in [lo, hi]: hi is certified for
+    every word up to n, lo refuted by the word ``lo_word`` (None when lo is
+    a lower bound from the analysis without a word, e.g. 0)."""
+
+    lo: Fraction
+    hi: Fraction
+    lo_word: Optional[str]
+    converged: bool
+    kind: str
+    method: str
+    beta_gap: str
+    min_gap: Optional[Fraction]
+    json: dict = field(repr=False)
+
+    @property
+    def bracket(self):
+        return Interval(self.lo, self.hi)
+
+
+def tight_result(j):
+    if "beta_lo_exact" not in j:  # --per-layer: a list per layer, kept as JSON
+        return j
+    return TightResult(parse(j["beta_lo_exact"]), parse(j["beta_hi_exact"]), j.get("lo_witness"),
+                       j["converged"], j["kind"], j["method"], j["beta_gap"],
+                       _gap(j.get("min_gap")), j)
+
+
+@dataclass
+class HorizonResult:
+    """certified_up_to: the largest n <= max_n for which every word up to n
+    meets the criterion (0: not even n = 1); first_failure the refuting word
+    at the next length (a dict with "word" and "n"), or None."""
+
+    certified_up_to: int
+    max_n: int
+    first_failure: Optional[dict]
+    undecided: Optional[Any]
+    method: str
+    json: dict = field(repr=False)
+
+    @property
+    def counterexample(self):
+        return self.first_failure["word"] if self.first_failure else None
+
+
+def horizon_result(j):
+    return HorizonResult(j["certified_up_to"], j["max_n"], j.get("first_failure"),
+                         j.get("undecided"), j.get("method", ""), j)
+
+
+@dataclass
+class CheckResult:
+    """The standalone checker's verdict; true when accepted."""
+
+    accepted: bool
+    reason: str
+    method: str
+    words: int
+    json: dict = field(repr=False)
+
+    def __bool__(self):
+        return self.accepted
+
+
+def check_result(j):
+    return CheckResult(j["accepted"], j["reason"], j["method"], j["words"], j)
+
+
+@dataclass
+class ReportResult:
+    files: List[str]
+    rows: int
+    json: dict = field(repr=False)

@@ -1,0 +1,158 @@
+"""The module answers exactly as the command line does, on every bundled
+case: the same JSON documents, and typed values that equal them exactly."""
+
+import os
+from fractions import Fraction
+
+import pytest
+
+import tempcert
+from conftest import CASES, bundled_cases
+
+CASE_IDS = [c["id"] for c in bundled_cases()]
+
+
+def model_path(case_id):
+    case = next(c for c in bundled_cases() if c["id"] == case_id)
+    return os.path.join(CASES, case["model"])
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_gap_matches_cli(case_id, cli):
+    path = model_path(case_id)
+    code, want, _ = cli("gap", path, "--n", 6)
+    got = tempcert.gap(tempcert.load_model(path), 6)
+    assert code == 0
+    assert got.json == want
+    if want["min_gap"] == "inf":
+        assert got.min_gap is None
+    else:
+        assert got.min_gap == Fraction(want["min_gap"])
+        assert isinstance(got.min_gap, Fraction)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_eval_matches_cli_and_language(case_id, cli):
+    case = next(c for c in bundled_cases() if c["id"] == case_id)
+    path = model_path(case_id)
+    m = tempcert.load_model(path)
+    for want_accept, words in ((True, case["words"]["accept"]), (False, case["words"]["reject"])):
+        for w in words:
+            code, want, _ = cli("eval", path, "--input", w, "--hard")
+            got = tempcert.eval(m, w)
+            assert code == 0
+            assert got.json == want
+            assert got.accept is want_accept, w
+            assert got.y.exact is not None and isinstance(got.y.lo, Fraction)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_certify_matches_cli(case_id, cli, tmp_path):
+    case = next(c for c in bundled_cases() if c["id"] == case_id)
+    path = model_path(case_id)
+    beta = case["demo_beta"]
+    cert = tmp_path / "cli.cert"
+    code, want, _ = cli("certify", path, "--n", 5, "--eps", "1/100", "--beta", beta, "-o", cert)
+    got = tempcert.certify(tempcert.load_model(path), 5, Fraction(1, 100), beta=beta)
+    assert got.json == want
+    assert got.verdict == want["verdict"]
+    assert {"certified": 0, "refuted": 1, "undecided": 3}[got.verdict] == code
+    if got.verdict != "undecided":
+        import json
+        assert got.certificate == json.loads(cert.read_text())
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_tight_matches_cli(case_id, cli):
+    path = model_path(case_id)
+    code, want, _ = cli("tight", path, "--n", 4, "--eps", "1/100")
+    got = tempcert.tight(tempcert.load_model(path), 4, "1/100")
+    assert got.json == want
+    assert got.lo == Fraction(want["beta_lo_exact"]) and got.hi == Fraction(want["beta_hi_exact"])
+    assert got.lo <= got.hi
+    assert got.converged == (code == 0)
+
+
+def test_refutation_is_a_result_with_the_word():
+    m = tempcert.load_model(model_path("has-b"))
+    r = tempcert.certify(m, 6, Fraction(1, 100), beta=2)
+    assert r.verdict == "refuted" and not r
+    assert r.counterexample == "ab"
+    assert r.certificate["counterexample"]["word"] == "ab"
+    # the violating TV is above eps, as an exact enclosure
+    assert r.counterexample_value.lo > Fraction(1, 100)
+    # and the evaluation of that word at that beta shows the same TV
+    e = tempcert.eval(m, "ab", beta=2)
+    tv = e.json["soft"]["layers"][0]["heads"][0]["queries"][1]["tv"]
+    tv = tempcert.Interval(Fraction(tv[0]), Fraction(tv[1]))
+    assert tv.lo > Fraction(1, 100)
+    assert tv.lo <= r.counterexample_value.hi and r.counterexample_value.lo <= tv.hi
+
+
+def test_certify_writes_a_certificate_the_checker_accepts(tmp_path, cli):
+    path = model_path("has-b")
+    out = tmp_path / "has-b.cert"
+    r = tempcert.certify(path, 6, "1/100", output=out)
+    assert r.verdict == "certified" and r
+    assert out.exists() and r.certificate["verdict"] == "certified"
+    ok = tempcert.check(out, path)
+    assert ok and ok.accepted and ok.words > 0
+    code, want, _ = cli("check", out, "--model", path)
+    assert code == 0 and ok.json == want
+    # a tampered certificate is a result (not accepted), not an exception
+    text = out.read_text().replace('"n": 6', '"n": 7')
+    bad = tmp_path / "tampered.cert"
+    bad.write_text(text)
+    no = tempcert.check(bad, path)
+    assert not no and no.reason
+
+
+def test_bound_is_exact(cli):
+    code, want, _ = cli("bound", "--n", 10, "--gap", 2, "--eps", "1/100")
+    got = tempcert.bound(10, 2, Fraction(1, 100))
+    assert got.json == want
+    assert got.beta_exact == "ln(891)/(2)"
+    assert got.beta_up == Fraction(want["beta_up"])
+    # beta_up is an upper bound of ln(891)/2, tight to 1e-20, and the
+    # printed decimal rounds it up (ln computed here independently, 50 digits)
+    import decimal
+    with decimal.localcontext() as ctx:
+        ctx.prec = 50
+        lo = Fraction(decimal.Decimal(891).ln() / 2) - Fraction(1, 10**45)
+        hi = lo + Fraction(2, 10**45)
+    assert lo <= got.beta_up and got.beta_up - hi < Fraction(1, 10**20)
+    assert got.beta_up <= got.beta
+
+
+def test_symbolic_tight_at_n_1000():
+    # has-b at n = 1000: ln(99)/2 to 1e-6 (issue 16), through the module
+    t = tempcert.tight(model_path("has-b"), 1000, "1/100")
+    assert t.converged
+    assert t.lo <= Fraction(22975599, 10**7) and t.hi >= Fraction(22975577, 10**7)
+    assert t.hi - t.lo <= Fraction(1, 10**5)
+    assert t.lo_word is not None
+
+
+def test_horizon_matches_cli(cli):
+    path = model_path("has-b")
+    code, want, _ = cli("horizon", path, "--eps", "1/100", "--beta", 3, "--max-n", 40)
+    got = tempcert.horizon(path, "1/100", beta=3, max_n=40)
+    assert got.json == want
+    assert got.certified_up_to == want["certified_up_to"]
+
+
+def test_compile_matches_cli(cli, tmp_path):
+    out = tmp_path / "asb.json"
+    code, want, _ = cli("compile", "a S b", "--alphabet", "a,b", "--pe", "unbounded", "-o", out)
+    m = tempcert.compile("a S b", ["a", "b"], pe="unbounded")
+    assert code == 0 and m.sha256 == want["sha256"]
+    # a S b: a b somewhere, and only a's after the last such b
+    for w, want in (("ab", True), ("ba", True), ("aa", False),
+                    ("baa", True), ("bba", True), ("a", False)):
+        assert tempcert.eval(m, w).accept is want, w
+
+
+def test_report_writes_its_files(tmp_path):
+    r = tempcert.report(["has-b"], n=[2, 3], out=tmp_path / "rep")
+    assert r.rows == 2
+    assert all(os.path.exists(f) for f in r.files)

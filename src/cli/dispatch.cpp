@@ -1,0 +1,124 @@
+// tempcert's commands by name, and the mapping of errors to exit codes
+// (docs/commands.md, "Exit codes"). Internal errors (bugs) exit 70 with a
+// request to report them.
+#include "dispatch.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/limits.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <new>
+
+namespace tempcert::cli {
+
+namespace {
+
+struct Command {
+    const char *name;
+    int (*run)(const Args &);
+    const char *summary;
+};
+
+const Command kCommands[] = {
+    {"eval", run_eval, "hard and/or soft evaluation of a model on one word"},
+    {"gap", run_gap, "minimum gap per head over all words up to n, with witnesses"},
+    {"bound", run_bound, "the Lemma GT inverse temperature for N, gap and eps"},
+    {"certify", run_certify, "certify or refute a beta for all words up to n"},
+    {"tight", run_tight, "bracket the tight inverse temperature"},
+    {"check", run_check, "independently re-verify a certificate"},
+    {"compile", run_compile, "compile an LTL formula into a hard-attention model"},
+    {"theorem", run_theorem, "check instances of the theorems in proofs/"},
+    {"report", run_report, "tables and plots of tight temperatures over cases and n"},
+    {"import", run_import, "read a Tracr model (safetensors) into an exact model file"},
+    {"horizon", run_horizon, "the longest n up to which a model meets the criterion"},
+};
+
+// The only process-wide state besides the progress hook: what the SIGINT
+// handler may touch.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+ProgressHook &hook_slot() {
+    static ProgressHook hook;
+    return hook;
+}
+
+int run_command(const Args &args) {
+    if (args.empty()) return run_main_job(args);
+    const std::string &name = args.front();
+    if (name == "--help" || name == "-h" || name == "help") {
+        usage(std::cout);
+        return kExitOk;
+    }
+    if (name == "--version") {
+        std::cout << "tempcert " << TEMPCERT_VERSION << "\n";
+        return kExitOk;
+    }
+    for (const auto &c : kCommands)
+        if (name == c.name) return c.run(Args(args.begin() + 1, args.end()));
+    std::cerr << "tempcert: unknown command \"" << name << "\" (see tempcert --help)\n";
+    return kExitBadInput;
+}
+
+} // namespace
+
+extern "C" void on_sigint(int) {
+    g_interrupted = 1;
+}
+void request_interrupt() {
+    g_interrupted = 1;
+}
+void clear_interrupt() {
+    g_interrupted = 0;
+}
+const volatile std::sig_atomic_t *interrupt_flag() {
+    return &g_interrupted;
+}
+
+void set_progress_hook(ProgressHook hook) {
+    hook_slot() = std::move(hook);
+}
+const ProgressHook &progress_hook() {
+    return hook_slot();
+}
+
+std::string cases_dir() {
+    if (const char *env = std::getenv("TEMPCERT_CASES")) return env;
+    if (std::filesystem::exists("cases/manifest.json")) return "cases";
+    return std::string(TEMPCERT_SOURCE_DIR) + "/cases";
+}
+
+void usage(std::ostream &os) {
+    os << "usage: tempcert [COMMAND] [ARGS...]\n\n"
+          "With no command, runs the main job on the bundled cases.\n\ncommands:\n";
+    for (const auto &c : kCommands)
+        os << "  " << c.name << "  " << c.summary << "\n";
+    os << "\n'tempcert COMMAND --help' describes each. Exit codes: 0 ok or certified, 1 refuted\n"
+          "or a check failed, 2 bad input or usage, 3 undecided or a resource limit reached.\n";
+}
+
+int dispatch(const Args &args) {
+    try {
+        return run_command(args);
+    } catch (const InputError &e) {
+        std::cerr << "tempcert: " << e.message() << "\n";
+        return kExitBadInput;
+    } catch (const LimitError &e) {
+        std::cerr << "tempcert: limit reached: " << e.what() << "\n";
+        return kExitUndecided;
+    } catch (const Undecided &e) {
+        std::cerr << "tempcert: undecided: " << e.what() << "\n";
+        return kExitUndecided;
+    } catch (const Interrupted &) {
+        std::cerr << "tempcert: interrupted; no result was certified and no certificate written\n";
+        return 130;
+    } catch (const std::bad_alloc &) {
+        std::cerr << "tempcert: out of memory (lower n or the limits)\n";
+        return kExitUndecided;
+    } catch (const std::exception &e) {
+        std::cerr << "tempcert: internal error: " << e.what() << " (please report this)\n";
+        return 70;
+    }
+}
+
+} // namespace tempcert::cli

@@ -1,0 +1,38 @@
+// The command table and the one place where errors become exit codes, shared
+// by the executable (main.cpp) and the Python module (python/src/module.cpp),
+// so both give the same answers, messages and codes.
+#pragma once
+
+#include "commands.hpp"
+
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+
+namespace tempcert::cli {
+
+// Runs `args` (a command and its arguments; empty for the main job) and
+// returns the exit code: 0 ok or certified, 1 refuted or a check failed, 2
+// bad input, 3 undecided or a limit, 130 interrupted, 70 internal error.
+// Results go to std::cout, messages ("tempcert: ...") to std::cerr.
+int dispatch(const Args &args);
+
+// Prints the list of commands (tempcert --help).
+void usage(std::ostream &os);
+
+// Interruption: the SIGINT handler of the executable and the Python module's
+// KeyboardInterrupt both set one flag that every long loop polls through
+// Limits::interrupted; clear_interrupt() re-arms it before a run.
+extern "C" void on_sigint(int);
+void request_interrupt();
+void clear_interrupt();
+
+// Progress of an enumeration (words done, words in all). When a hook is set
+// (the Python module's), commands report to it; otherwise they draw a line on
+// stderr when it is a terminal.
+using ProgressHook = std::function<void(std::uint64_t, std::uint64_t)>;
+void set_progress_hook(ProgressHook hook);
+const ProgressHook &progress_hook();
+
+} // namespace tempcert::cli
