@@ -1,4 +1,4 @@
-// Inverse temperatures (SPEC 2.3): a positive rational, an expression in n,
+// Inverse temperatures (docs/model-format.md): a positive rational, an expression in n,
 // or one value per layer ("2,5,5").
 #pragma once
 

@@ -1,5 +1,5 @@
-// Inverse-temperature bounds from gaps: Lemma GT (SPEC 4.1,
-// proofs/lemma-gt.md) and the per-input profile threshold (SPEC 4.2,
+// Inverse-temperature bounds from gaps: Lemma GT (docs/semantics.md,
+// proofs/lemma-gt.md) and the per-input profile threshold (docs/semantics.md,
 // proofs/profile-bound.md).
 #pragma once
 
@@ -33,7 +33,7 @@ GapBound lemma_gt(std::size_t N, const std::optional<Real> &gamma, const Rationa
 // The model's beta_gap: the largest over heads of lemma_gt(N_h, gamma_h, eps).
 GapBound model_beta_gap(const GapReport &gaps, const Rational &eps, Prec prec);
 
-// The profile threshold of one query (SPEC 4.2, proofs/profile-bound.md):
+// The profile threshold of one query (docs/semantics.md, proofs/profile-bound.md):
 // the root beta* of X(beta) = sum_j exp(-beta d_j) = k eps / (1 - eps), where
 // d_j > 0 are the gaps from the maximum to the positions outside the
 // maximising set and k = |M|. Returned as a bracket [lo, hi] with

@@ -1,4 +1,4 @@
-// Certificates, format `tempcert-certificate/1` (SPEC 5.4;
+// Certificates, format `tempcert-certificate/1` (docs/certificates.md;
 // proofs/certificate.md states what a certified verdict asserts).
 #pragma once
 

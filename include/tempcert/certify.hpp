@@ -1,5 +1,5 @@
 // Certification of S_beta against H for every input up to length n
-// (SPEC 5.2, 5.3), and the tight inverse-temperature bracket (SPEC 4.2).
+// (docs/semantics.md), and the tight inverse-temperature bracket (docs/semantics.md).
 #pragma once
 
 #include "tempcert/bounds.hpp"
@@ -111,7 +111,7 @@ struct TightResult {
     std::string note;
     GapReport gaps;
     GapBound beta_gap;
-    ProfileReport profile; // SPEC 4.2 profile bound on the hard scores
+    ProfileReport profile; // docs/semantics.md profile bound on the hard scores
     std::uint64_t certify_runs = 0;
 };
 

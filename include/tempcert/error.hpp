@@ -1,4 +1,4 @@
-// Error kinds and the exit codes they map to (SPEC 7, 9).
+// Error kinds and the exit codes they map to (docs/commands.md).
 //
 // Every failure the tool can report is one of these. Bad input names the
 // file and the place (JSON path, line:column, option) so that the one-line

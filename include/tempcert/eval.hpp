@@ -1,4 +1,4 @@
-// Hard and soft evaluation of a model on one word (SPEC 2, 5.1).
+// Hard and soft evaluation of a model on one word (docs/model-format.md, docs/semantics.md).
 //
 // Hard evaluation is exact: rationals throughout, exact ties and maxima; a
 // model with irrational features keeps exact what stays rational and decides

@@ -1,4 +1,4 @@
-// Expressions in the position j and the length n (SPEC 8.1): numbers
+// Expressions in the position j and the length n (docs/model-format.md): numbers
 // (integers, decimals), j, n, + - * /, ^ with an integer exponent,
 // parentheses, log (natural), sqrt and delta (1 at 0, else 0). Used for positional features and
 // for inverse temperatures.

@@ -1,5 +1,5 @@
 // Minimum gaps of a model's heads over all inputs up to length n, with
-// witnesses, and the unique-hard tie check (SPEC 3).
+// witnesses, and the unique-hard tie check (docs/semantics.md).
 #pragma once
 
 #include "tempcert/mask.hpp"
@@ -28,7 +28,7 @@ struct HeadGap {
     std::optional<Real> min_gap;    // nullopt: +infinity (no query ever has a gap)
     std::optional<Witness> witness; // the first word (in enumeration order) attaining it
     // A unique-hard query whose tied positions carry different values: such a
-    // head cannot be simulated by softmax (SPEC 3). First offending word.
+    // head cannot be simulated by softmax (docs/semantics.md). First offending word.
     std::optional<Witness> tie;
     std::size_t max_allowed = 0; // N: most allowed positions of any query, lengths 1..n
 };

@@ -1,4 +1,4 @@
-// Layerwise certification of rounded models (SPEC 5.2; proofs/layerwise.md):
+// Layerwise certification of rounded models (docs/semantics.md; proofs/layerwise.md):
 // per layer, the finite set of hard values each position can hold, the
 // per-head gaps over that set (symbolic analysis), Lemma GT's beta, and the
 // rounding check, composed into a guarantee for every word up to n without
@@ -20,7 +20,7 @@ struct LayerwiseLayer {
     std::size_t values = 0;             // size of the value set entering the layer
     std::size_t bos_values = 0;         // size of BOS's value set (0: no BOS)
     std::vector<std::size_t> perturbed; // coordinates the soft model perturbs after this layer
-    // With profiles: the largest profile threshold (SPEC 4.2) of the layer's
+    // With profiles: the largest profile threshold (docs/semantics.md) of the layer's
     // heads over every sequence of its value set; TV <= eps at every query
     // for beta >= profile.hi, so it is a sufficient (and sharper) per-layer
     // beta. {0, 0}: not computed, or no query needs beta > 0.

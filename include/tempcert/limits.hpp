@@ -1,4 +1,4 @@
-// Resource limits checked before work starts (SPEC 9). Each has a
+// Resource limits checked before work starts (docs/commands.md). Each has a
 // command-line option; reaching one is exit 3 naming the option, and a
 // model or input beyond one is rejected before any evaluation.
 #pragma once

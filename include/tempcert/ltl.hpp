@@ -1,4 +1,4 @@
-// Linear temporal logic over finite words (SPEC 6): formulas, their direct
+// Linear temporal logic over finite words (docs/ltl.md): formulas, their direct
 // semantics, the compiler to hard-attention models, and the MONA
 // translation used as an independent oracle.
 #pragma once
@@ -34,7 +34,7 @@ class Formula {
     std::string to_string() const; // fully parenthesised
     std::size_t depth() const;     // nesting depth of operators
 
-    // Direct semantics (SPEC 6): truth of every node at every position
+    // Direct semantics (docs/ltl.md): truth of every node at every position
     // 1..|w|, as table[node][i - 1].
     std::vector<std::vector<char>> evaluate(const Word &w) const;
     // w is in the language: the root holds at the last (or first) position.

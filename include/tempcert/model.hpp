@@ -1,5 +1,5 @@
-// A concrete attention transformer (SPEC 2) as loaded from a
-// `tempcert-model/1` file (SPEC 8.1). All numbers are exact rationals;
+// A concrete attention transformer (docs/model-format.md) as loaded from a
+// `tempcert-model/1` file (docs/model-format.md). All numbers are exact rationals;
 // positional features are expressions in j and n.
 #pragma once
 

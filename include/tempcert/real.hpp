@@ -2,7 +2,7 @@
 // outward-rounded Interval enclosing it.
 //
 // Hard models with rational features stay exact throughout; a feature with
-// log or sqrt makes the values it reaches intervals (SPEC 2.2), while exact
+// log or sqrt makes the values it reaches intervals (docs/model-format.md), while exact
 // zeros (a zero matrix entry) stay exact and cut irrational parts off. Soft
 // evaluation uses the same type: values become intervals at the first
 // softmax. Operations on two exact operands are exact and ignore `prec`;

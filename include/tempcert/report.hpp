@@ -24,7 +24,7 @@ struct ReportRow {
     std::uint64_t words = 0;
     std::string min_gap;                // exact, "inf", or "" when not computed
     std::string beta_gap;               // Lemma GT, decimal rounded up ("0": any beta)
-    std::string profile_lo, profile_hi; // SPEC 4.2 bracket ("" when not computed)
+    std::string profile_lo, profile_hi; // docs/semantics.md bracket ("" when not computed)
     std::string tight_lo, tight_hi;     // "" when not computed
     std::string kind;                   // "threshold" or "bracket"
     std::string witness;                // word refuting tight_lo, or the gap witness

@@ -1,4 +1,4 @@
-// Symbolic first-layer analysis (SPEC 5.2; proofs/symbolic-gap.md): minimum
+// Symbolic first-layer analysis (docs/semantics.md; proofs/symbolic-gap.md): minimum
 // gaps, the unique-hard tie check and the profile bound over every input up
 // to length n, without enumerating words.
 #pragma once

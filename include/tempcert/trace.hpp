@@ -1,4 +1,4 @@
-// What an evaluation records (SPEC 2.3, 3): per layer, head and query the
+// What an evaluation records (docs/model-format.md, docs/semantics.md): per layer, head and query the
 // allowed positions, scores, maximising set, gap, weights and head output,
 // plus the activations after each sublayer and the read-outs.
 //
@@ -26,7 +26,7 @@ struct QueryTrace {
     std::optional<std::size_t> runner_up; // least position attaining max over J \ M
     bool ties_share_value = true;         // all of M carry the same value vector W_V x_j
     // Soft evaluation only: TV(soft weights, hard weights) where the hard
-    // weights are those the tv criterion compares with (SPEC 5.3).
+    // weights are those the tv criterion compares with (docs/semantics.md).
     std::optional<Real> tv;
 };
 

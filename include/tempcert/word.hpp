@@ -1,4 +1,4 @@
-// Input words (SPEC 2.1): symbols run together when every symbol is one
+// Input words (docs/model-format.md): symbols run together when every symbol is one
 // character ("abba"), otherwise separated by spaces or commas ("the,cat").
 #pragma once
 

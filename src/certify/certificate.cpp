@@ -1,4 +1,4 @@
-// Writing certificates (SPEC 5.4). Every number is written exactly ("p/q")
+// Writing certificates (docs/certificates.md). Every number is written exactly ("p/q")
 // and, where a reader wants a decimal, also rounded in the safe direction.
 #include "tempcert/certificate.hpp"
 #include "tempcert/output.hpp"

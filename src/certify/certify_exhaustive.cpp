@@ -1,4 +1,4 @@
-// Exhaustive certification (SPEC 5.2): every word of length 1..n is
+// Exhaustive certification (docs/semantics.md): every word of length 1..n is
 // evaluated exactly (hard) and in intervals (soft), and judged by the
 // criterion. Per word, precision starts at the policy's start and doubles
 // until the word is decided or the cap is reached. A refuting word ends the

@@ -1,4 +1,4 @@
-// Prefix-sharing certification (SPEC 5.2): a depth-first walk over the tree
+// Prefix-sharing certification (docs/semantics.md): a depth-first walk over the tree
 // of words where each node judges only its newest query (tv) or newest
 // read-out (output, decision); the earlier ones are its ancestors' and were
 // judged there.

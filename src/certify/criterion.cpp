@@ -1,4 +1,4 @@
-// The three criteria of SPEC 5.3 judged on one word's hard and soft traces.
+// The three criteria of docs/semantics.md judged on one word's hard and soft traces.
 // Every comparison is one-sided on intervals: a criterion holds only if the
 // whole enclosure satisfies it, fails only if the whole enclosure violates it.
 #include "tempcert/certify.hpp"
@@ -24,7 +24,7 @@ Real output_distance(const OutputValue &ys, const OutputValue &yh, Prec prec) {
 
 // Decision on a categorical read-out: where the hard model decodes a label
 // the soft one must decode the same; where it decodes none (a tie) the
-// program defines no output there and nothing is compared (docs/models.md).
+// program defines no output there and nothing is compared (docs/model-format.md).
 Tri judge_label(const OutputValue &ys, const OutputValue &yh, const Word &w,
                 Violation &violation) {
     if (!yh.label) return Tri::True;

@@ -1,4 +1,4 @@
-// Layerwise certification (SPEC 5.2; proofs/layerwise.md).
+// Layerwise certification (docs/semantics.md; proofs/layerwise.md).
 //
 // Preconditions (checked): rational features; no value, feed-forward
 // or output matrix touches a feature coordinate except queries and keys

@@ -1,4 +1,4 @@
-// The tight inverse temperature (SPEC 4.2; proofs/tight-bracket.md): the
+// The tight inverse temperature (docs/semantics.md; proofs/tight-bracket.md): the
 // least beta at which the criterion holds for every input up to n,
 // bracketed by beta_hi (certified) and beta_lo (refuted by a concrete word),
 // bisected until (hi - lo) <= rel * hi.

@@ -1,4 +1,4 @@
-// `tempcert certify`, `tempcert tight` and `tempcert check` (SPEC 5, 7).
+// `tempcert certify`, `tempcert tight` and `tempcert check` (docs/semantics.md, docs/commands.md).
 #include "commands.hpp"
 #include "tempcert/symbolic.hpp"
 #include "tempcert/enumerate.hpp"

@@ -1,5 +1,5 @@
 // `tempcert compile FORMULA --alphabet a,b --pe unbounded|bounded
-// [--accept-at last|first] -o MODEL [--mona FILE]` (SPEC 6, 7).
+// [--accept-at last|first] -o MODEL [--mona FILE]` (docs/ltl.md, docs/commands.md).
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/error.hpp"

@@ -1,5 +1,5 @@
 // `tempcert eval MODEL --input WORD [--hard] [--beta B] [--json]`: hard
-// and/or soft evaluation with per-layer weights and scores (SPEC 7).
+// and/or soft evaluation with per-layer weights and scores (docs/commands.md).
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/error.hpp"

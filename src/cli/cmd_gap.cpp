@@ -1,5 +1,5 @@
 // `tempcert gap MODEL --n N [--json]`: minimum gap per head over all words
-// of length 1..N with witnesses, and the unique-hard tie check (SPEC 3).
+// of length 1..N with witnesses, and the unique-hard tie check (docs/semantics.md).
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/certificate.hpp"

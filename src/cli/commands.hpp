@@ -1,5 +1,5 @@
 // Entry points of the subcommands. Each takes the arguments after its name
-// and returns the process exit code (SPEC 7); errors are thrown as the
+// and returns the process exit code (docs/commands.md); errors are thrown as the
 // exceptions of tempcert/error.hpp and mapped to exit codes in main.
 #pragma once
 

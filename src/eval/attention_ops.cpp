@@ -54,7 +54,7 @@ Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
     return out;
 }
 
-// The hard weights the tv criterion compares with (SPEC 5.3): a unique-hard
+// The hard weights the tv criterion compares with (docs/semantics.md): a unique-hard
 // head whose tied positions carry one value vector is compared with the
 // average over its maximising set. Either way the result is uniform on its
 // support S.

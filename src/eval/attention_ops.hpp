@@ -18,7 +18,7 @@ struct Softmax {
 // Softmax weights as shares e_j / (e_j + rest_j) (proofs/softmax-enclosure.md).
 Softmax softmax(const RealVector &scores, const Real &beta, Prec prec);
 
-// The hard weights the tv criterion compares with (SPEC 5.3).
+// The hard weights the tv criterion compares with (docs/semantics.md).
 RealVector compared_weights(AttnKind kind, const QueryTrace &hard);
 
 // TV(softmax, h) for h uniform on its support, with relative accuracy.

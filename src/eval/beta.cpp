@@ -1,4 +1,4 @@
-// Inverse-temperature specifications (SPEC 2.3).
+// Inverse-temperature specifications (docs/model-format.md).
 #include "tempcert/beta.hpp"
 #include "tempcert/error.hpp"
 

@@ -1,4 +1,4 @@
-// Exact evaluation of the hard model H (SPEC 2.3, 3, 5.1): maxima, ties and
+// Exact evaluation of the hard model H (docs/model-format.md, docs/semantics.md): maxima, ties and
 // gaps are decided on exact rationals; with irrational features, on
 // intervals whose precision rises until decided, or Undecided at the cap.
 #include "hard_ops.hpp"

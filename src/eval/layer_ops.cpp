@@ -75,7 +75,7 @@ RealVector add_vectors(const RealVector &a, const RealVector &b, Prec prec) {
 //   x -> (I + W2 D W1) x + W2 D b1 + b2,   D = diag(active units),
 // so it is evaluated through that composed exact matrix: an output whose row
 // has zero coefficients on the interval coordinates stays exact (the
-// rounding sublayers of SPEC 6 map a perturbed Boolean back onto 0 or 1).
+// rounding sublayers of docs/ltl.md map a perturbed Boolean back onto 0 or 1).
 // This is the same function as the unit-by-unit evaluation on the box, with
 // less dependency; when some phase is undecided the unit-by-unit interval
 // evaluation is used instead. proofs/softmax-enclosure.md, "Feed-forward".

@@ -1,4 +1,4 @@
-// The parts of a forward pass that hard and soft evaluation share (SPEC 2.2,
+// The parts of a forward pass that hard and soft evaluation share (docs/model-format.md,
 // 2.3): initial vectors, allowed sets, scores, value vectors, feed-forward
 // sublayers and read-outs, all over Real (exact where possible).
 #pragma once

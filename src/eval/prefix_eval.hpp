@@ -1,4 +1,4 @@
-// Prefix-sharing evaluation (SPEC 5.2, exhaustive): when every head looks
+// Prefix-sharing evaluation (docs/semantics.md, exhaustive): when every head looks
 // only backwards (causal or strict masks) and no positional feature reads n,
 // a word's activations at positions 1..t are those of its prefix of length
 // t, in the hard model and in S_beta for a constant beta. Walking the tree of

@@ -1,4 +1,4 @@
-// Evaluation of the soft model S_beta (SPEC 2.3, 5.1): every head is
+// Evaluation of the soft model S_beta (docs/model-format.md, docs/semantics.md): every head is
 // softmax at inverse temperature beta; weights, activations and read-outs
 // are outward-rounded intervals, precision rising until each weight is
 // narrower than requested.

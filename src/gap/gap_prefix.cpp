@@ -1,4 +1,4 @@
-// Minimum gaps with prefix sharing (SPEC 5.2): a depth-first walk over the
+// Minimum gaps with prefix sharing (docs/semantics.md): a depth-first walk over the
 // tree of words, each node evaluating only its newest position
 // (src/eval/prefix_eval.hpp). Witnesses are those of the plain path: the
 // first word in (length, lexicographic) order attaining a minimum attains it

@@ -1,4 +1,4 @@
-// Folding one hard trace into per-head minimum gaps and tie checks (SPEC 3).
+// Folding one hard trace into per-head minimum gaps and tie checks (docs/semantics.md).
 // The first word in enumeration order attaining a minimum is its witness, so
 // every method reports the same witness.
 #include "tempcert/error.hpp"

@@ -1,4 +1,4 @@
-// Lemma GT (SPEC 4.1; proofs/lemma-gt.md): a head whose queries have at most
+// Lemma GT (docs/semantics.md; proofs/lemma-gt.md): a head whose queries have at most
 // N allowed positions and gap at least gamma has TV <= eps at every
 // beta >= ln((N-1)(1-eps)/eps) / gamma. The logarithm is enclosed by MPFI and
 // the bound is rounded up (beta) or down (tau) before it is printed.

@@ -1,4 +1,4 @@
-// The profile bound (SPEC 4.2; proofs/profile-bound.md): for one query with
+// The profile bound (docs/semantics.md; proofs/profile-bound.md): for one query with
 // maximising set M (k = |M|) and gaps d_j > 0 to the other allowed
 // positions, TV(softmax_beta, uniform on M) = X / (k + X) with
 // X(beta) = sum_j exp(-beta d_j), which is <= eps exactly when

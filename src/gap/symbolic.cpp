@@ -1,4 +1,4 @@
-// Symbolic analysis of first-layer heads (SPEC 5.2; proofs/symbolic-gap.md).
+// Symbolic analysis of first-layer heads (docs/semantics.md; proofs/symbolic-gap.md).
 //
 // In layer 1, x_j = E(w_j) + P(j, n), so the score of a query q = W_Q x_i is
 // separable: s_ij = A(w_j) + B(j) with A(sigma) = q . W_K E(sigma) and

@@ -1,4 +1,4 @@
-// LTL to hard-attention transformer (SPEC 6; proofs/ltl-construction.md).
+// LTL to hard-attention transformer (docs/ltl.md; proofs/ltl-construction.md).
 //
 // Residual coordinates: one per symbol (one-hot), a constant 1, the
 // positional features, and one Boolean coordinate per subformula (temporal

@@ -1,4 +1,4 @@
-// LTL formulas: parser, printer and direct semantics (SPEC 6).
+// LTL formulas: parser, printer and direct semantics (docs/ltl.md).
 //
 // Grammar (unary operators bind tightest, then S and U, then &, then |,
 // then -> which associates to the right):

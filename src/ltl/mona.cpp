@@ -1,4 +1,4 @@
-// MONA as an independent oracle for the LTL compiler (SPEC 6): a formula is
+// MONA as an independent oracle for the LTL compiler (docs/ltl.md): a formula is
 // translated into MONA's M2L-Str (positions 0 .. max($), one second-order
 // variable per symbol, constrained to partition the positions); MONA builds
 // the minimal automaton (`mona -q -w`), whose transition table is read back

@@ -1,4 +1,4 @@
-// Parser and evaluator of position and temperature expressions (SPEC 8.1).
+// Parser and evaluator of position and temperature expressions (docs/model-format.md).
 //
 // Grammar (precedence climbing; ^ binds tightest, unary minus next):
 //   expr  := term (('+' | '-') term)*

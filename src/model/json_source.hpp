@@ -1,5 +1,5 @@
 // Reading JSON files for the loaders: size limit, parse errors with line and
-// column, duplicate keys, and the exact-number rule (SPEC 8.1: a JSON number
+// column, duplicate keys, and the exact-number rule (docs/model-format.md: a JSON number
 // with a fraction or exponent is rejected with its line and a hint).
 #pragma once
 

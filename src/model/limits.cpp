@@ -1,4 +1,4 @@
-// Budget checks shared by every long loop (SPEC 9).
+// Budget checks shared by every long loop (docs/commands.md).
 #include "tempcert/limits.hpp"
 #include "tempcert/error.hpp"
 

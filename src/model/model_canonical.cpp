@@ -1,5 +1,5 @@
 // Canonical form of a model and its SHA-256, which certificates bind
-// (SPEC 5.4). The canonical form depends only on the parsed model: key
+// (docs/certificates.md). The canonical form depends only on the parsed model: key
 // order is fixed, numbers are reduced "p/q" strings, expressions are the
 // parser's fully parenthesised rendering, so "0.5" and "1/2" or "j/n" and
 // "j / n" hash alike.

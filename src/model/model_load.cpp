@@ -1,4 +1,4 @@
-// Loader for `tempcert-model/1` (SPEC 8.1): every field, type and shape is
+// Loader for `tempcert-model/1` (docs/model-format.md): every field, type and shape is
 // checked, and the first problem is reported with the file and JSON path.
 // Unknown keys are errors (a misspelt "bais" must not silently mean 0).
 #include "json_source.hpp"

@@ -1,4 +1,4 @@
-// Word text in both directions (SPEC 2.1).
+// Word text in both directions (docs/model-format.md).
 #include "tempcert/word.hpp"
 #include "tempcert/error.hpp"
 

@@ -1,4 +1,4 @@
-// Exact number text: parsing of the model format's numbers (SPEC 8.1) and
+// Exact number text: parsing of the model format's numbers (docs/model-format.md) and
 // printing. Nothing here rounds silently: parse rejects what is not exact,
 // to_decimal rounds only in the direction its caller names.
 #include "tempcert/rational.hpp"

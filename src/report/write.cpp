@@ -209,7 +209,7 @@ std::vector<std::string> write_report(const std::string &dir_text,
         }
         std::vector<Series> series;
         const char *titles[3] = {"Lemma GT beta_gap (sufficient)",
-                                 "profile bound (hard scores, SPEC 4.2)",
+                                 "profile bound (hard scores, proofs/profile-bound.md)",
                                  "tight beta (certified upper end)"};
         for (int k = 0; k < 3; ++k)
             if (has[k]) series.push_back({k + 2, titles[k]});
@@ -263,7 +263,7 @@ std::vector<std::string> write_report(const std::string &dir_text,
     md += "Produced by `tempcert " + std::string(TEMPCERT_VERSION) +
           " report`. Tolerance eps = " + to_string(o.eps) +
           ", criterion tv (total variation between softmax and hard attention at every query, "
-          "SPEC 5.3), every input of length 1..n.\n\n";
+          "docs/semantics.md), every input of length 1..n.\n\n";
     md += "## How to read the tables\n\n"
           "| column | meaning |\n|---|---|\n"
           "| n | the longest input: every word of length 1..n over the case's alphabet |\n"
@@ -274,13 +274,13 @@ std::vector<std::string> write_report(const std::string &dir_text,
           link("layerwise.md") +
           ") |\n"
           "| min gap | the smallest gap between the top score and the next, over all heads, "
-          "queries and words (SPEC 3); `inf` when no query has a runner-up |\n"
+          "queries and words (docs/semantics.md); `inf` when no query has a runner-up |\n"
           "| beta_gap | Lemma GT: ln((N-1)(1-eps)/eps)/gamma, rounded up; certified "
           "sufficient for every word (" +
           link("lemma-gt.md") +
           "); `0` when any beta works |\n"
           "| profile | the per-query threshold of the hard score profiles, maximised over "
-          "queries (SPEC 4.2, " +
+          "queries (" +
           link("profile-bound.md") +
           "): what softmax needs if the hard scores were its only error source |\n"
           "| tight | the least beta at which every word meets eps: certified at the upper "

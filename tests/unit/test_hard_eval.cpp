@@ -55,7 +55,7 @@ TEST_CASE("has-b on abba: scores, maximising set, gap, weights, read-out") {
     CHECK(hard(m, "aaa").outputs[0].y.exact() == Rational(-1, 2));
 }
 
-TEST_CASE("has-b: the minimum gap over all words up to 6 is 2, as SPEC 8.1 says") {
+TEST_CASE("has-b: the minimum gap over all words up to 6 is 2, as docs/model-format.md says") {
     Model m = load_case("has-b");
     std::optional<Rational> min_gap;
     for (std::size_t n = 1; n <= 6; ++n)
@@ -102,7 +102,7 @@ TEST_CASE("BOS is position 0 and visible to strict heads") {
     CHECK(hard(m, "a").outputs[0].accept == Tri::False);
 }
 
-TEST_CASE("leftmost, rightmost and average break ties as SPEC 2.3 says") {
+TEST_CASE("leftmost, rightmost and average break ties as docs/model-format.md says") {
     // feature 1 everywhere: every allowed position ties; values (the
     // feature) agree, so the tie is harmless.
     for (const char *kind : {"leftmost", "rightmost", "average"}) {

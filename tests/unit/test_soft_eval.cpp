@@ -1,6 +1,6 @@
 // Soft evaluation: weights against an independent high-precision
 // computation, the requested width, convergence to the hard weights, and
-// the Lemma GT bound of SPEC 4.1.
+// the Lemma GT bound of docs/semantics.md.
 #include "helpers.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/eval.hpp"
@@ -130,7 +130,7 @@ TEST_CASE("at beta = 50 on has-b, TV is positive and below the Lemma GT bound") 
             Big rounding = bound / boost::multiprecision::pow(Big(2), 100);
             CHECK(is_positive(tv) == Tri::True);
             CHECK(big(tv.upper_exact()) <= bound + rounding);
-            // The bound is reached exactly on the extremal profile (SPEC 4.1):
+            // The bound is reached exactly on the extremal profile (docs/semantics.md):
             // one maximum and all other N - 1 allowed positions at the gap.
             Rational top = hq.scores[0].exact();
             for (const auto &sc : hq.scores)
