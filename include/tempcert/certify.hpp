@@ -118,6 +118,12 @@ struct TightResult {
 // The tight bracket by enumeration: each end certified or refuted by
 // certify_auto over every word up to o.n (proofs/tight-bracket.md).
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel);
+
+// The tight bracket without enumeration (src/certify/tight_symbolic.cpp):
+// models whose heads are all in layer 1, tv, constant beta. beta_hi from the
+// symbolic profile bound (every word up to o.n), beta_lo refuted by the word
+// attaining it. Undecided for unique-hard ties between different values.
+TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel);
 // A unique-hard head tied between positions with different values: at every
 // beta softmax gives the tied positions equal weight, at most 1/2 each,
 // against the hard head's one, so TV >= 1/2 on that word and no beta meets

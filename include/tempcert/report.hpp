@@ -1,7 +1,7 @@
 // Reports of tight temperatures (issue 6): for each case and n, the minimum
 // gap, Lemma GT's beta_gap, the profile bound and the tight bracket with its
 // witness, computed by the same functions as `gap`, `bound` and `tight`,
-// and written as Markdown, CSV, JSON and gnuplot SVG plots.
+// and written as Markdown, HTML, CSV, JSON and SVG plots.
 #pragma once
 
 #include "tempcert/certify.hpp"
@@ -35,7 +35,7 @@ struct ReportRow {
 struct ReportOptions {
     std::vector<std::size_t> ns;
     Rational eps = Rational(1, 100);
-    Rational rel = Rational(1, 10000);
+    Rational rel = Rational(1, 1000000); // as tight's --rel
     std::uint64_t tight_words = 2048; // tight (bisection over every word) up to this many
     Limits limits;
     PrecisionPolicy precision;
@@ -49,9 +49,9 @@ struct ReportOptions {
 std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, const ReportOptions &o,
                                       std::vector<std::string> &skipped);
 
-// Writes report.md, results.csv, results.json, plot-CASE.svg and
-// overview.svg (gnuplot) into dir. Returns the files written; a missing
-// gnuplot leaves the plots out and says so in report.md.
+// Writes report.md, report.html (self-contained: SVG inline, no scripts),
+// results.csv, results.json, plot-CASE.svg and overview.svg into dir, all
+// at once (a staging directory renamed into place). Returns the files.
 std::vector<std::string> write_report(const std::string &dir, const std::vector<ReportCase> &cases,
                                       const std::vector<ReportRow> &rows, const ReportOptions &o,
                                       const std::vector<std::string> &skipped);

@@ -1,4 +1,4 @@
-// Running a helper program (gnuplot, MONA) without a shell: the arguments
+// Running a helper program (MONA) without a shell: the arguments
 // go to the program as they are, so no input string is ever interpreted by
 // a shell (issue 13, item 1).
 #pragma once

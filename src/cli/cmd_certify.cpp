@@ -1,11 +1,11 @@
 // `tempcert certify`, `tempcert tight` and `tempcert check` (docs/semantics.md, docs/commands.md).
 #include "commands.hpp"
-#include "tempcert/symbolic.hpp"
-#include "tempcert/enumerate.hpp"
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
+#include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/symbolic.hpp"
 
 #include <iostream>
 
@@ -27,8 +27,8 @@ void write_backed_certificate(const std::string &path, const CertJson &doc, cons
                               const CertifyOptions &o) {
     CheckOutcome out = check_certificate_text(doc.dump(2), path, m, o.limits, o.precision);
     if (!out.accepted)
-        throw LimitError("no certificate written: the checker could not verify it (" +
-                         out.reason + ")");
+        throw LimitError("no certificate written: the checker could not verify it (" + out.reason +
+                         ")");
     write_json_file(path, doc);
 }
 } // namespace
@@ -82,11 +82,11 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
     if (vm.count("output")) {
         if (!lv.certificate_ready)
             throw LimitError("no certificate written: " + lv.certificate_shortfall);
-        write_backed_certificate(vm["output"].as<std::string>(),
-                                 layerwise_certificate_json(m, m.source, lw, o, beta_text,
-                                                            vm.count("beta") ? "user"
-                                                                             : "layerwise"),
-                                 m, o);
+        write_backed_certificate(
+            vm["output"].as<std::string>(),
+            layerwise_certificate_json(m, m.source, lw, o, beta_text,
+                                       vm.count("beta") ? "user" : "layerwise"),
+            m, o);
     }
     if (common.json) {
         CertJson layers = CertJson::array();
@@ -131,9 +131,7 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                           << (h.min_gap ? to_string(*h.min_gap) : std::string("inf"))
                           << ", N = " << h.max_allowed;
             if (!lw.layers[l].heads.empty())
-                std::cout << "; beta >= "
-                          << (beta_shown_up(lw.layers[l].beta))
-                          << " (Lemma GT)";
+                std::cout << "; beta >= " << (beta_shown_up(lw.layers[l].beta)) << " (Lemma GT)";
             if (!lw.layers[l].heads.empty() && lw.layers[l].has_profile)
                 std::cout << ", >= " << decimal_significant(lw.layers[l].profile.hi, 12, true)
                           << " (profile bound)";
@@ -351,60 +349,6 @@ int print_per_layer(const Model &m, const CertifyOptions &o, const PerLayerTight
 
 } // namespace
 
-namespace {
-
-// tight for tv when every head is in layer 1 and enumeration is out of
-// reach: by proofs/profile-bound.md (3) the betas meeting tv on every word up
-// to n are [beta*, infinity) with beta* the profile bound, which the
-// symbolic analysis brackets without enumerating words. The upper end is
-// certified by that argument; the lower end is refuted by the word attaining
-// the bound, judged exactly (certify_word) like any other word.
-TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel) {
-    SymbolicOptions so;
-    so.eps = o.eps;
-    so.rel = rel;
-    so.precision = o.precision;
-    so.limits = o.limits;
-    SymbolicReport r = analyse_symbolic(m, o.n, so);
-    refuse_value_ties(m, r.gaps, o);
-    for (const auto &h : r.gaps.heads)
-        if (h.tie) // eps >= 1/2: the profile bound does not model unique-hard ties
-            throw Undecided("tight: layer " + std::to_string(h.layer) + " head " +
-                            std::to_string(h.head) + " ties between different values on " +
-                            format_word(h.tie->word, m.alphabet) +
-                            ", which the symbolic profile bound does not cover (enumerate: a "
-                            "smaller n or a larger --max-words)");
-    TightResult t;
-    t.gaps = r.gaps;
-    t.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);
-    t.profile = r.profile;
-    t.beta_lo = r.profile.bound.lo;
-    t.beta_hi = r.profile.bound.hi;
-    t.kind = "threshold";
-    t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
-    const HeadProfile *top = r.profile.attaining();
-    if (!top || t.beta_lo <= 0) {
-        t.note = "no query needs beta > 0";
-        return t;
-    }
-    Violation v;
-    Prec used = 0;
-    BetaSpec lo = BetaSpec::parse(to_string(t.beta_lo), m.layers.size());
-    if (certify_word(m, top->witness->word, lo, o, v, used) == Tri::False) {
-        t.lo_witness = v;
-        t.certify_runs = 1;
-    } else {
-        t.note = "the word attaining the profile bound was not refuted at beta_lo";
-        t.converged = false;
-    }
-    t.note = t.note.empty() ? "symbolic profile bound (no enumeration); beta_hi certified by "
-                              "proofs/profile-bound.md (3)"
-                            : t.note;
-    return t;
-}
-
-} // namespace
-
 int run_tight(const Args &args) {
     po::options_description desc("tight options");
     add_claim_options(desc);
@@ -471,8 +415,7 @@ int run_tight(const Args &args) {
         std::cout << "  profile bound (hard scores, proofs/profile-bound.md): ["
                   << decimal_significant(t.profile.bound.lo, 15, false) << ", "
                   << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
-        std::cout << "  Lemma GT beta_gap: "
-                  << (beta_shown_up(t.beta_gap)) << " (minimum gap "
+        std::cout << "  Lemma GT beta_gap: " << (beta_shown_up(t.beta_gap)) << " (minimum gap "
                   << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
         if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";
     }

@@ -1,6 +1,6 @@
 // The numbers of a report: per case and n, the same computations as the
-// `tight` command (enumeration within the word budget) or the symbolic
-// and layerwise analyses beyond it. No number is computed twice by
+// `tight` command: enumeration within the word budget, beyond it the
+// symbolic tight bracket (heads in layer 1) or the layerwise bound. No number is computed twice by
 // different code: a test compares each with `tight`, `gap` and `bound`.
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -28,18 +28,17 @@ std::string beta_text(const GapBound &b) {
     return beta_shown_up(b);
 }
 
-ReportRow tight_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {
+CertifyOptions tight_options(std::size_t n, const ReportOptions &o) {
     CertifyOptions co;
     co.n = n;
     co.eps = o.eps;
     co.limits = o.limits;
     co.precision = o.precision;
-    TightResult t = tight_exhaustive(c.model, co, o.rel);
-    ReportRow r;
-    r.case_id = c.id;
-    r.n = n;
-    r.method = "exhaustive";
-    r.words = count_words(c.model.alphabet.size(), n);
+    return co;
+}
+
+// The columns a tight bracket fills, whichever method produced it.
+void fill_tight(ReportRow &r, const ReportCase &c, const TightResult &t) {
     r.min_gap = gap_text(t.gaps.min_gap);
     r.beta_gap = beta_text(t.beta_gap);
     r.profile_lo = decimal_significant(t.profile.bound.lo, 15, false);
@@ -53,6 +52,15 @@ ReportRow tight_row(const ReportCase &c, std::size_t n, const ReportOptions &o) 
     }
     r.note = t.note;
     if (!t.converged && r.note.empty()) r.note = "bracket not converged";
+}
+
+ReportRow tight_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {
+    ReportRow r;
+    r.case_id = c.id;
+    r.n = n;
+    r.method = "exhaustive";
+    r.words = count_words(c.model.alphabet.size(), n);
+    fill_tight(r, c, tight_exhaustive(c.model, tight_options(n, o), o.rel));
     return r;
 }
 
@@ -62,27 +70,23 @@ std::optional<ReportRow> analysed_row(const ReportCase &c, std::size_t n, const 
     r.n = n;
     std::string why;
     if (symbolic_applies(c.model, why)) {
-        SymbolicOptions so;
-        so.eps = o.eps;
-        so.rel = o.rel / 4;
-        so.precision = o.precision;
-        so.limits = o.limits;
-        SymbolicReport s = analyse_symbolic(c.model, n, so);
-        GapBound b = model_beta_gap(s.gaps, o.eps, o.precision.start);
         r.method = "symbolic";
-        r.min_gap = gap_text(s.gaps.min_gap);
-        r.beta_gap = beta_text(b);
-        r.profile_lo = decimal_significant(s.profile.bound.lo, 15, false);
-        r.profile_hi = decimal_significant(s.profile.bound.hi, 15, true);
-        for (const auto &h : s.gaps.heads)
-            if (h.witness && h.min_gap && s.gaps.min_gap &&
-                equal(*h.min_gap, *s.gaps.min_gap, o.precision.start) == Tri::True) {
-                r.witness = format_word(h.witness->word, c.model.alphabet);
-                r.witness_place = place(h.witness->layer, h.witness->head, h.witness->query);
-                break;
-            }
-        r.note = "beyond the enumeration budget: no tight bracket; witness of the minimum gap";
-        return r;
+        try {
+            fill_tight(r, c, tight_symbolic(c.model, tight_options(n, o), o.rel));
+            return r;
+        } catch (const Undecided &e) {
+            // unique-hard ties between different values: gaps only, and why
+            SymbolicOptions so;
+            so.eps = o.eps;
+            so.rel = o.rel;
+            so.precision = o.precision;
+            so.limits = o.limits;
+            SymbolicReport s = analyse_symbolic(c.model, n, so);
+            r.min_gap = gap_text(s.gaps.min_gap);
+            r.beta_gap = beta_text(model_beta_gap(s.gaps, o.eps, o.precision.start));
+            r.note = std::string("no tight bracket: ") + e.what();
+            return r;
+        }
     }
     LayerwiseResult lw = certify_layerwise(c.model, n, o.eps, o.limits);
     if (!lw.applies) return std::nullopt;

@@ -184,7 +184,7 @@ expect 0 'eval' -- --help
 job=$(cd "$work" && "$tempcert" 2>&1)
 code=$?
 for pattern in 'has-b.certificate.json: independently re-verified' 'tight beta in \[4\.605170' \
-    'report/report.md' 'overview.svg'; do
+    'report/report.md' 'report/report.html' 'overview.svg'; do
     if [ "$code" = 0 ] && printf '%s' "$job" | grep -Eq -- "$pattern"; then
         pass=$((pass + 1))
     else
@@ -192,7 +192,7 @@ for pattern in 'has-b.certificate.json: independently re-verified' 'tight beta i
         printf '%s\n' "$job" | tail -5
     fi
 done
-if [ -s "$work/report/report.md" ] && [ -s "$work/report/results.csv" ]; then
+if [ -s "$work/report/report.md" ] && [ -s "$work/report/report.html" ] && [ -s "$work/report/results.csv" ]; then
     pass=$((pass + 1))
 else
     fail=$((fail + 1)); echo "FAIL: main job wrote no report into report/"

@@ -12,7 +12,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 "$tc" report has-b has-ab-two-layer --n 2..4,20 --eps 1/100 --rel 1e-4 --out "$tmp/r" \
     >"$tmp/out" 2>&1 || bad "report exited $?: $(cat "$tmp/out")"
-for f in report.md results.csv results.json plot-has-b.svg plot-has-ab-two-layer.svg overview.svg; do
+for f in report.md report.html results.csv results.json plot-has-b.svg plot-has-ab-two-layer.svg overview.svg; do
     [ -s "$tmp/r/$f" ] || bad "missing $f"
 done
 
@@ -44,6 +44,13 @@ for r in rows:
         check(tag + " witness", r["witness"], t["lo_witness"] or "")
         check(tag + " kind", r["kind"], t["kind"])
     if r["method"] == "symbolic":
+        # the same bracket as `tight` when it too takes the symbolic path
+        t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4", "--max-words", "1000")
+        tag = f"{r['case']} n={n} symbolic"
+        check(tag + " tight_lo", r["tight_lo"], t["beta_lo"])
+        check(tag + " tight_hi", r["tight_hi"], t["beta_hi"])
+        check(tag + " witness", r["witness"], t["lo_witness"] or "")
+        check(tag + " kind", r["kind"], "threshold")
         g = run("gap", model, "--n", n)
         check(f"{r['case']} n={n} min_gap", r["min_gap"], g["min_gap"])
         if len(g["heads"]) == 1:
@@ -68,11 +75,12 @@ for a, b in zip(crow, rows):
     for k in ("case", "tight_lo", "tight_hi", "beta_gap", "witness"):
         if a[k] != b[k]:
             print("FAIL: csv/json differ:", k, a[k], b[k]); bad = 1
-# plots: XML, one curve (gnuplot_plot_K group) per series
+# plots: XML, one series group per curve (tight band, profile, beta_gap;
+# the overview: tight and beta_gap of each case)
 def curves(svg):
     root = ET.parse(svg).getroot()
-    return {e.get("id") for e in root.iter() if (e.get("id") or "").startswith("gnuplot_plot_")}
-for name, want_curves in (("plot-has-b.svg", 3), ("plot-has-ab-two-layer.svg", 3), ("overview.svg", 2)):
+    return [e.get("data-label") for e in root.iter() if e.get("class") == "series"]
+for name, want_curves in (("plot-has-b.svg", 3), ("plot-has-ab-two-layer.svg", 3), ("overview.svg", 4)):
     c = curves(f"{out}/{name}")
     if len(c) != want_curves:
         print(f"FAIL: {name} has {len(c)} curves, want {want_curves}"); bad = 1

@@ -101,15 +101,17 @@ mkdir -p "$tmp/inj"
 "$py" - "$hasb" "$tmp/inj" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-m["name"] = "x' ; system \"touch PWNED\" ; set title 'y"
+m["name"] = "x' ; system \"touch PWNED\" ; set title 'y<script>alert(1)</script>"
 json.dump(m, open(sys.argv[2] + "/evil.json", "w"))
 PY
 (cd "$tmp/inj" && "$tempcert" report evil.json --n 2..3 --out "rep'; touch PWNED2 #" >/dev/null 2>&1)
 check "item 1: report ran a command from the model's name" [ ! -e "$tmp/inj/PWNED" ]
 check "item 1: report ran a command from the output path" [ ! -e "$tmp/inj/PWNED2" ]
 check "item 1: report with a quote in its directory's name" [ -s "$tmp/inj/rep'; touch PWNED2 #/results.csv" ]
-check "item 1: no gnuplot script holds a quote from the model's name" \
-    bash -c "! grep -h 'set title' \"$tmp/inj/rep'; touch PWNED2 #\"/*.gp | grep -q 'system \"'"
+check "item 1: report.html escapes markup from the model's name" \
+    grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/inj/rep'; touch PWNED2 #/report.html"
+check "item 1: no script element in report.html or the plots" \
+    bash -c "! grep -qi '<script' \"$tmp/inj/rep'; touch PWNED2 #\"/*.html \"$tmp/inj/rep'; touch PWNED2 #\"/*.svg"
 # a case id with a table bar and a formula lead cannot break Markdown or CSV
 sed 's/"name": "has-b"/"name": "=cmd|x"/' "$hasb" > "$tmp/inj/=cmd|x.json"
 (cd "$tmp/inj" && "$tempcert" report "=cmd|x.json" --n 2..3 --out rep2 >/dev/null 2>&1)

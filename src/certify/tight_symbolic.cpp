@@ -1,0 +1,59 @@
+// The tight inverse temperature without enumeration (issue 16, item 1):
+// for a model whose heads are all in layer 1, under tv, the tight beta is
+// the largest per-query threshold over the score profiles words up to n
+// produce (proofs/profile-bound.md, proofs/symbolic-gap.md). The symbolic
+// analysis encloses it to `rel`; beta_hi is certified by the profile bound
+// for every word up to n, and beta_lo is refuted by the word attaining the
+// bound, evaluated exactly by certify_word (two-sided evidence, as
+// tight_exhaustive gives).
+#include "tempcert/certify.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/symbolic.hpp"
+
+namespace tempcert {
+
+TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    SymbolicOptions so;
+    so.eps = o.eps;
+    so.rel = rel;
+    so.precision = o.precision;
+    so.limits = o.limits;
+    SymbolicReport r = analyse_symbolic(m, o.n, so);
+    refuse_value_ties(m, r.gaps, o);
+    for (const auto &h : r.gaps.heads)
+        if (h.tie) // eps >= 1/2: the profile bound does not model unique-hard ties
+            throw Undecided("tight: layer " + std::to_string(h.layer) + " head " +
+                            std::to_string(h.head) + " ties between different values on " +
+                            format_word(h.tie->word, m.alphabet) +
+                            ", which the symbolic profile bound does not cover (enumerate: a "
+                            "smaller n or a larger --max-words)");
+    TightResult t;
+    t.gaps = r.gaps;
+    t.beta_gap = model_beta_gap(r.gaps, o.eps, o.precision.start);
+    t.profile = r.profile;
+    t.beta_lo = r.profile.bound.lo;
+    t.beta_hi = r.profile.bound.hi;
+    t.kind = "threshold";
+    t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
+    const HeadProfile *top = r.profile.attaining();
+    if (!top || t.beta_lo <= 0) {
+        t.note = "no query needs beta > 0";
+        return t;
+    }
+    Violation v;
+    Prec used = 0;
+    BetaSpec lo = BetaSpec::parse(to_string(t.beta_lo), m.layers.size());
+    if (certify_word(m, top->witness->word, lo, o, v, used) == Tri::False) {
+        t.lo_witness = v;
+        t.certify_runs = 1;
+    } else {
+        t.note = "the word attaining the profile bound was not refuted at beta_lo";
+        t.converged = false;
+    }
+    t.note = t.note.empty() ? "symbolic profile bound (no enumeration); beta_hi certified by "
+                              "proofs/profile-bound.md (3)"
+                            : t.note;
+    return t;
+}
+
+} // namespace tempcert

@@ -1,0 +1,123 @@
+// report.html: the whole report in one file a browser opens as it is: the
+// tables, the column notes, and the plots as inline SVG. No script, no
+// stylesheet or font from elsewhere; links go only to the proofs. Every text
+// from an input (case ids, languages, paths, words, notes) is escaped.
+#include "report_parts.hpp"
+#include "tempcert/certificate.hpp"
+
+#include <algorithm>
+
+namespace tempcert::report {
+
+namespace {
+
+const char *kStyle =
+    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}"
+    "th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}"
+    "th{background:#f3f3f3}td.num{font-family:monospace;white-space:nowrap}"
+    "svg{max-width:100%;height:auto;display:block;margin:1em 0}code{background:#f3f3f3}";
+
+// A column note for HTML: `code` spans and {file.md} proof links.
+std::string note_html(const std::string &text, const std::string &proofs) {
+    std::string out;
+    bool code = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '`') {
+            out += code ? "</code>" : "<code>";
+            code = !code;
+        } else if (c == '{') {
+            std::size_t end = text.find('}', i);
+            std::string file = text.substr(i + 1, end - i - 1);
+            out +=
+                "<a href=\"" + xml_escape(proofs + "/" + file) + "\">" + xml_escape(file) + "</a>";
+            i = end;
+        } else {
+            out += xml_escape(std::string(1, c));
+        }
+    }
+    return out;
+}
+
+std::string cell(const std::string &text, bool number = false) {
+    return std::string(number ? "<td class=\"num\">" : "<td>") +
+           (text.empty() ? std::string("-") : xml_escape(text)) + "</td>";
+}
+
+std::string case_table(const ReportCase &c, const std::vector<ReportRow> &rows) {
+    std::string t = "<table class=\"rows\" data-case=\"" + xml_escape(c.id) +
+                    "\">\n<tr><th>n</th><th>method</th><th>words</th><th>min gap</th>"
+                    "<th>beta_gap</th><th>profile</th><th>tight</th><th>kind</th>"
+                    "<th>witness</th></tr>\n";
+    for (const auto &r : rows) {
+        if (r.case_id != c.id) continue;
+        t += "<tr>" + cell(std::to_string(r.n), true) + cell(r.method) +
+             cell(r.words ? std::to_string(r.words) : "", true) + cell(r.min_gap, true) +
+             cell(r.beta_gap, true) + cell(bracket_text(r.profile_lo, r.profile_hi), true) +
+             cell(bracket_text(r.tight_lo, r.tight_hi), true) + cell(r.kind) +
+             cell(r.witness.empty() ? "" : r.witness + " (" + r.witness_place + ")") + "</tr>\n";
+    }
+    return t + "</table>\n";
+}
+
+std::string case_section(const ReportCase &c, const std::vector<ReportRow> &rows,
+                         const ReportOptions &o) {
+    std::string s = "<section class=\"case\" id=\"case-" + xml_escape(c.id) + "\">\n<h2>" +
+                    xml_escape(c.id) + "</h2>\n<p>";
+    if (!c.language.empty()) s += "Language: " + xml_escape(c.language) + ". ";
+    s += "Model: <code>" + xml_escape(c.model_path) + "</code> (" +
+         std::to_string(c.model.layers.size()) + " layer" +
+         (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
+         std::to_string(c.model.alphabet.size()) + ").</p>\n";
+    s += case_table(c, rows);
+    s += svg_plot(case_plot(c, rows, o.eps));
+    std::vector<std::string> notes;
+    for (const auto &r : rows)
+        if (r.case_id == c.id && !r.note.empty() &&
+            std::find(notes.begin(), notes.end(), r.note) == notes.end())
+            notes.push_back(r.note);
+    if (!notes.empty()) {
+        s += "<ul class=\"notes\">\n";
+        for (const auto &n : notes)
+            s += "<li>" + xml_escape(n) + "</li>\n";
+        s += "</ul>\n";
+    }
+    return s + "</section>\n";
+}
+
+} // namespace
+
+std::string report_html(const std::vector<ReportCase> &cases, const std::vector<ReportRow> &rows,
+                        const ReportOptions &o, const std::vector<std::string> &skipped,
+                        const std::string &proofs) {
+    std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<title>tempcert report: tight inverse temperatures</title>\n<style>" +
+                    std::string(kStyle) + "</style>\n</head>\n<body>\n";
+    h += "<h1>tempcert report: tight inverse temperatures</h1>\n<p>Produced by <code>tempcert " +
+         std::string(TEMPCERT_VERSION) +
+         " report</code>. Tolerance eps = " + xml_escape(to_string(o.eps)) +
+         ", criterion tv (total variation between softmax and hard attention at every query), "
+         "every input of length 1..n; brackets narrowed to rel " +
+         xml_escape(to_string(o.rel)) + ".</p>\n";
+    h += "<h2>How to read the tables</h2>\n<table class=\"columns\">\n<tr><th>column</th>"
+         "<th>meaning</th></tr>\n";
+    for (const auto &n : column_notes())
+        h += "<tr><td>" + xml_escape(n.column) + "</td><td>" + note_html(n.meaning, proofs) +
+             "</td></tr>\n";
+    h += "</table>\n<p>Numbers are decimal roundings of exact or interval results in the safe "
+         "direction: upper ends up, lower ends down. The same rows are in results.csv and "
+         "results.json.</p>\n";
+    h += "<h2>Overview</h2>\n" + svg_plot(overview_plot(cases, rows, o.eps));
+    for (const auto &c : cases)
+        h += case_section(c, rows, o);
+    if (!skipped.empty()) {
+        h += "<h2>Not computed</h2>\n<ul class=\"skipped\">\n";
+        for (const auto &s : skipped)
+            h += "<li>" + xml_escape(s) + "</li>\n";
+        h += "</ul>\n";
+    }
+    return h + "</body>\n</html>\n";
+}
+
+} // namespace tempcert::report

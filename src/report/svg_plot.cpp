@@ -1,0 +1,226 @@
+// SVG plots for reports (see svg_plot.hpp). Coordinates are computed in
+// doubles: plots display numbers whose exact values are in the tables.
+#include "svg_plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tempcert::report {
+
+namespace {
+
+const char *kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                          "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+constexpr double kWidth = 760, kLeft = 70, kRight = 20, kTop = 40, kPlotHeight = 300;
+constexpr double kLegendRow = 18;
+
+const char *colour_of(const PlotSeries &s, std::size_t k) {
+    std::size_t i = s.colour >= 0 ? static_cast<std::size_t>(s.colour) : k;
+    return kColours[i % std::size(kColours)];
+}
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+std::string tick_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+struct Range {
+    double lo = 0, hi = 0;
+};
+
+// A linear axis range padded to "nice" ticks, with the tick step.
+Range nice_range(double lo, double hi, double &step) {
+    if (!(hi > lo)) {
+        double pad = std::max(std::abs(lo) * 0.1, 1e-9);
+        lo -= pad;
+        hi += pad;
+    }
+    double raw = (hi - lo) / 5, mag = std::pow(10, std::floor(std::log10(raw)));
+    double norm = raw / mag;
+    step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+    return {std::floor(lo / step) * step, std::ceil(hi / step) * step};
+}
+
+class Frame {
+  public:
+    Frame(const Plot &p) : plot_(p) {
+        bool any = false;
+        for (const auto &s : p.series)
+            for (const auto &pt : s.points) {
+                if (!std::isfinite(pt.x) || !std::isfinite(pt.hi)) continue;
+                double lo = s.band ? pt.lo : pt.hi;
+                xmin_ = any ? std::min(xmin_, pt.x) : pt.x;
+                xmax_ = any ? std::max(xmax_, pt.x) : pt.x;
+                ymin_ = any ? std::min(ymin_, lo) : lo;
+                ymax_ = any ? std::max(ymax_, pt.hi) : pt.hi;
+                any = true;
+            }
+        empty_ = !any;
+        log_x_ = p.log_x && any && xmin_ > 0;
+        if (log_x_) {
+            xmin_ = std::log2(xmin_);
+            xmax_ = std::log2(xmax_);
+        }
+        if (!(xmax_ > xmin_)) xmax_ = xmin_ + 1;
+        y_ = nice_range(ymin_, ymax_, ystep_);
+    }
+    bool empty() const { return empty_; }
+    double px(double x) const {
+        double v = log_x_ ? std::log2(x) : x;
+        return kLeft + (v - xmin_) / (xmax_ - xmin_) * (kWidth - kLeft - kRight);
+    }
+    double py(double y) const {
+        return kTop + kPlotHeight - (y - y_.lo) / (y_.hi - y_.lo) * kPlotHeight;
+    }
+    std::string axes() const;
+
+  private:
+    const Plot &plot_;
+    double xmin_ = 0, xmax_ = 0, ymin_ = 0, ymax_ = 0, ystep_ = 1;
+    Range y_;
+    bool log_x_ = false, empty_ = true;
+};
+
+std::string Frame::axes() const {
+    const double bottom = kTop + kPlotHeight, right = kWidth - kRight;
+    std::string s = "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
+                    num(right - kLeft) + "\" height=\"" + num(kPlotHeight) +
+                    "\" fill=\"none\" stroke=\"#444\"/>\n";
+    for (double y = y_.lo; y <= y_.hi + ystep_ / 2; y += ystep_) {
+        s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(right) + "\" y1=\"" + num(py(y)) +
+             "\" y2=\"" + num(py(y)) + "\" stroke=\"#ddd\"/>";
+        s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(py(y) + 4) +
+             "\" text-anchor=\"end\">" + tick_text(y) + "</text>\n";
+    }
+    // x ticks: powers of two on a log axis, about eight steps otherwise
+    std::vector<double> ticks;
+    if (log_x_) {
+        for (double e = std::ceil(xmin_); e <= xmax_ + 1e-9; e += 1)
+            ticks.push_back(std::exp2(e));
+    } else {
+        double step;
+        Range r = nice_range(xmin_, xmax_, step);
+        for (double x = r.lo; x <= r.hi + step / 2; x += step)
+            if (x >= xmin_ - 1e-9 && x <= xmax_ + 1e-9) ticks.push_back(x);
+    }
+    for (double x : ticks) {
+        s += "<line x1=\"" + num(px(x)) + "\" x2=\"" + num(px(x)) + "\" y1=\"" + num(kTop) +
+             "\" y2=\"" + num(bottom) + "\" stroke=\"#eee\"/>";
+        s += "<text x=\"" + num(px(x)) + "\" y=\"" + num(bottom + 16) +
+             "\" text-anchor=\"middle\">" + tick_text(x) + "</text>\n";
+    }
+    s += "<text x=\"" + num((kLeft + right) / 2) + "\" y=\"" + num(bottom + 34) +
+         "\" text-anchor=\"middle\">" + xml_escape(plot_.x_label) + (log_x_ ? " (log scale)" : "") +
+         "</text>\n";
+    s += "<text transform=\"translate(16," + num(kTop + kPlotHeight / 2) +
+         ") rotate(-90)\" text-anchor=\"middle\">" + xml_escape(plot_.y_label) + "</text>\n";
+    return s;
+}
+
+std::string series_svg(const Frame &f, const PlotSeries &s, const char *colour) {
+    std::string g = "<g class=\"series\" data-label=\"" + xml_escape(s.label) + "\">\n";
+    std::vector<PlotPoint> pts;
+    for (const auto &p : s.points)
+        if (std::isfinite(p.x) && std::isfinite(p.hi) && (!s.band || std::isfinite(p.lo)))
+            pts.push_back(p);
+    std::sort(pts.begin(), pts.end(),
+              [](const PlotPoint &a, const PlotPoint &b) { return a.x < b.x; });
+    if (s.band && !pts.empty()) {
+        std::string poly;
+        for (const auto &p : pts)
+            poly += num(f.px(p.x)) + "," + num(f.py(p.hi)) + " ";
+        for (auto it = pts.rbegin(); it != pts.rend(); ++it)
+            poly += num(f.px(it->x)) + "," + num(f.py(it->lo)) + " ";
+        g += "<polygon points=\"" + poly + "\" fill=\"" + colour +
+             "\" fill-opacity=\"0.25\" stroke=\"none\"/>\n";
+    }
+    std::string line;
+    for (const auto &p : pts)
+        line += num(f.px(p.x)) + "," + num(f.py(p.hi)) + " ";
+    g += "<polyline points=\"" + line + "\" fill=\"none\" stroke=\"" + colour +
+         "\" stroke-width=\"1.6\"" + (s.dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>\n";
+    for (const auto &p : pts) {
+        g += "<circle cx=\"" + num(f.px(p.x)) + "\" cy=\"" + num(f.py(p.hi)) +
+             "\" r=\"2.5\" fill=\"" + colour + "\"><title>" + xml_escape(s.label) +
+             ": n = " + tick_text(p.x) + ", " +
+             (s.band && p.lo != p.hi ? "[" + tick_text(p.lo) + ", " + tick_text(p.hi) + "]"
+                                     : tick_text(p.hi)) +
+             "</title></circle>\n";
+    }
+    return g + "</g>\n";
+}
+
+} // namespace
+
+std::string xml_escape(const std::string &s) {
+    std::string out;
+    for (unsigned char c : s) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            // control characters are not allowed in XML 1.0 text
+            out += c < 0x20 && c != '\t' ? ' ' : static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+std::string svg_plot(const Plot &plot) {
+    Frame f(plot);
+    const std::size_t rows = plot.series.empty() ? 1 : plot.series.size();
+    const double height = kTop + kPlotHeight + 50 + kLegendRow * static_cast<double>(rows);
+    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) +
+                    "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " +
+                    num(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    s += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
+    s += "<text x=\"" + num(kWidth / 2) + "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" +
+         xml_escape(plot.title) + "</text>\n";
+    if (f.empty()) {
+        s += "<text x=\"" + num(kWidth / 2) + "\" y=\"" + num(kTop + kPlotHeight / 2) +
+             "\" text-anchor=\"middle\">no data</text>\n";
+        return s + "</svg>\n";
+    }
+    s += f.axes();
+    for (std::size_t k = 0; k < plot.series.size(); ++k)
+        s += series_svg(f, plot.series[k], colour_of(plot.series[k], k));
+    // legend below the plotting area, one row per series
+    double y = kTop + kPlotHeight + 56;
+    for (std::size_t k = 0; k < plot.series.size(); ++k, y += kLegendRow) {
+        const PlotSeries &ser = plot.series[k];
+        const char *colour = colour_of(ser, k);
+        s += "<g class=\"legend\">";
+        if (ser.band)
+            s += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(y - 9) +
+                 "\" width=\"28\" height=\"10\" fill=\"" + colour + "\" fill-opacity=\"0.25\"/>";
+        s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft + 28) + "\" y1=\"" + num(y - 4) +
+             "\" y2=\"" + num(y - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"1.6\"" +
+             (ser.dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>";
+        s += "<text x=\"" + num(kLeft + 36) + "\" y=\"" + num(y) + "\">" + xml_escape(ser.label) +
+             "</text></g>\n";
+    }
+    return s + "</svg>\n";
+}
+
+} // namespace tempcert::report

@@ -1,0 +1,40 @@
+// Plots as standalone SVG text, drawn here rather than by an outside
+// program: a report's plots need no gnuplot, and report.html embeds the same
+// SVG inline. Series are lines through points or bands between a lower and
+// an upper curve (brackets); x may be logarithmic. The legend sits below the
+// plotting area, so it never covers a curve. Every text from an input (case
+// names, labels) is XML-escaped.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tempcert::report {
+
+struct PlotPoint {
+    double x, lo, hi; // a line uses hi; a band spans lo..hi
+};
+
+struct PlotSeries {
+    std::string label;
+    std::vector<PlotPoint> points;
+    bool band = false; // a filled band lo..hi with its upper edge drawn
+    bool dashed = false;
+    int colour = -1; // index into the palette; -1: the series' own index
+};
+
+struct Plot {
+    std::string title, x_label, y_label;
+    std::vector<PlotSeries> series;
+    bool log_x = false;
+};
+
+// The SVG document (no XML declaration, so it can be inlined in HTML). Each
+// series is one <g class="series" data-label="..."> group; an empty series
+// list gives a frame saying "no data".
+std::string svg_plot(const Plot &plot);
+
+// Text for XML and HTML content and attribute values.
+std::string xml_escape(const std::string &s);
+
+} // namespace tempcert::report
