@@ -95,14 +95,22 @@ class _Progress:
             self.callback = self._update
 
     def _update(self, done, total):
+        # a command may enumerate more than once (gaps, then certification):
+        # each pass gets its own bar
+        if self.bar is not None and (done < self.bar.n or total != self.bar.total):
+            self.bar.close()
+            self.bar = None
         if self.bar is None:
             self.bar = self._tqdm(total=total, unit="word")
         self.bar.total = total
         self.bar.n = done
         self.bar.refresh()
 
-    def close(self):
+    def close(self, finished=False):
         if self.bar is not None:
+            if finished:  # the engine reports its last word as total - 1
+                self.bar.n = self.bar.total
+                self.bar.refresh()
             self.bar.close()
 
 
@@ -118,10 +126,12 @@ def run(args, progress=None):
     matching exception otherwise (BadInput for 2, LimitReached or Undecided
     for 3 without a result, KeyboardInterrupt for an interrupted run)."""
     p = _Progress(progress)
+    finished = False
     try:
         code, out, err = _core.run([str(a) for a in args], p.callback)
+        finished = code in (0, 1)
     finally:
-        p.close()
+        p.close(finished)
     out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
     message = _message(err)
     if code == 2:

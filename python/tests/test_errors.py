@@ -189,3 +189,11 @@ def test_runs_from_threads_are_serialised_and_correct():
     for t in threads:
         t.join()
     assert results == [Fraction(2)] * 4
+
+
+def test_progress_true_draws_tqdm_bars(capsys):
+    pytest.importorskip("tqdm")
+    r = tempcert.certify(HAS_B, 10, "1/100", beta=20, method="plain", progress=True)
+    assert r.verdict == "certified"
+    err = capsys.readouterr().err
+    assert "2046/2046" in err  # words of length 1..10, the bar completed
