@@ -3,6 +3,7 @@
 // safely rounded numbers.
 #include "report_parts.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace tempcert::report {
@@ -74,6 +75,14 @@ Plot overview_plot(const std::vector<ReportCase> &cases, const std::vector<Repor
         if (!gap.points.empty()) p.series.push_back(gap);
     }
     p.log_x = needs_log_x(rows);
+    // cases differ by orders of magnitude (bounded encodings grow like n)
+    double lo = 0, hi = 0;
+    for (const auto &s : p.series)
+        for (const auto &pt : s.points) {
+            lo = lo == 0 ? pt.hi : std::min(lo, pt.hi);
+            hi = std::max(hi, pt.hi);
+        }
+    p.log_y = lo > 0 && hi > 20 * lo;
     return p;
 }
 

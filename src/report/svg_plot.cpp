@@ -70,7 +70,13 @@ class Frame {
             xmax_ = std::log2(xmax_);
         }
         if (!(xmax_ > xmin_)) xmax_ = xmin_ + 1;
-        y_ = nice_range(ymin_, ymax_, ystep_);
+        log_y_ = p.log_y && any && ymin_ > 0;
+        if (log_y_) {
+            y_ = {std::floor(std::log10(ymin_)), std::ceil(std::log10(ymax_))};
+            if (!(y_.hi > y_.lo)) y_.hi = y_.lo + 1;
+        } else {
+            y_ = nice_range(ymin_, ymax_, ystep_);
+        }
     }
     bool empty() const { return empty_; }
     double px(double x) const {
@@ -78,7 +84,23 @@ class Frame {
         return kLeft + (v - xmin_) / (xmax_ - xmin_) * (kWidth - kLeft - kRight);
     }
     double py(double y) const {
-        return kTop + kPlotHeight - (y - y_.lo) / (y_.hi - y_.lo) * kPlotHeight;
+        double v = log_y_ ? std::log10(y) : y;
+        return kTop + kPlotHeight - (v - y_.lo) / (y_.hi - y_.lo) * kPlotHeight;
+    }
+    // y ticks: 1, 2, 5 times each power of ten on a log axis
+    std::vector<double> y_ticks() const {
+        std::vector<double> t;
+        if (!log_y_) {
+            for (double y = y_.lo; y <= y_.hi + ystep_ / 2; y += ystep_)
+                t.push_back(y);
+            return t;
+        }
+        for (double e = y_.lo; e <= y_.hi; e += 1)
+            for (double m : {1.0, 2.0, 5.0}) {
+                double v = m * std::pow(10, e);
+                if (std::log10(v) <= y_.hi + 1e-9) t.push_back(v);
+            }
+        return t;
     }
     std::string axes() const;
 
@@ -86,7 +108,7 @@ class Frame {
     const Plot &plot_;
     double xmin_ = 0, xmax_ = 0, ymin_ = 0, ymax_ = 0, ystep_ = 1;
     Range y_;
-    bool log_x_ = false, empty_ = true;
+    bool log_x_ = false, log_y_ = false, empty_ = true;
 };
 
 std::string Frame::axes() const {
@@ -94,7 +116,7 @@ std::string Frame::axes() const {
     std::string s = "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
                     num(right - kLeft) + "\" height=\"" + num(kPlotHeight) +
                     "\" fill=\"none\" stroke=\"#444\"/>\n";
-    for (double y = y_.lo; y <= y_.hi + ystep_ / 2; y += ystep_) {
+    for (double y : y_ticks()) {
         s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(right) + "\" y1=\"" + num(py(y)) +
              "\" y2=\"" + num(py(y)) + "\" stroke=\"#ddd\"/>";
         s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(py(y) + 4) +
@@ -121,7 +143,8 @@ std::string Frame::axes() const {
          "\" text-anchor=\"middle\">" + xml_escape(plot_.x_label) + (log_x_ ? " (log scale)" : "") +
          "</text>\n";
     s += "<text transform=\"translate(16," + num(kTop + kPlotHeight / 2) +
-         ") rotate(-90)\" text-anchor=\"middle\">" + xml_escape(plot_.y_label) + "</text>\n";
+         ") rotate(-90)\" text-anchor=\"middle\">" + xml_escape(plot_.y_label) +
+         (log_y_ ? " (log scale)" : "") + "</text>\n";
     return s;
 }
 

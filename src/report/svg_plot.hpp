@@ -27,6 +27,7 @@ struct Plot {
     std::string title, x_label, y_label;
     std::vector<PlotSeries> series;
     bool log_x = false;
+    bool log_y = false; // used when every plotted value is positive
 };
 
 // The SVG document (no XML declaration, so it can be inlined in HTML). Each
