@@ -20,7 +20,7 @@ Plot overview_plot(const std::vector<ReportCase> &cases, const std::vector<Repor
                    const Rational &eps);
 
 // The columns' meanings, once for report.md and report.html: {column,
-// text}; "{file.md}" in a text stands for a link to proofs/file.md.
+// text}; "{name.md}" in a text stands for a link to that proof (proofs/).
 struct ColumnNote {
     const char *column, *meaning;
 };
