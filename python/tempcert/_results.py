@@ -36,21 +36,21 @@ class EvalResult:
     json: dict = field(repr=False)
 
 
-def _decoded(j):
-    if j is None or j == "undecided":
+def _decoded(j, categorical):
+    """A decoded output of eval: a categorical read-out's label as the
+    string it is (labels such as "3" are not numbers), None for no output,
+    "undecided"; a linear read-out's value as an Interval."""
+    if categorical or j is None or j == "undecided":
         return j
-    if isinstance(j, list) or (isinstance(j, str) and j[:1] in "-0123456789"):
-        try:
-            return real(j)
-        except ValueError:
-            return j
-    return j  # a categorical label
+    return real(j)
 
 
 def eval_result(j):
-    outputs = [Output(o["position"], _decoded(o["hard"]), _decoded(o.get("soft")))
-               for o in j["outputs"]]
     hard, soft = j["hard"], j.get("soft")
+    categorical = any("classes" in o for o in hard["outputs"])
+    outputs = [Output(o["position"], _decoded(o["hard"], categorical),
+                      _decoded(o.get("soft"), categorical))
+               for o in j["outputs"]]
     accept = hard.get("accept")
     return EvalResult(
         word=j["word"], outputs=outputs,

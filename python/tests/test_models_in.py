@@ -58,3 +58,16 @@ def test_import_tracr_refuses_a_damaged_file(shift_export, tmp_path):
     bad.write_bytes(shift_export.read_bytes()[:-7])
     with pytest.raises(tempcert.BadInput, match="cut.safetensors"):
         tempcert.import_tracr(bad)
+
+
+def test_categorical_labels_stay_labels(tmp_path):
+    # make_length's classes are labelled "1", "2", ...: strings, not numbers
+    sys.path[:0] = [os.path.join(ROOT, "tools"), os.path.join(ROOT, "tests", "tracr")]
+    import export_tracr
+    import standins
+    model, _ = standins.make_length(coldness=100.0)
+    path = tmp_path / "length.safetensors"
+    export_tracr.export(model, str(path))
+    e = tempcert.eval(tempcert.import_tracr(path), "aba", beta="native")
+    assert [o.hard for o in e.outputs] == ["3", "3", "3"]
+    assert [o.soft for o in e.outputs] == ["3", "3", "3"]  # coldness 100: soft decodes alike
