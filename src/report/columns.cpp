@@ -1,6 +1,8 @@
-// What each column of a report means, written once for report.md and
-// report.html.
+// Text report.md and report.html share: what each column means, the notes
+// of a case, brackets.
 #include "report_parts.hpp"
+
+#include <set>
 
 namespace tempcert::report {
 
@@ -26,6 +28,13 @@ const std::vector<ColumnNote> &column_notes() {
                     "tight bracket: the word attaining the minimum gap"},
     };
     return notes;
+}
+
+std::vector<std::string> case_notes(const ReportCase &c, const std::vector<ReportRow> &rows) {
+    std::set<std::string> notes;
+    for (const auto &r : rows)
+        if (r.case_id == c.id && !r.note.empty()) notes.insert(r.note);
+    return {notes.begin(), notes.end()};
 }
 
 std::string bracket_text(const std::string &lo, const std::string &hi) {

@@ -5,8 +5,6 @@
 #include "report_parts.hpp"
 #include "tempcert/certificate.hpp"
 
-#include <algorithm>
-
 namespace tempcert::report {
 
 namespace {
@@ -38,6 +36,15 @@ std::string note_html(const std::string &text, const std::string &proofs) {
         }
     }
     return out;
+}
+
+// A list of texts from the rows (escaped); nothing for none.
+std::string list_html(const char *cls, const std::vector<std::string> &items) {
+    if (items.empty()) return "";
+    std::string s = "<ul class=\"" + std::string(cls) + "\">\n";
+    for (const auto &item : items)
+        s += "<li>" + xml_escape(item) + "</li>\n";
+    return s + "</ul>\n";
 }
 
 std::string cell(const std::string &text, bool number = false) {
@@ -72,17 +79,7 @@ std::string case_section(const ReportCase &c, const std::vector<ReportRow> &rows
          std::to_string(c.model.alphabet.size()) + ").</p>\n";
     s += case_table(c, rows);
     s += svg_plot(case_plot(c, rows, o.eps));
-    std::vector<std::string> notes;
-    for (const auto &r : rows)
-        if (r.case_id == c.id && !r.note.empty() &&
-            std::find(notes.begin(), notes.end(), r.note) == notes.end())
-            notes.push_back(r.note);
-    if (!notes.empty()) {
-        s += "<ul class=\"notes\">\n";
-        for (const auto &n : notes)
-            s += "<li>" + xml_escape(n) + "</li>\n";
-        s += "</ul>\n";
-    }
+    s += list_html("notes", case_notes(c, rows));
     return s + "</section>\n";
 }
 
@@ -111,12 +108,7 @@ std::string report_html(const std::vector<ReportCase> &cases, const std::vector<
     h += "<h2>Overview</h2>\n" + svg_plot(overview_plot(cases, rows, o.eps));
     for (const auto &c : cases)
         h += case_section(c, rows, o);
-    if (!skipped.empty()) {
-        h += "<h2>Not computed</h2>\n<ul class=\"skipped\">\n";
-        for (const auto &s : skipped)
-            h += "<li>" + xml_escape(s) + "</li>\n";
-        h += "</ul>\n";
-    }
+    if (!skipped.empty()) h += "<h2>Not computed</h2>\n" + list_html("skipped", skipped);
     return h + "</body>\n</html>\n";
 }
 

@@ -26,6 +26,9 @@ struct ColumnNote {
 };
 const std::vector<ColumnNote> &column_notes();
 
+// The distinct notes of one case's rows, sorted (report.md and report.html).
+std::vector<std::string> case_notes(const ReportCase &c, const std::vector<ReportRow> &rows);
+
 // "[lo, hi]" for a bracket, "-" when not computed.
 std::string bracket_text(const std::string &lo, const std::string &hi);
 

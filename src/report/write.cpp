@@ -190,9 +190,7 @@ std::vector<std::string> write_report(const std::string &dir_text,
                       " |\n";
             }
             md += "\n![" + md_text(c.id) + "](" + stems[ci] + ".svg)\n\n";
-            std::set<std::string> notes;
-            for (const auto &r : rows)
-                if (r.case_id == c.id && !r.note.empty()) notes.insert(r.note);
+            const std::vector<std::string> notes = report::case_notes(c, rows);
             for (const auto &note : notes)
                 md += "- " + md_text(note) + "\n";
             if (!notes.empty()) md += "\n";
