@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from . import _core
 from ._errors import BadInput, InternalError, LimitReached, Undecided
-from ._model import Model, load_model
+from ._model import Model, model_from_scratch_file
 from ._numbers import exact, text
 from . import _results as R
 
@@ -253,9 +253,7 @@ def compile(formula, alphabet, pe="unbounded", *, accept_at="last", mona=None):
         if mona is not None:
             args.append("--mona=" + os.path.abspath(os.fspath(mona)))
         run(args + ["--", str(formula)])  # after "--": a formula is never an option
-        model = load_model(out)
-        model._path = None  # the file goes with the temporary directory
-    return model
+        return model_from_scratch_file(out, f"<compiled {formula}>")
 
 
 def import_tracr(path, **limits):
@@ -265,9 +263,7 @@ def import_tracr(path, **limits):
     with tempfile.TemporaryDirectory(prefix="tempcert-import-") as tmp:
         out = os.path.join(tmp, "model.json")
         run(["import", "tracr", os.path.abspath(os.fspath(path)), "-o", out] + _options(limits))
-        model = load_model(out)
-        model._path = None
-    return model
+        return model_from_scratch_file(out, f"<imported {os.fspath(path)}>")
 
 
 def report(cases=(), *, n=None, eps=None, rel=None, out="report", tight_words=None,

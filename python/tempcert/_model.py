@@ -14,7 +14,7 @@ from . import _core
 from ._errors import BadInput, LimitReached
 from ._numbers import exact, text
 
-# Bundled with the package only as far as the command line reads them.
+# The model format from_arrays writes (docs/model-format.md).
 _FORMAT = "tempcert-model/1"
 
 
@@ -206,6 +206,12 @@ class Model:
     def __repr__(self):
         return (f"<tempcert.Model {self.name!r}: {self.layers} layer(s) over "
                 f"{{{', '.join(self.alphabet)}}}, sha256 {self.sha256[:12]}>")
+
+
+def model_from_scratch_file(path, origin):
+    """A model read from a file that is about to be deleted (a command's
+    temporary output): checked and held in memory, not tied to the path."""
+    return Model(_core.check_model_file(os.fspath(path)), origin)
 
 
 def load_model(path):
