@@ -5,6 +5,7 @@
 
 #include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
+#include "tempcert/rational.hpp"
 #include "tempcert/word.hpp"
 
 #include <string>
@@ -14,23 +15,39 @@ namespace tempcert {
 
 class Formula {
   public:
-    enum class Op { Atom, True, False, Not, And, Or, Implies, Y, X, O, F, H, G, S, U };
+    enum class Op { Atom, True, False, Not, And, Or, Implies, Y, X, O, F, H, G, S, U, Compare };
     struct Node {
         Op op;
         int symbol = -1;    // Atom: alphabet index
         int a = -1, b = -1; // operands
         std::size_t column = 0;
+        int comparison = -1; // Compare: index into comparisons()
+    };
+    // A count term: sum of coefficient * #(node) plus a constant, all integers.
+    // #(phi) at position i is the number of positions j <= i where phi holds.
+    struct Term {
+        std::vector<std::pair<Rational, int>> counts; // (coefficient, counted node)
+        Rational constant{0};
+    };
+    enum class Rel { Lt, Le, Gt, Ge, Eq, Ne };
+    struct Comparison {
+        Term lhs, rhs;
+        Rel rel = Rel::Gt;
     };
 
     // Parses `text` over `alphabet`. Throws InputError(place "column C")
     // naming what was expected. Single capital letters Y X O F H G S U are
-    // operators; `true`, `false`; ! & | -> and parentheses.
+    // operators; `true`, `false`; ! & | -> and parentheses; comparisons of
+    // count terms (`2*#(a) - #(b) >= 3`, docs/ltl.md).
     static Formula parse(const std::string &text, const std::vector<std::string> &alphabet,
                          const std::string &where = "formula");
 
     const std::vector<Node> &nodes() const { return nodes_; }
     int root() const { return root_; }
+    const std::vector<Comparison> &comparisons() const { return comparisons_; }
     const std::vector<std::string> &alphabet() const { return alphabet_; }
+    bool has_counts() const { return !comparisons_.empty(); }
+    bool has_temporal() const; // some Y X O F H G S U
     std::string to_string() const; // fully parenthesised
     std::size_t depth() const;     // nesting depth of operators
 
@@ -44,9 +61,11 @@ class Formula {
     std::string text_;
     std::vector<std::string> alphabet_;
     std::vector<Node> nodes_;
+    std::vector<Comparison> comparisons_;
     int root_ = -1;
     friend class FormulaParser;
     std::string render(int i) const;
+    std::string render(const Term &t) const;
 };
 
 enum class PositionEncoding { Unbounded, Bounded };

@@ -18,8 +18,9 @@
 //     must never be read by a later head, sublayer or the read-out.
 // By induction the soft model's untainted coordinates equal the hard ones at
 // every layer, so every layer's scores are the hard scores.
-#include "tempcert/mask.hpp"
+#include "layerwise_counts.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -58,258 +59,355 @@ std::string vec_text(const Vector &v) {
     return s + ")";
 }
 
-struct Fail {
-    std::string why;
+using layerwise_detail::CountCoords;
+using layerwise_detail::Fail;
+
+std::string head_name(std::size_t l, std::size_t h) {
+    return "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1);
+}
+
+// Values, outputs and feed-forward sublayers never touch a feature
+// coordinate (queries and keys may read them).
+void check_feature_use(const Model &m, const std::set<std::size_t> &features) {
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        const Layer &layer = m.layers[l];
+        for (std::size_t h = 0; h < layer.heads.size(); ++h)
+            for (std::size_t c : features) {
+                if (reads(layer.heads[h].value, c))
+                    throw Fail{head_name(l, h) + ": its value reads feature coordinate " +
+                               std::to_string(c)};
+                if (writes(layer.heads[h].output, c))
+                    throw Fail{head_name(l, h) + ": its output writes feature coordinate " +
+                               std::to_string(c)};
+            }
+        if (layer.ffn)
+            for (std::size_t c : features)
+                if (reads(layer.ffn->w1, c) || writes(layer.ffn->w2, c) || layer.ffn->b2[c] != 0)
+                    throw Fail{"layer " + std::to_string(l + 1) +
+                               ": the feed-forward sublayer touches feature coordinate " +
+                               std::to_string(c)};
+    }
+}
+
+// Nothing in the layer may read what earlier layers perturbed.
+void check_tainted_reads(const Layer &layer, std::size_t l, const std::set<std::size_t> &tainted) {
+    for (std::size_t c : tainted) {
+        for (std::size_t h = 0; h < layer.heads.size(); ++h)
+            if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) ||
+                reads(layer.heads[h].value, c))
+                throw Fail{head_name(l, h) + " reads coordinate " + std::to_string(c) +
+                           ", which the soft model perturbs"};
+        if (layer.ffn && reads(layer.ffn->w1, c))
+            throw Fail{"layer " + std::to_string(l + 1) +
+                       ": the feed-forward sublayer reads coordinate " + std::to_string(c) +
+                       ", which the soft model perturbs"};
+    }
+}
+
+// The head's gap by the symbolic method over the virtual alphabet S
+// projected on what the head reads (every position picks any element: an
+// over-approximation, so the gap is a lower bound). BOS holds one element
+// of B in a word: one analysis per element, the least gap over them. With
+// profiles, widens `info.profile` by the head's.
+HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
+                          const std::vector<Vector> &S, const std::vector<Vector> &B,
+                          std::size_t n, const Rational &eps, const Limits &limits,
+                          bool with_profile, LayerwiseLayer &info) {
+    std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
+    for (const auto &d : S)
+        reps.emplace(
+            std::make_tuple(times(head.query, d), times(head.key, d), times(head.value, d)), d);
+    Model v;
+    v.source = m.source; // feature errors name the model file
+    v.name = m.name + ", " + head_name(l, h) + " over its value set";
+    v.width = m.width;
+    v.positions = m.positions;
+    std::size_t k = 0;
+    for (const auto &[key, d] : reps) {
+        std::string sym = "s" + std::to_string(k++);
+        v.alphabet.push_back(sym);
+        v.embedding[sym] = d;
+    }
+    Layer vl;
+    Head vh = head;
+    if (vh.kind == AttnKind::Average) vh.kind = AttnKind::Leftmost; // so ties are checked
+    vl.heads.push_back(vh);
+    v.layers.push_back(vl);
+    v.output.weights.assign(m.width, Rational(0));
+    SymbolicOptions so;
+    so.limits = limits;
+    if (with_profile) {
+        so.eps = eps;
+        so.rel = Rational(1, 1000000);
+    }
+    std::optional<HeadGap> worst;
+    for (std::size_t b = 0; b < std::max<std::size_t>(B.size(), 1); ++b) {
+        if (!B.empty()) {
+            v.bos = "<bos>";
+            v.embedding["<bos>"] = B[b];
+        }
+        SymbolicReport sr = analyse_symbolic(v, n, so);
+        if (with_profile) {
+            info.has_profile = true;
+            info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
+            info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
+        }
+        const HeadGap &one = sr.gaps.heads[0];
+        if (!worst) {
+            worst = one;
+            continue;
+        }
+        if (one.min_gap && (!worst->min_gap || one.min_gap->exact() < worst->min_gap->exact()))
+            worst->min_gap = one.min_gap;
+        if (one.tie && !worst->tie) worst->tie = one.tie;
+    }
+    HeadGap g = *worst;
+    g.witness.reset(); // a witness of the virtual model, not of m
+    g.layer = l + 1;
+    g.head = h + 1;
+    g.kind = head.kind;
+    if (g.tie)
+        throw Fail{head_name(l, h) +
+                   ": some input can tie positions with different values, so its output "
+                   "leaves the finite value set"};
+    return g;
+}
+
+// The head's possible hard outputs W_O W_V d over the given value sets
+// (plus 0 when a query can have no allowed position).
+std::vector<Vector> head_outputs(const Head &head, const std::vector<const std::vector<Vector> *> &sets,
+                                 bool with_zero, std::size_t width) {
+    std::vector<Vector> out;
+    std::set<Vector> seen;
+    for (const auto *set : sets)
+        for (const auto &d : *set) {
+            Vector o = times(head.output, times(head.value, d));
+            if (seen.insert(o).second) out.push_back(o);
+        }
+    Vector zero(width, Rational(0));
+    if (with_zero && seen.insert(zero).second) out.push_back(zero);
+    return out;
+}
+
+// Heads writing one coordinate add their deviations: the spans are summed.
+void add_span(Vector &span, const std::vector<Vector> &out) {
+    for (std::size_t c = 0; c < span.size(); ++c) {
+        Rational head_span = 0;
+        for (const auto &a : out)
+            for (const auto &b : out)
+                head_span = std::max(head_span, Rational(a[c] > b[c] ? a[c] - b[c] : b[c] - a[c]));
+        span[c] += head_span;
+    }
+}
+
+// One layer's step for one set of positions: d + one output per head
+// (half-activations), then the feed-forward sublayer, each ReLU checked to
+// keep its phase within the soft radius; `next_tainted` collects the
+// coordinates the affine map's Jacobian I + W2 D W1 connects to perturbed ones.
+struct LayerStep {
+    const Layer &layer;
+    std::size_t l;
+    const std::set<std::size_t> &perturbed;
+    const Vector &radius;
+    std::size_t cap;
+    std::set<std::size_t> &next_tainted;
+
+    std::vector<Vector> half(std::vector<Vector> start,
+                             const std::vector<std::vector<Vector>> &outputs) const {
+        for (const auto &out : outputs) {
+            std::vector<Vector> next;
+            std::set<Vector> seen;
+            for (const auto &d : start)
+                for (const auto &o : out) {
+                    Vector s = d;
+                    for (std::size_t c = 0; c < s.size(); ++c)
+                        s[c] += o[c];
+                    if (seen.insert(s).second) next.push_back(std::move(s));
+                }
+            if (next.size() > cap)
+                throw Fail{"layer " + std::to_string(l + 1) + ": more than " + std::to_string(cap) +
+                           " hard values per position (--max-values)"};
+            start = std::move(next);
+        }
+        return start;
+    }
+
+    std::vector<char> phases(const Ffn &f, const Vector &d, Vector &pre) const {
+        pre = times(f.w1, d);
+        std::vector<char> active(pre.size());
+        for (std::size_t k = 0; k < pre.size(); ++k) {
+            pre[k] += f.b1[k];
+            Rational R = 0;
+            for (std::size_t c : perturbed)
+                R += (f.w1[k][c] < 0 ? Rational(-f.w1[k][c]) : f.w1[k][c]) * radius[c];
+            if (pre[k] >= R)
+                active[k] = 1;
+            else if (pre[k] > -R)
+                throw Fail{"layer " + std::to_string(l + 1) + ": ReLU unit " +
+                           std::to_string(k + 1) +
+                           " changes phase within the soft radius (pre-activation " +
+                           to_string(pre[k]) + ", radius " + to_string(R) + ") at the hard value " +
+                           vec_text(d)};
+        }
+        return active;
+    }
+
+    std::vector<Vector> operator()(const std::vector<Vector> &start,
+                                   const std::vector<std::vector<Vector>> &outputs) const {
+        std::vector<Vector> halves = half(start, outputs);
+        if (!layer.ffn) return halves;
+        const Ffn &f = *layer.ffn;
+        std::vector<Vector> after;
+        std::set<Vector> seen;
+        for (const auto &d : halves) {
+            Vector pre;
+            std::vector<char> active = phases(f, d, pre);
+            for (std::size_t c = 0; c < d.size(); ++c)
+                for (std::size_t p : perturbed) {
+                    Rational j = c == p ? Rational(1) : Rational(0);
+                    for (std::size_t k = 0; k < pre.size(); ++k)
+                        if (active[k]) j += f.w2[c][k] * f.w1[k][p];
+                    if (j != 0) next_tainted.insert(c);
+                }
+            Vector out = d;
+            for (std::size_t k = 0; k < pre.size(); ++k)
+                if (active[k])
+                    for (std::size_t c = 0; c < out.size(); ++c)
+                        out[c] += f.w2[c][k] * pre[k];
+            for (std::size_t c = 0; c < out.size(); ++c)
+                out[c] += f.b2[c];
+            if (seen.insert(out).second) after.push_back(std::move(out));
+        }
+        return after;
+    }
 };
+
+// The argument's state between layers: the finite value sets of real
+// positions (S) and BOS (B), the perturbed coordinates, the count
+// coordinates (layerwise_counts.hpp).
+struct State {
+    std::vector<Vector> S, B;
+    std::set<std::size_t> tainted;
+    CountCoords counts;
+};
+
+// One layer of the argument (proofs/layerwise.md, "Per layer").
+LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, const Rational &eps,
+                                 const Limits &limits, bool with_profile,
+                                 const std::set<std::size_t> &features, State &st) {
+    const Layer &layer = m.layers[l];
+    LayerwiseLayer info;
+    info.values = st.S.size();
+    info.bos_values = st.B.size();
+    info.beta = lemma_gt(0, std::nullopt, eps, kPrecStart);
+    check_tainted_reads(layer, l, st.tainted);
+    layerwise_detail::check_count_use(layer, l, st.counts, features);
+    std::vector<std::vector<Vector>> out_S, out_B; // per head: hard outputs at real positions, BOS
+    Vector span(m.width, Rational(0));   // real positions
+    Vector span_B(m.width, Rational(0)); // BOS
+    bool counting = false; // a counting head: no profile bound for this layer
+    CountCoords fresh;
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+        const Head &head = layer.heads[h];
+        if (layerwise_detail::uniform_head(head) &&
+            head_outputs(head, {&st.S, &st.B}, false, m.width).size() > 1) {
+            // exact at every beta: weights 1/N(i) in both models; its
+            // real-position outputs live in count coordinates, not in S
+            layerwise_detail::add_count_coords(layer, l, h, st.S, st.B, fresh);
+            HeadGap g;
+            g.layer = l + 1;
+            g.head = h + 1;
+            g.kind = head.kind;
+            g.mask = head.mask;
+            g.max_allowed = max_allowed(head.mask, n, m.has_bos());
+            info.heads.push_back(g);
+            out_S.push_back({Vector(m.width, Rational(0))});
+            out_B.push_back(head_outputs(head, {&st.B}, false, m.width));
+            continue;
+        }
+        HeadGap g;
+        if (layerwise_detail::reads_any(head.query, st.counts)) {
+            counting = true;
+            g = layerwise_detail::counting_head_gap(head, l, h, st.S, st.B, st.counts, n,
+                                                    m.has_bos(), limits);
+        } else {
+            g = symbolic_head_gap(m, head, l, h, st.S, st.B, n, eps, limits, with_profile, info);
+        }
+        GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
+        if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up)) info.beta = b;
+        info.heads.push_back(g);
+        std::vector<Vector> out = head_outputs(head, {&st.S, &st.B}, can_be_empty(head.mask), m.width);
+        add_span(span, out);
+        out_S.push_back(out);
+        if (looks_backward(head.mask)) {
+            // BOS's query sees BOS alone (causal) or nothing (strict): the
+            // soft output there is the hard one exactly
+            bool self = mask_allows(head.mask, 0, 0);
+            out_B.push_back(self ? head_outputs(head, {&st.B}, false, m.width)
+                                 : std::vector<Vector>{Vector(m.width, Rational(0))});
+        } else {
+            add_span(span_B, out);
+            out_B.push_back(out);
+        }
+    }
+    if (counting) { // its need is Lemma GT's alone
+        info.has_profile = false;
+        info.profile = Bracket{0, 0};
+    }
+    for (const auto &[c, cc] : fresh)
+        st.counts[c] = cc;
+    // soft radius: eps * span on the heads' output coordinates; earlier
+    // tainted coordinates stay perturbed (no unit reads them, checked
+    // above, so they pass through the identity part of the Jacobian)
+    auto perturbation = [&](const Vector &sp, Vector &radius) {
+        std::set<std::size_t> perturbed = st.tainted;
+        radius.assign(m.width, Rational(0));
+        for (std::size_t c = 0; c < m.width; ++c)
+            if (sp[c] != 0) {
+                radius[c] = eps * sp[c];
+                perturbed.insert(c);
+            }
+        return perturbed;
+    };
+    Vector radius, radius_B;
+    std::set<std::size_t> perturbed = perturbation(span, radius);
+    std::set<std::size_t> perturbed_B = perturbation(span_B, radius_B);
+    std::set<std::size_t> next_tainted;
+    if (!layer.ffn) next_tainted = perturbed;
+    st.S = LayerStep{layer, l, perturbed, radius, limits.max_values, next_tainted}(st.S, out_S);
+    st.B = LayerStep{layer, l, perturbed_B, radius_B, limits.max_values, next_tainted}(st.B, out_B);
+    st.tainted = next_tainted;
+    info.perturbed.assign(st.tainted.begin(), st.tainted.end());
+    return info;
+}
 
 } // namespace
 
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile) {
     LayerwiseResult res;
-    const std::size_t cap = limits.max_values; // most hard vectors tracked per layer
     try {
         if (!m.is_rational()) throw Fail{"the model has irrational features"};
         std::set<std::size_t> features;
         for (const auto &f : m.positions)
             features.insert(f.dim);
-        for (std::size_t l = 0; l < m.layers.size(); ++l) {
-            const Layer &layer = m.layers[l];
-            for (std::size_t h = 0; h < layer.heads.size(); ++h)
-                for (std::size_t c : features) {
-                    if (reads(layer.heads[h].value, c))
-                        throw Fail{"layer " + std::to_string(l + 1) + " head " +
-                                   std::to_string(h + 1) + ": its value reads feature coordinate " +
-                                   std::to_string(c)};
-                    if (writes(layer.heads[h].output, c))
-                        throw Fail{"layer " + std::to_string(l + 1) + " head " +
-                                   std::to_string(h + 1) +
-                                   ": its output writes feature coordinate " + std::to_string(c)};
-                }
-            if (layer.ffn)
-                for (std::size_t c : features)
-                    if (reads(layer.ffn->w1, c) || writes(layer.ffn->w2, c) ||
-                        layer.ffn->b2[c] != 0)
-                        throw Fail{"layer " + std::to_string(l + 1) +
-                                   ": the feed-forward sublayer touches feature coordinate " +
-                                   std::to_string(c)};
-        }
-        // S_0: the embeddings (feature parts are added per position).
-        std::vector<Vector> S, B; // free positions' hard values; BOS's (empty: no BOS)
+        check_feature_use(m, features);
+        State st; // S_0, B_0: the embeddings (feature parts are added per position)
         for (const auto &sym : m.alphabet)
-            S.push_back(m.embedding.at(sym));
-        if (m.has_bos()) B.push_back(m.embedding.at(*m.bos));
-        std::set<std::size_t> tainted; // coordinates the soft model may perturb
-        Rational best = 0;
-        bool any = false;
+            st.S.push_back(m.embedding.at(sym));
+        if (m.has_bos()) st.B.push_back(m.embedding.at(*m.bos));
         for (std::size_t l = 0; l < m.layers.size(); ++l) {
             check_budget(limits);
-            const Layer &layer = m.layers[l];
-            LayerwiseLayer info;
-            info.values = S.size();
-            info.bos_values = B.size();
-            info.beta = lemma_gt(0, std::nullopt, eps, kPrecStart);
-            // nothing in this layer may read what earlier layers perturbed
-            for (std::size_t c : tainted) {
-                for (std::size_t h = 0; h < layer.heads.size(); ++h)
-                    if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) ||
-                        reads(layer.heads[h].value, c))
-                        throw Fail{"layer " + std::to_string(l + 1) + " head " +
-                                   std::to_string(h + 1) + " reads coordinate " +
-                                   std::to_string(c) + ", which the soft model perturbs"};
-                if (layer.ffn && reads(layer.ffn->w1, c))
-                    throw Fail{"layer " + std::to_string(l + 1) +
-                               ": the feed-forward sublayer reads coordinate " + std::to_string(c) +
-                               ", which the soft model perturbs"};
-            }
-            std::vector<std::vector<Vector>> outputs; // per head: possible hard outputs
-            Vector span(m.width, Rational(0));
-            for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-                const Head &head = layer.heads[h];
-                // the virtual alphabet: S projected on what the head reads
-                std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
-                for (const auto &d : S)
-                    reps.emplace(std::make_tuple(times(head.query, d), times(head.key, d),
-                                                 times(head.value, d)),
-                                 d);
-                Model v;
-                v.source = m.source; // feature errors name the model file
-                v.name = m.name + ", layer " + std::to_string(l + 1) + " head " +
-                         std::to_string(h + 1) + " over its value set";
-                v.width = m.width;
-                v.positions = m.positions;
-                std::size_t k = 0;
-                for (const auto &[key, d] : reps) {
-                    std::string sym = "s" + std::to_string(k++);
-                    v.alphabet.push_back(sym);
-                    v.embedding[sym] = d;
-                }
-                Layer vl;
-                Head vh = head;
-                if (vh.kind == AttnKind::Average)
-                    vh.kind = AttnKind::Leftmost; // so ties are checked
-                vl.heads.push_back(vh);
-                v.layers.push_back(vl);
-                v.output.weights.assign(m.width, Rational(0));
-                SymbolicOptions so;
-                so.limits = limits;
-                if (with_profile) {
-                    so.eps = eps;
-                    so.rel = Rational(1, 1000000);
-                }
-                // BOS holds one of B in a given word: the least gap over each
-                // choice (one analysis per BOS value) bounds every word's.
-                std::optional<HeadGap> worst;
-                for (std::size_t b = 0; b < std::max<std::size_t>(B.size(), 1); ++b) {
-                    if (!B.empty()) {
-                        v.bos = "<bos>";
-                        v.embedding["<bos>"] = B[b];
-                    }
-                    SymbolicReport sr = analyse_symbolic(v, n, so);
-                    if (with_profile) {
-                        info.has_profile = true;
-                        info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
-                        info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
-                    }
-                    const HeadGap &one = sr.gaps.heads[0];
-                    if (!worst) {
-                        worst = one;
-                        continue;
-                    }
-                    if (one.min_gap &&
-                        (!worst->min_gap || one.min_gap->exact() < worst->min_gap->exact())) {
-                        worst->min_gap = one.min_gap;
-                        worst->witness.reset(); // a witness of the virtual model, not of m
-                    }
-                    if (one.tie && !worst->tie) worst->tie = one.tie;
-                }
-                HeadGap g = *worst;
-                g.witness.reset();
-                g.layer = l + 1;
-                g.head = h + 1;
-                g.kind = head.kind;
-                if (g.tie)
-                    throw Fail{
-                        "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
-                        ": some input can tie positions with different values, so its output "
-                        "leaves the finite value set"};
-                GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
-                if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up))
-                    info.beta = b;
-                info.heads.push_back(g);
-                std::vector<Vector> out;
-                std::set<Vector> seen;
-                for (const auto *set : {&S, &B})
-                    for (const auto &d : *set) {
-                        Vector o = times(head.output, times(head.value, d));
-                        if (seen.insert(o).second) out.push_back(o);
-                    }
-                Vector zero(m.width, Rational(0));
-                bool empty_possible = can_be_empty(head.mask);
-                if (empty_possible && seen.insert(zero).second) out.push_back(zero);
-                // heads writing one coordinate add their deviations: sum the spans
-                for (std::size_t c = 0; c < m.width; ++c) {
-                    Rational head_span = 0;
-                    for (const auto &a : out)
-                        for (const auto &b2 : out) {
-                            Rational dlt = a[c] - b2[c];
-                            if (dlt < 0) dlt = -dlt;
-                            head_span = std::max(head_span, dlt);
-                        }
-                    span[c] += head_span;
-                }
-                outputs.push_back(std::move(out));
-            }
-            // soft radius: eps * span on the heads' output coordinates; earlier
-            // tainted coordinates stay perturbed (no unit reads them, checked
-            // above, so they pass through the identity part of the Jacobian)
-            std::set<std::size_t> perturbed = tainted;
-            Vector radius(m.width, Rational(0));
-            for (std::size_t c = 0; c < m.width; ++c)
-                if (span[c] != 0) {
-                    radius[c] = eps * span[c];
-                    perturbed.insert(c);
-                }
-            // after the sublayer: tainted iff some box's Jacobian I + W2 D W1
-            // connects the coordinate to a perturbed one
-            std::set<std::size_t> next_tainted;
-            if (!layer.ffn) next_tainted = perturbed;
-            // One position's values through the layer: d + one output per
-            // head (half-activations), then the sublayer, phase-stable.
-            auto advance = [&](const std::vector<Vector> &start) {
-                std::vector<Vector> half = start;
-                for (const auto &out : outputs) {
-                    std::vector<Vector> next;
-                    std::set<Vector> seen;
-                    for (const auto &d : half)
-                        for (const auto &o : out) {
-                            Vector s = d;
-                            for (std::size_t c = 0; c < s.size(); ++c)
-                                s[c] += o[c];
-                            if (seen.insert(s).second) next.push_back(std::move(s));
-                        }
-                    if (next.size() > cap)
-                        throw Fail{"layer " + std::to_string(l + 1) + ": more than " +
-                                   std::to_string(cap) + " hard values per position (--max-values)"};
-                    half = std::move(next);
-                }
-                if (!layer.ffn) return half;
-                const Ffn &f = *layer.ffn;
-                std::vector<Vector> after;
-                std::set<Vector> seen;
-                for (const auto &d : half) {
-                    Vector pre = times(f.w1, d);
-                    std::vector<char> active(pre.size());
-                    for (std::size_t k = 0; k < pre.size(); ++k) {
-                        pre[k] += f.b1[k];
-                        Rational R = 0;
-                        for (std::size_t c : perturbed) {
-                            Rational w = f.w1[k][c] < 0 ? Rational(-f.w1[k][c]) : f.w1[k][c];
-                            R += w * radius[c];
-                        }
-                        if (pre[k] >= R)
-                            active[k] = 1;
-                        else if (pre[k] <= -R)
-                            active[k] = 0;
-                        else
-                            throw Fail{"layer " + std::to_string(l + 1) + ": ReLU unit " +
-                                       std::to_string(k + 1) +
-                                       " changes phase within the soft radius (pre-activation " +
-                                       to_string(pre[k]) + ", radius " + to_string(R) +
-                                       ") at the hard value " + vec_text(d)};
-                    }
-                    // Jacobian I + W2 D W1: which outputs depend on perturbed coordinates
-                    for (std::size_t c = 0; c < m.width; ++c)
-                        for (std::size_t p : perturbed) {
-                            Rational j = c == p ? Rational(1) : Rational(0);
-                            for (std::size_t k = 0; k < pre.size(); ++k)
-                                if (active[k]) j += f.w2[c][k] * f.w1[k][p];
-                            if (j != 0) next_tainted.insert(c);
-                        }
-                    Vector out = d;
-                    for (std::size_t k = 0; k < pre.size(); ++k)
-                        if (active[k])
-                            for (std::size_t c = 0; c < m.width; ++c)
-                                out[c] += f.w2[c][k] * pre[k];
-                    for (std::size_t c = 0; c < m.width; ++c)
-                        out[c] += f.b2[c];
-                    if (seen.insert(out).second) after.push_back(std::move(out));
-                }
-                return after;
-            };
-            S = advance(S);
-            B = advance(B);
-            tainted = next_tainted;
-            info.perturbed.assign(tainted.begin(), tainted.end());
-            if (!info.beta.trivial) {
-                any = true;
-                best = std::max(best, info.beta.beta_up);
-            }
-            res.layers.push_back(std::move(info));
+            res.layers.push_back(
+                certify_one_layer(m, l, n, eps, limits, with_profile, features, st));
         }
-        res.readout_exact = true;
         const std::vector<std::size_t> read = m.output.coordinates();
-        for (std::size_t c : tainted)
+        for (const auto &[c, cc] : st.counts)
+            if (std::binary_search(read.begin(), read.end(), c))
+                throw Fail{"the read-out reads count coordinate " + std::to_string(c) +
+                           "; only counting heads' queries may"};
+        res.readout_exact = true;
+        for (std::size_t c : st.tainted)
             if (std::binary_search(read.begin(), read.end(), c)) {
                 res.readout_exact = false;
                 res.readout_note =
@@ -317,10 +415,15 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
                     ", which the soft model perturbs: tv holds, read-outs are not exact";
             }
         res.applies = true;
-        res.beta_up = any ? best : Rational(1);
+        res.beta_up = Rational(1);
+        bool any = false;
         res.profile_up = 0;
         for (const auto &layer : res.layers)
-            if (!layer.beta.trivial) res.profile_up = std::max(res.profile_up, layer.need());
+            if (!layer.beta.trivial) {
+                res.beta_up = any ? std::max(res.beta_up, layer.beta.beta_up) : layer.beta.beta_up;
+                any = true;
+                res.profile_up = std::max(res.profile_up, layer.need());
+            }
     } catch (const Fail &f) {
         res.applies = false;
         res.failure = f.why;

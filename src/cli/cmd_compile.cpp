@@ -16,7 +16,9 @@ int run_compile(const Args &args) {
     po::options_description desc("compile options");
     desc.add_options()("alphabet", po::value<std::string>(),
                        "the symbols, comma-separated (a,b,c)")(
-        "pe", po::value<std::string>(), "positional encoding: unbounded (j) or bounded (j/n)")(
+        "pe", po::value<std::string>(),
+        "positional encoding of the temporal operators: unbounded (j; gaps 1 at every n) or "
+        "bounded (j/n; gaps 1/n); default unbounded")(
         "accept-at", po::value<std::string>()->default_value("last"),
         "the position whose truth value decides acceptance: last or first")(
         "output,o", po::value<std::string>(), "the model file to write")(
@@ -25,15 +27,14 @@ int run_compile(const Args &args) {
     po::variables_map vm;
     if (!parse_command(
             "compile",
-            "FORMULA --alphabet a,b --pe unbounded|bounded [--accept-at last|first] -o MODEL", desc,
+            "FORMULA --alphabet a,b [--pe unbounded|bounded] [--accept-at last|first] -o MODEL", desc,
             args, "formula", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("formula")) throw InputError("", "tempcert compile", "expected a FORMULA");
     std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
-    if (!vm.count("pe")) throw InputError("", "--pe", "expected --pe unbounded or --pe bounded");
     if (!vm.count("output")) throw InputError("", "-o", "expected -o MODEL, the file to write");
-    std::string pe_text = vm["pe"].as<std::string>();
+    std::string pe_text = vm.count("pe") ? vm["pe"].as<std::string>() : "unbounded";
     if (pe_text != "unbounded" && pe_text != "bounded")
         throw InputError("", "--pe", "expected unbounded or bounded, got \"" + pe_text + "\"");
     std::string at = vm["accept-at"].as<std::string>();
@@ -41,6 +42,15 @@ int run_compile(const Args &args) {
         throw InputError("", "--accept-at", "expected last or first, got \"" + at + "\"");
     std::string text = vm["formula"].as<std::vector<std::string>>().front();
     Formula f = Formula::parse(text, alphabet);
+    if (f.has_counts() && vm.count("mona"))
+        throw InputError("", "--mona",
+                         "MONA has no counting: a formula with #(...) has no MONA program");
+    // What the model's positional features are, for the summary line.
+    std::string pe_note = pe_text + " PE";
+    if (f.has_counts() && !f.has_temporal())
+        pe_note = "no positional features: counting needs only BOS";
+    else if (!vm.count("pe"))
+        pe_note = "unbounded PE, chosen: temporal gaps stay 1 at every n";
     PositionEncoding pe =
         pe_text == "bounded" ? PositionEncoding::Bounded : PositionEncoding::Unbounded;
     Model m = compile_formula(f, pe, at == "first", common.limits);
@@ -48,10 +58,11 @@ int run_compile(const Args &args) {
         throw LimitError("the compiled model has width " + std::to_string(m.width) + " and " +
                          std::to_string(m.layers.size()) +
                          " layers, over --max-width or --max-layers");
-    std::string description = "Compiled by tempcert from the LTL formula " + f.to_string() +
-                              " over {" + vm["alphabet"].as<std::string>() + "}, " + pe_text +
-                              " positional encoding, accepting at the " + at +
-                              " position (proofs/ltl-construction.md).";
+    std::string description =
+        "Compiled by tempcert from the formula " + f.to_string() + " over {" +
+        vm["alphabet"].as<std::string>() + "}, " + pe_note + ", accepting at the " + at +
+        " position (proofs/ltl-construction.md" +
+        (f.has_counts() ? ", proofs/counting-construction.md" : "") + ").";
     std::string out_path = vm["output"].as<std::string>();
     std::string model_text = model_to_json(m, description);
     if (vm.count("mona"))
@@ -60,12 +71,14 @@ int run_compile(const Args &args) {
         write_output_file(out_path, model_text);
     if (common.json) {
         nlohmann::ordered_json j{
-            {"formula", f.to_string()}, {"alphabet", alphabet},     {"pe", pe_text},
+            {"formula", f.to_string()}, {"alphabet", alphabet},
+            {"pe", f.has_counts() && !f.has_temporal() ? std::string("none") : pe_text},
             {"accept_at", at},          {"model", out_path},        {"layers", m.layers.size()},
+            {"counting", f.has_counts()}, {"bos", m.bos ? nlohmann::ordered_json(*m.bos) : nullptr},
             {"width", m.width},         {"sha256", model_sha256(m)}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << "compiled " << f.to_string() << " (" << pe_text << " PE) into "
+        std::cout << "compiled " << f.to_string() << " (" << pe_note << ") into "
                   << m.layers.size() << " layers of width " << m.width << ": " << out_path << "\n";
     }
     return kExitOk;

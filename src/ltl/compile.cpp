@@ -18,9 +18,24 @@
 // [3/4, 1]. Connectives are ReLU units in feed-forward sublayers, placed in
 // the earliest layer after their operands are available (a head-less layer
 // when needed).
+//
+// Counting (proofs/counting-construction.md): a formula with #(...) gets a
+// BOS position whose embedding is only its indicator coordinate (the
+// constant coordinate is 0 there, so every Boolean coordinate is 0 at BOS).
+// A comparison is normalised to T + h > 0 with T an integer combination of
+// counts and h a half-integer, so it is never 0. One layer's head, with
+// zero query (all scores 0: softmax is exactly uniform at every beta),
+// averages the counted Booleans and the BOS indicator over j <= i: the
+// count coordinates hold #(phi)/(i+1) and 1/(i+1). The next layer's head,
+// average-hard and causal, has query sum_t c_t #(phi_t)/(i+1) + h/(i+1) and
+// key [j = BOS], value [j = BOS]: BOS alone wins when T + h > 0, every other
+// position (value 0) when T + h < 0, with gap |T + h|/(i+1) >= 1/(2(i+1)).
+// Its output is rounded like a temporal operator's. The S key also reads
+// -[j = BOS], so BOS scores -i and never competes.
 #include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace tempcert {
@@ -31,20 +46,72 @@ using Op = Formula::Op;
 
 // A formula rewritten to the core operators, as a DAG of nodes.
 struct Core {
-    enum class K { Atom, True, False, Not, And, Or, Implies, Y, X, S, U };
+    // Pos: sum_t c_t #(node_t) + h > 0, h a half-integer (never 0)
+    enum class K { Atom, True, False, Not, And, Or, Implies, Y, X, S, U, Pos };
+    using Terms = std::map<int, Rational>; // counted node -> coefficient (nonzero)
     struct N {
         K k;
         int symbol = -1, a = -1, b = -1;
+        Terms terms;
+        Rational h{0};
     };
     std::vector<N> nodes;
     std::map<std::tuple<int, int, int, int>, int> memo;
+    std::map<std::pair<Terms, Rational>, int> pos_memo;
     int add(K k, int a = -1, int b = -1, int symbol = -1) {
         auto key = std::make_tuple(static_cast<int>(k), a, b, symbol);
         if (auto it = memo.find(key); it != memo.end()) return it->second;
-        nodes.push_back({k, symbol, a, b});
+        nodes.push_back({k, symbol, a, b, {}, Rational(0)});
         return memo[key] = static_cast<int>(nodes.size()) - 1;
     }
+    // sum c_t #(t) + h > 0; constant when no count is left
+    int pos(const Terms &terms, const Rational &h) {
+        if (terms.empty()) return add(h > 0 ? K::True : K::False);
+        auto key = std::make_pair(terms, h);
+        if (auto it = pos_memo.find(key); it != pos_memo.end()) return it->second;
+        nodes.push_back({K::Pos, -1, -1, -1, terms, h});
+        return pos_memo[key] = static_cast<int>(nodes.size()) - 1;
+    }
 };
+
+int lower(const Formula &f, int i, Core &c);
+
+// A comparison as Pos nodes: with T = lhs - rhs (integers), T > 0 is
+// T - 1/2 > 0, T >= 0 is T + 1/2 > 0, and = / != combine two of them.
+int lower_comparison(const Formula &f, const Formula::Comparison &cmp, Core &c) {
+    Core::Terms t;
+    auto collect = [&](const Formula::Term &term, int sign) {
+        for (const auto &[k, node] : term.counts)
+            t[lower(f, node, c)] += k * Rational(sign);
+    };
+    collect(cmp.lhs, 1);
+    collect(cmp.rhs, -1);
+    for (auto it = t.begin(); it != t.end();)
+        it = it->second == 0 ? t.erase(it) : std::next(it);
+    Rational k = cmp.lhs.constant - cmp.rhs.constant;
+    Core::Terms neg = t;
+    for (auto &term : neg)
+        term.second = -term.second;
+    Rational half(1, 2);
+    using K = Core::K;
+    switch (cmp.rel) {
+    case Formula::Rel::Gt:
+        return c.pos(t, k - half);
+    case Formula::Rel::Ge:
+        return c.pos(t, k + half);
+    case Formula::Rel::Lt:
+        return c.pos(neg, -k - half);
+    case Formula::Rel::Le:
+        return c.pos(neg, -k + half);
+    case Formula::Rel::Eq:
+    case Formula::Rel::Ne: {
+        int ge = c.pos(t, k + half);
+        int eq = c.add(K::And, ge, c.pos(neg, -k + half));
+        return cmp.rel == Formula::Rel::Eq ? eq : c.add(K::Not, eq);
+    }
+    }
+    return -1;
+}
 
 int lower(const Formula &f, int i, Core &c) {
     const auto &n = f.nodes()[static_cast<std::size_t>(i)];
@@ -100,6 +167,8 @@ int lower(const Formula &f, int i, Core &c) {
         int a = A();
         return c.add(K::U, a, B());
     }
+    case Op::Compare:
+        return lower_comparison(f, f.comparisons()[static_cast<std::size_t>(n.comparison)], c);
     }
     return -1;
 }
@@ -112,11 +181,13 @@ struct Unit {
     Rational sign;
 };
 
+using Lin = std::vector<std::pair<int, Rational>>;
+
 struct PendingHead {
     Mask mask;
     AttnKind kind;
-    std::vector<std::pair<int, Rational>> q1, k1, q2, k2; // two bilinear terms (q2/k2 may be empty)
-    int value, raw;
+    std::vector<std::pair<Lin, Lin>> qk;   // bilinear terms (none: every score is 0)
+    std::vector<std::pair<int, int>> vo;   // value coordinate -> output coordinate
 };
 
 struct PendingLayer {
@@ -135,11 +206,14 @@ class Compiler {
         next_ = static_cast<int>(k);
         const_ = next_++;
         zero_ = next_++;
-        fj_ = next_++;
+        // a counting formula needs positional features only for its
+        // temporal operators
+        if (!f_.has_counts() || f_.has_temporal()) fj_ = next_++;
         bool future = false;
         for (const auto &n : core_.nodes)
             future = future || n.k == Core::K::U;
         if (future) fk_ = next_++;
+        if (f_.has_counts()) bos_ = next_++;
         coord_.assign(core_.nodes.size(), -1);
         ready_.assign(core_.nodes.size(), 0);
         for (std::size_t i = 0; i < core_.nodes.size(); ++i)
@@ -157,9 +231,14 @@ class Compiler {
     // checked here, so a formula too large for the limits costs no memory
     // (issue 13, item 10).
     void check_size() const {
-        std::size_t width = static_cast<std::size_t>(next_), entries = 2 * width;
-        for (const auto &pl : layers_)
-            entries += (pl.head ? 6 * width : 0) + pl.units.size() * (2 * width + 1) + width;
+        std::size_t width = static_cast<std::size_t>(next_), entries = 3 * width;
+        for (const auto &pl : layers_) {
+            if (pl.head)
+                entries += (2 * std::max<std::size_t>(pl.head->qk.size(), 1) +
+                            2 * pl.head->vo.size()) *
+                           width;
+            entries += pl.units.size() * (2 * width + 1) + width;
+        }
         auto over = [&](const std::string &what, std::size_t value, std::size_t limit,
                         const char *option) {
             if (value > limit)
@@ -172,12 +251,12 @@ class Compiler {
         over("matrix entries:", entries, limits_.max_entries, "--max-entries");
     }
     Core core_;
-    int next_ = 0, const_ = 0, zero_ = 0, fj_ = 0, fk_ = -1;
+    int next_ = 0, const_ = 0, zero_ = 0, fj_ = -1, fk_ = -1;
+    int bos_ = -1, inv_ = -1;  // [j = BOS]; 1/(i+1), the BOS indicator's average
+    std::map<int, int> count_; // counted node -> coordinate holding #(node)/(i+1)
     std::vector<int> coord_;
     std::vector<std::size_t> ready_; // layer count after which the node's coordinate holds it
     std::vector<PendingLayer> layers_;
-
-    using Lin = std::vector<std::pair<int, Rational>>;
 
     // Puts units reading values available after `after` layers into the last
     // layer's feed-forward sublayer when that layer comes after them, else
@@ -236,18 +315,21 @@ class Compiler {
                 place(connective(n.k, coord(n.a), n.b >= 0 ? coord(n.b) : -1, out), after);
             return;
         }
+        case Core::K::Pos:
+            build_comparison(i);
+            return;
         default:
             break;
         }
         // temporal: the attention layer comes after its inputs
         PendingHead h;
         Rational one(1), two(2), m1(-1);
+        int value = -1;
         if (n.k == Core::K::Y || n.k == Core::K::X) {
             h.mask = n.k == Core::K::Y ? Mask::Strict : Mask::StrictFuture;
             h.kind = n.k == Core::K::Y ? AttnKind::Rightmost : AttnKind::Leftmost;
-            h.q1 = {{const_, one}};
-            h.k1 = {{fj_, n.k == Core::K::Y ? one : m1}};
-            h.value = coord(n.a);
+            h.qk = {{{{const_, one}}, {{fj_, n.k == Core::K::Y ? one : m1}}}};
+            value = coord(n.a);
         } else {
             // c = psi | !phi = phi -> psi, computed first
             int phi = n.a, psi = n.b;
@@ -262,24 +344,59 @@ class Compiler {
             bool past = n.k == Core::K::S;
             h.mask = past ? Mask::Causal : Mask::Future;
             h.kind = past ? AttnKind::Rightmost : AttnKind::Leftmost;
-            // (K_i)(2 c_j - 1) + (+/-) j with K_i = i (past) or n - i + 1 (future)
-            h.q1 = {{past ? fj_ : fk_, one}};
-            h.k1 = {{c, two}, {const_, m1}};
-            h.q2 = {{const_, one}};
-            h.k2 = {{fj_, past ? one : m1}};
-            h.value = coord(psi);
+            // (K_i)(2 c_j - 1) + (+/-) j with K_i = i (past) or n - i + 1 (future);
+            // with BOS (counting formulas) its key also reads -[j = BOS]
+            Lin key = {{c, two}, {const_, m1}};
+            if (bos_ >= 0) key.push_back({bos_, m1});
+            h.qk = {{{{past ? fj_ : fk_, one}}, key}, {{{const_, one}}, {{fj_, past ? one : m1}}}};
+            value = coord(psi);
         }
-        h.raw = next_++;
-        int out = next_++;
+        rounded_head(i, std::move(h), value);
+    }
+
+    // One attention layer whose head reads `value` into a raw coordinate,
+    // rounded into node i's Boolean coordinate:
+    // r(t) = ReLU(2t - 1/2) - ReLU(2t - 3/2). Appended last, the layer
+    // follows every input it reads.
+    void rounded_head(int i, PendingHead h, int value) {
+        int raw = next_++, out = next_++;
+        h.vo = {{value, raw}};
         coord_[static_cast<std::size_t>(i)] = out;
         PendingLayer layer;
-        layer.head = h;
-        // rounding r(t) = ReLU(2t - 1/2) - ReLU(2t - 3/2)
-        layer.units.push_back({{{h.raw, two}, {const_, Rational(-1, 2)}}, out, one});
-        layer.units.push_back({{{h.raw, two}, {const_, Rational(-3, 2)}}, out, m1});
-        // Appended last, the attention layer follows every input it reads.
+        layer.head = std::move(h);
+        Rational one(1), two(2), m1(-1);
+        layer.units.push_back({{{raw, two}, {const_, Rational(-1, 2)}}, out, one});
+        layer.units.push_back({{{raw, two}, {const_, Rational(-3, 2)}}, out, m1});
         layers_.push_back(std::move(layer));
         ready_[static_cast<std::size_t>(i)] = layers_.size();
+    }
+
+    // sum_t c_t #(t) + h > 0: a uniform layer for the counts not yet
+    // averaged (and 1/(i+1)), then the sign head (see the top of the file).
+    void build_comparison(int i) {
+        const auto &n = core_.nodes[static_cast<std::size_t>(i)];
+        PendingHead avg{Mask::Causal, AttnKind::Average, {}, {}};
+        if (inv_ < 0) {
+            inv_ = next_++;
+            avg.vo.push_back({bos_, inv_});
+        }
+        for (const auto &[t, c] : n.terms) {
+            if (count_.count(t)) continue;
+            count_[t] = next_++;
+            avg.vo.push_back({coord_[static_cast<std::size_t>(t)], count_[t]});
+        }
+        if (!avg.vo.empty()) {
+            // Appended last, it follows every counted subformula (each is
+            // ready after the current last layer at the latest).
+            PendingLayer layer;
+            layer.head = std::move(avg);
+            layers_.push_back(std::move(layer));
+        }
+        Lin query = {{inv_, n.h}};
+        for (const auto &[t, c] : n.terms)
+            query.push_back({count_[t], c});
+        PendingHead sign{Mask::Causal, AttnKind::Average, {{query, {{bos_, Rational(1)}}}}, {}};
+        rounded_head(i, std::move(sign), bos_);
     }
 
     Vector row(int width, const Lin &terms) {
@@ -301,8 +418,19 @@ class Compiler {
             e[static_cast<std::size_t>(const_)] = 1;
             m.embedding[m.alphabet[s]] = e;
         }
+        if (bos_ >= 0) { // only its indicator: every ReLU unit gives 0 there
+            std::string bos = "<bos>";
+            while (std::find(m.alphabet.begin(), m.alphabet.end(), bos) != m.alphabet.end())
+                bos.insert(bos.size() - 1, "_");
+            Vector e(static_cast<std::size_t>(width), Rational(0));
+            e[static_cast<std::size_t>(bos_)] = 1;
+            m.bos = bos;
+            m.embedding[bos] = e;
+        }
         bool bounded = pe_ == PositionEncoding::Bounded;
-        m.positions.push_back({static_cast<std::size_t>(fj_), Expr::parse(bounded ? "j/n" : "j")});
+        if (fj_ >= 0)
+            m.positions.push_back(
+                {static_cast<std::size_t>(fj_), Expr::parse(bounded ? "j/n" : "j")});
         if (fk_ >= 0)
             m.positions.push_back(
                 {static_cast<std::size_t>(fk_), Expr::parse(bounded ? "(n-j+1)/n" : "n-j+1")});
@@ -313,15 +441,19 @@ class Compiler {
                 Head head;
                 head.kind = h.kind;
                 head.mask = h.mask;
-                head.query.push_back(row(width, h.q1));
-                head.key.push_back(row(width, h.k1));
-                if (!h.q2.empty()) {
-                    head.query.push_back(row(width, h.q2));
-                    head.key.push_back(row(width, h.k2));
+                for (const auto &[q, k] : h.qk) {
+                    head.query.push_back(row(width, q));
+                    head.key.push_back(row(width, k));
                 }
-                head.value.push_back(row(width, {{h.value, Rational(1)}}));
-                head.output.assign(static_cast<std::size_t>(width), Vector{Rational(0)});
-                head.output[static_cast<std::size_t>(h.raw)][0] = 1;
+                if (h.qk.empty()) { // every score 0
+                    head.query.push_back(row(width, {}));
+                    head.key.push_back(row(width, {}));
+                }
+                head.output.assign(static_cast<std::size_t>(width), Vector(h.vo.size(), Rational(0)));
+                for (std::size_t r = 0; r < h.vo.size(); ++r) {
+                    head.value.push_back(row(width, {{h.vo[r].first, Rational(1)}}));
+                    head.output[static_cast<std::size_t>(h.vo[r].second)][r] = 1;
+                }
                 layer.heads.push_back(std::move(head));
             }
             if (!pl.units.empty()) {

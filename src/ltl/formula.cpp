@@ -7,7 +7,13 @@
 //   and   := since ('&' since)*
 //   since := unary (('S' | 'U') unary)*
 //   unary := ('!' | 'Y' | 'X' | 'O' | 'F' | 'H' | 'G') unary | atom
-//   atom  := symbol | 'true' | 'false' | '(' impl ')'
+//   atom  := symbol | 'true' | 'false' | '(' impl ')' | term rel term
+//   term  := ['-'] mono (('+' | '-') mono)*
+//   mono  := int | int '*' count | count        count := '#' '(' impl ')'
+//   rel   := '<' | '<=' | '>' | '>=' | '=' | '!='
+// A comparison is an atom: `!#(a) > #(b)` negates the comparison. A word
+// that is an alphabet symbol is a symbol, so over {0, 1} a comparison starts
+// with its count (`#(0) > 1`).
 #include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
 
@@ -184,8 +190,9 @@ class FormulaParser {
             ++pos_;
             return a;
         }
+        if (starts_term()) return comparison(c);
         if (!word_char(s_[pos_]))
-            fail(c, "unexpected '" + token() + "': expected a symbol, true, false or '('");
+            fail(c, "unexpected '" + token() + "': expected a symbol, true, false, '(' or #(");
         std::string w = token();
         if (is_operator_word(w) && w != "S" && w != "U")
             fail(c, "operator " + w + " needs an operand");
@@ -201,6 +208,100 @@ class FormulaParser {
             fail(c, "symbol \"" + w + "\" is not in the alphabet {" + list + "}");
         }
         return add({Formula::Op::Atom, static_cast<int>(it - alphabet_.begin()), -1, -1, c});
+    }
+
+    // Counting (docs/ltl.md, "Counting"): a comparison of two count terms.
+    bool starts_term() {
+        char ch = s_[pos_];
+        if (ch == '#') return true;
+        if (ch == '-') return s_.compare(pos_, 2, "->") != 0;
+        if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
+        return std::find(alphabet_.begin(), alphabet_.end(), token()) == alphabet_.end();
+    }
+    int comparison(std::size_t c) {
+        Formula::Comparison cmp;
+        cmp.lhs = term();
+        skip();
+        static const std::pair<const char *, Formula::Rel> rels[] = {
+            {"<=", Formula::Rel::Le}, {">=", Formula::Rel::Ge}, {"!=", Formula::Rel::Ne},
+            {"<", Formula::Rel::Lt},  {">", Formula::Rel::Gt},  {"=", Formula::Rel::Eq}};
+        bool found = false;
+        for (const auto &[text, rel] : rels)
+            if (s_.compare(pos_, std::char_traits<char>::length(text), text) == 0) {
+                pos_ += std::char_traits<char>::length(text);
+                cmp.rel = rel;
+                found = true;
+                break;
+            }
+        if (!found)
+            fail(pos_ + 1, "unexpected '" + token() +
+                               "': expected a comparison (< <= > >= = !=) after the count term");
+        cmp.rhs = term();
+        f_.comparisons_.push_back(std::move(cmp));
+        Formula::Node n{Formula::Op::Compare, -1, -1, -1, c};
+        n.comparison = static_cast<int>(f_.comparisons_.size()) - 1;
+        return add(n);
+    }
+    Formula::Term term() {
+        Formula::Term t;
+        skip();
+        int sign = 1;
+        if (pos_ < s_.size() && s_[pos_] == '-' && s_.compare(pos_, 2, "->") != 0) {
+            sign = -1;
+            ++pos_;
+        }
+        for (;;) {
+            mono(t, sign);
+            skip();
+            if (pos_ < s_.size() && s_[pos_] == '+')
+                sign = 1;
+            else if (pos_ < s_.size() && s_[pos_] == '-' && s_.compare(pos_, 2, "->") != 0)
+                sign = -1;
+            else
+                return t;
+            ++pos_;
+        }
+    }
+    void mono(Formula::Term &t, int sign) {
+        skip();
+        if (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+            std::size_t start = pos_;
+            while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
+                ++pos_;
+            if (pos_ - start > 18) fail(start + 1, "integer longer than 18 digits");
+            Rational k(std::stoll(s_.substr(start, pos_ - start)) * sign);
+            skip();
+            if (pos_ < s_.size() && s_[pos_] == '*') {
+                ++pos_;
+                skip();
+                t.counts.push_back({k, count()});
+            } else {
+                t.constant += k;
+            }
+            return;
+        }
+        if (pos_ < s_.size() && s_[pos_] == '#') {
+            t.counts.push_back({Rational(sign), count()});
+            return;
+        }
+        fail(pos_ + 1, "unexpected '" + token() + "': expected a count #(...) or an integer");
+    }
+    int count() {
+        std::size_t c = pos_ + 1;
+        if (pos_ >= s_.size() || s_[pos_] != '#')
+            fail(c, "unexpected '" + token() + "': expected a count #(...)");
+        ++pos_;
+        skip();
+        if (pos_ >= s_.size() || s_[pos_] != '(') fail(pos_ + 1, "expected '(' after '#'");
+        ++pos_;
+        enter();
+        int a = impl();
+        --depth_;
+        skip();
+        if (pos_ >= s_.size() || s_[pos_] != ')')
+            fail(pos_ + 1, "expected ')' to close the count at column " + std::to_string(c));
+        ++pos_;
+        return a;
     }
 };
 
@@ -242,8 +343,50 @@ std::string Formula::render(int i) const {
         return "(" + render(n.a) + " S " + render(n.b) + ")";
     case Op::U:
         return "(" + render(n.a) + " U " + render(n.b) + ")";
+    case Op::Compare: {
+        static const char *rel[] = {"<", "<=", ">", ">=", "=", "!="};
+        const Comparison &c = comparisons_[static_cast<std::size_t>(n.comparison)];
+        return "(" + render(c.lhs) + " " + rel[static_cast<int>(c.rel)] + " " + render(c.rhs) +
+               ")";
+    }
     }
     return "?";
+}
+
+namespace {
+// "(x)" as "x" when the outer parentheses enclose all of it: #(a & b), not #((a & b))
+std::string unwrapped(const std::string &s) {
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+    int depth = 0;
+    for (std::size_t k = 0; k + 1 < s.size(); ++k) {
+        depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+        if (depth == 0) return s; // the first '(' closes before the end
+    }
+    return s.substr(1, s.size() - 2);
+}
+} // namespace
+
+std::string Formula::render(const Term &t) const {
+    std::string s;
+    for (const auto &[k, node] : t.counts) {
+        Rational mag = k < 0 ? Rational(-k) : k;
+        s += s.empty() ? (k < 0 ? "-" : "") : (k < 0 ? " - " : " + ");
+        s += (mag == 1 ? "" : tempcert::to_string(mag) + "*") + "#(" + unwrapped(render(node)) + ")";
+    }
+    if (t.constant != 0 || s.empty()) {
+        Rational mag = t.constant < 0 ? Rational(-t.constant) : t.constant;
+        s += s.empty() ? (t.constant < 0 ? "-" : "") : (t.constant < 0 ? " - " : " + ");
+        s += tempcert::to_string(mag);
+    }
+    return s;
+}
+
+bool Formula::has_temporal() const {
+    for (const auto &n : nodes_)
+        if (n.op != Op::Atom && n.op != Op::True && n.op != Op::False && n.op != Op::Not &&
+            n.op != Op::And && n.op != Op::Or && n.op != Op::Implies && n.op != Op::Compare)
+            return true;
+    return false;
 }
 
 std::string Formula::to_string() const {
@@ -257,10 +400,51 @@ std::size_t Formula::depth() const {
         std::size_t c = 0;
         if (n.a >= 0) c = std::max(c, d[static_cast<std::size_t>(n.a)]);
         if (n.b >= 0) c = std::max(c, d[static_cast<std::size_t>(n.b)]);
+        if (n.op == Op::Compare) {
+            const Comparison &cmp = comparisons_[static_cast<std::size_t>(n.comparison)];
+            for (const Term *t : {&cmp.lhs, &cmp.rhs})
+                for (const auto &term : t->counts)
+                    c = std::max(c, d[static_cast<std::size_t>(term.second)]);
+        }
         d[i] = c + (n.op == Op::Atom || n.op == Op::True || n.op == Op::False ? 0 : 1);
     }
     return nodes_.empty() ? 0 : d[static_cast<std::size_t>(root_)];
 }
+
+namespace {
+
+// sum coefficient * #(node) + constant at position i + 1, from the truth table
+Rational term_value(const Formula::Term &term, const std::vector<std::vector<char>> &t,
+                    std::size_t i) {
+    Rational v = term.constant;
+    for (const auto &[k, node] : term.counts) {
+        long long count = 0;
+        for (std::size_t j = 0; j <= i; ++j)
+            count += t[static_cast<std::size_t>(node)][j];
+        v += k * Rational(count);
+    }
+    return v;
+}
+
+bool relation_holds(Formula::Rel rel, const Rational &l, const Rational &r) {
+    switch (rel) {
+    case Formula::Rel::Lt:
+        return l < r;
+    case Formula::Rel::Le:
+        return l <= r;
+    case Formula::Rel::Gt:
+        return l > r;
+    case Formula::Rel::Ge:
+        return l >= r;
+    case Formula::Rel::Eq:
+        return l == r;
+    case Formula::Rel::Ne:
+        return l != r;
+    }
+    return false;
+}
+
+} // namespace
 
 std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
     std::size_t n = w.size();
@@ -268,6 +452,12 @@ std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
     for (std::size_t k = 0; k < nodes_.size(); ++k) { // children precede parents
         const Node &nd = nodes_[k];
         auto &v = t[k];
+        if (nd.op == Op::Compare) { // counts straight from the definition, no prefix sums
+            const Comparison &c = comparisons_[static_cast<std::size_t>(nd.comparison)];
+            for (std::size_t i = 0; i < n; ++i)
+                v[i] = relation_holds(c.rel, term_value(c.lhs, t, i), term_value(c.rhs, t, i));
+            continue;
+        }
         const auto *A = nd.a >= 0 ? &t[static_cast<std::size_t>(nd.a)] : nullptr;
         const auto *B = nd.b >= 0 ? &t[static_cast<std::size_t>(nd.b)] : nullptr;
         for (std::size_t i = 0; i < n; ++i) { // position i + 1
@@ -339,6 +529,8 @@ std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
                 v[i] = holds;
                 break;
             }
+            case Op::Compare:
+                break; // handled above
             case Op::U: { // some j >= i has B, and A at every k in [i, j)
                 bool holds = false;
                 for (std::size_t j = i; j < n; ++j) {

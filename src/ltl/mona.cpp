@@ -3,6 +3,7 @@
 // variable per symbol, constrained to partition the positions); MONA builds
 // the minimal automaton (`mona -q -w`), whose transition table is read back
 // and run on words. Nothing here shares code with the compiler.
+#include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
 #include "tempcert/run_program.hpp"
 
@@ -65,6 +66,10 @@ class MonaWriter {
             return "(ex1 " + j + ": " + i + " <= " + j + " & " + j + " <= " + last + " & " + B(j) +
                    " & (all1 " + k + ": (" + i + " <= " + k + " & " + k + " < " + j + ") => " +
                    A(k) + "))";
+        case Op::Compare:
+            throw InputError("", "--mona",
+                             "MONA has no counting: a formula with #(...) has no MONA program "
+                             "(the tests check counting formulas against the direct semantics)");
         }
         return "false";
     }
