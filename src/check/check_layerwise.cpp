@@ -2,6 +2,7 @@
 // form: proofs/symbolic-gap.md, "Affine scores"). A second implementation on
 // purpose: it shares no code with src/certify/layerwise.cpp or src/gap/.
 #include "check_layerwise.hpp"
+#include "check_counts.hpp"
 #include "check_fields.hpp"
 #include "tempcert/mask.hpp"
 #include "tempcert/beta.hpp"
@@ -304,9 +305,11 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
         S.push_back(m.embedding.at(sym));
     if (m.has_bos()) B.push_back(m.embedding.at(*m.bos));
     std::set<std::size_t> tainted;
+    Counts counts; // count coordinates (check_counts.hpp)
     for (std::size_t l = 0; l < m.layers.size(); ++l) {
         const Layer &layer = m.layers[l];
         const std::string p = "$.layers[" + std::to_string(l) + "]";
+        check_count_reads(layer, counts, features, p);
         const OJson &claim = layers[l];
         if (count(claim, p, "values") != S.size())
             reject(p + ".values", "claims " + std::to_string(count(claim, p, "values")) +
@@ -330,17 +333,27 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
             reject(p + ".heads",
                    "expected one entry per head (" + std::to_string(layer.heads.size()) + ")");
         Rational need = 0;
-        Vector span(m.width, Rational(0));
-        std::vector<std::vector<Vector>> outputs;
+        Vector span(m.width, Rational(0)), span_B(m.width, Rational(0)); // real positions, BOS
+        std::vector<std::vector<Vector>> outputs, outputs_B;
+        Counts fresh;
         for (std::size_t h = 0; h < layer.heads.size(); ++h) {
             const Head &head = layer.heads[h];
             const std::string hp = p + ".heads[" + std::to_string(h) + "]";
-            // BOS holds one of B in a word: the least gap over the choices
             GapFacts f;
-            for (std::size_t x = 0; x < std::max<std::size_t>(B.size(), 1); ++x) {
-                GapFacts one = head_facts(m, head, S, B.empty() ? nullptr : &B[x], n, hp, limits);
-                if (one.gap && (!f.gap || *one.gap < *f.gap)) f.gap = one.gap;
-                f.tie = f.tie || one.tie;
+            bool uniform = is_uniform(head, S, B);
+            if (uniform) {
+                // exact at every beta; real positions' outputs are counts
+                add_counts(layer, h, S, B, fresh, hp);
+            } else if (reads_count(head.query, counts)) {
+                f.gap = counting_gap(head, S, B, counts, n, m.has_bos(), hp);
+            } else {
+                // BOS holds one of B in a word: the least gap over the choices
+                for (std::size_t x = 0; x < std::max<std::size_t>(B.size(), 1); ++x) {
+                    GapFacts one =
+                        head_facts(m, head, S, B.empty() ? nullptr : &B[x], n, hp, limits);
+                    if (one.gap && (!f.gap || *one.gap < *f.gap)) f.gap = one.gap;
+                    f.tie = f.tie || one.tie;
+                }
             }
             if (f.tie) reject(hp, "two positions can tie with different values");
             only_keys(heads[h], hp, {"head", "min_gap", "N", "beta_gap_up"});
@@ -353,21 +366,40 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
             // an upper bound of Lemma GT's beta, compared as an inequality
             rounded_up(heads[h], hp, "beta_gap_up", LemmaGt{N, f.gap, eps}, policy);
             need = std::max(need, exact(heads[h], hp, "beta_gap_up"));
-            std::set<Vector> out;
-            for (const auto *set : {&S, &B})
-                for (const auto &d : *set)
-                    out.insert(mul_vec(head.output, mul_vec(head.value, d)));
-            if (can_be_empty(head.mask))
-                out.insert(Vector(m.width, Rational(0))); // an empty allowed set
-            for (std::size_t c = 0; c < m.width; ++c) {
-                Rational lo = out.begin()->at(c), hi = lo;
-                for (const auto &o : out) {
-                    lo = std::min(lo, o[c]);
-                    hi = std::max(hi, o[c]);
+            auto outs = [&](const std::vector<const std::vector<Vector> *> &sets, bool empty) {
+                std::set<Vector> out;
+                for (const auto *set : sets)
+                    for (const auto &d : *set)
+                        out.insert(mul_vec(head.output, mul_vec(head.value, d)));
+                if (empty) out.insert(Vector(m.width, Rational(0))); // an empty allowed set
+                return std::vector<Vector>(out.begin(), out.end());
+            };
+            auto widen = [&](Vector &sp, const std::vector<Vector> &out) {
+                for (std::size_t c = 0; c < m.width; ++c) {
+                    Rational lo = out.front()[c], hi = lo;
+                    for (const auto &o : out) {
+                        lo = std::min(lo, o[c]);
+                        hi = std::max(hi, o[c]);
+                    }
+                    sp[c] += hi - lo;
                 }
-                span[c] += hi - lo;
+            };
+            if (uniform) { // counts stay out of S; BOS averages over itself
+                outputs.push_back({Vector(m.width, Rational(0))});
+                outputs_B.push_back(outs({&B}, false));
+                continue;
             }
-            outputs.emplace_back(out.begin(), out.end());
+            std::vector<Vector> out = outs({&S, &B}, can_be_empty(head.mask));
+            widen(span, out);
+            outputs.push_back(out);
+            if (head.mask == Mask::Causal) { // BOS's query sees BOS alone: exact
+                outputs_B.push_back(outs({&B}, false));
+            } else if (head.mask == Mask::Strict) { // BOS's query sees nothing
+                outputs_B.push_back({Vector(m.width, Rational(0))});
+            } else {
+                widen(span_B, out);
+                outputs_B.push_back(out);
+            }
         }
         // every length's beta of this layer is positive and meets Lemma GT's need
         for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len) {
@@ -384,14 +416,20 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
                            " (Lemma GT over its value set)" +
                            (beta.uses_n() ? ", not met at n = " + std::to_string(len) : ""));
         }
-        std::set<std::size_t> perturbed = tainted;
-        for (std::size_t c = 0; c < m.width; ++c)
+        for (const auto &entry : fresh)
+            counts.insert(entry);
+        std::set<std::size_t> perturbed = tainted, perturbed_B = tainted;
+        for (std::size_t c = 0; c < m.width; ++c) {
             if (span[c] != 0) perturbed.insert(c);
+            if (span_B[c] != 0) perturbed_B.insert(c);
+        }
         std::set<std::size_t> next_tainted;
         if (!layer.ffn) next_tainted = perturbed;
         // one position's values: half-activations, then the sublayer on each,
         // phase-stable within the radius
-        auto advance = [&](const std::vector<Vector> &start) {
+        auto advance = [&](const std::vector<Vector> &start,
+                           const std::vector<std::vector<Vector>> &outputs,
+                           const std::set<std::size_t> &perturbed, const Vector &span) {
             std::set<Vector> half(start.begin(), start.end());
             for (const auto &out : outputs) {
                 std::set<Vector> next;
@@ -438,7 +476,8 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
             }
             return std::vector<Vector>(after.begin(), after.end());
         };
-        std::vector<Vector> S_next = advance(S), B_next = advance(B);
+        std::vector<Vector> S_next = advance(S, outputs, perturbed, span),
+                            B_next = advance(B, outputs_B, perturbed_B, span_B);
         tainted = next_tainted;
         std::set<std::size_t> claimed;
         const OJson &pj = field(claim, p, "perturbed");
@@ -455,6 +494,10 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
     }
     bool exact_readout = true;
     const std::vector<std::size_t> read = m.output.coordinates(); // sorted
+    for (const auto &entry : counts)
+        if (std::binary_search(read.begin(), read.end(), entry.first))
+            reject("$.readout_exact", "the read-out reads count coordinate " +
+                                          std::to_string(entry.first));
     for (std::size_t c : tainted)
         exact_readout = exact_readout && !std::binary_search(read.begin(), read.end(), c);
     const OJson &ro = field(cert, "$", "readout_exact");

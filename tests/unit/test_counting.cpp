@@ -4,7 +4,9 @@
 // what it certifies, enumeration certifies too (bundled and random
 // formulas), and it certifies the decision criterion at n = 1000.
 #include "helpers.hpp"
+#include "tempcert/certificate.hpp"
 #include "tempcert/certify.hpp"
+#include "tempcert/check.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -248,4 +250,51 @@ TEST_CASE("count coordinates: what the layerwise method refuses, and why") {
     Model fresh = maj;
     fresh.embedding["a"][6] = 1;
     CHECK(failure(fresh).find("is not 0 before it") != std::string::npos);
+}
+
+// The checker re-derives counting certificates with its own code
+// (src/check/check_counts.cpp): every bundled and random formula's
+// layerwise certificate at n = 1000 is accepted; a counting head's gap
+// claimed larger, or a beta just below the need, is rejected.
+TEST_CASE("counting certificates: check re-derives them; tampering is rejected") {
+    std::vector<Case> cases = bundled();
+    std::mt19937 rng(1818);
+    for (int k = 0; k < (test::reduced() ? 4 : 30); ++k) {
+        std::string text = random_counting(rng, 3);
+        if (!Formula::parse(text, AB).has_counts()) text = "#(" + text + ") >= 2*#(a)";
+        cases.push_back({"random", text, AB});
+    }
+    std::size_t n = test::reduced() ? 100 : 1000;
+    int accepted = 0, rejected = 0;
+    for (const auto &c : cases) {
+        CAPTURE(c.formula);
+        Model m = compiled(c.formula, c.alphabet);
+        LayerwiseResult lw = certify_layerwise(m, n, Rational(1, 100), Limits{});
+        REQUIRE_MESSAGE(lw.applies, lw.failure);
+        CertifyOptions o;
+        o.n = n;
+        o.eps = Rational(1, 100);
+        o.criterion = Criterion::Decision;
+        CertJson doc = layerwise_certificate_json(m, "", lw, o, to_string(lw.beta_up), "layerwise");
+        CheckOutcome ok = check_certificate_text(doc.dump(), "cert", m, Limits{}, {});
+        CHECK_MESSAGE(ok.accepted, ok.reason);
+        accepted += ok.accepted;
+        for (auto &layer : doc["layers"])
+            for (auto &h : layer["heads"])
+                if (h["min_gap"] != "inf") {
+                    CertJson bad = doc;
+                    std::size_t l = layer["layer"].get<std::size_t>() - 1;
+                    std::size_t hh = h["head"].get<std::size_t>() - 1;
+                    bad["layers"][l]["heads"][hh]["min_gap"] =
+                        to_string(Rational(h["min_gap"].get<std::string>()) * Rational(1001, 1000));
+                    CheckOutcome no = check_certificate_text(bad.dump(), "cert", m, Limits{}, {});
+                    CHECK(!no.accepted);
+                    rejected += !no.accepted;
+                }
+        CertJson low = doc;
+        low["beta"]["spec"] = to_string(lw.beta_up * Rational(999999, 1000000));
+        CHECK(!check_certificate_text(low.dump(), "cert", m, Limits{}, {}).accepted);
+    }
+    MESSAGE("counting certificates accepted " << accepted << ", tampered gaps rejected " << rejected);
+    CHECK(accepted == static_cast<int>(cases.size()));
 }
