@@ -56,4 +56,13 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
                                              const Rational &eps, const Rational &scale,
                                              const Limits &limits);
 
+// counting-temperature: a counting formula (proofs/counting-construction.md);
+// scale * beta(n), beta(n) = 2(n+1) ln(n(1-eps)/eps) (Lemma GT for the sign
+// heads' gap 1/(2(n+1))), certifies every n in ns (layerwise); the tight
+// beta(n) (exhaustive where small) and its fitted growth.
+TheoremOutcome check_counting_temperature(const std::string &formula,
+                                          const std::vector<std::string> &alphabet,
+                                          const std::vector<std::size_t> &ns, const Rational &eps,
+                                          const Rational &scale, const Limits &limits);
+
 } // namespace tempcert

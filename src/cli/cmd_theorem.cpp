@@ -33,6 +33,10 @@ const TheoremRow kTheorems[] = {
      "FORMULA --alphabet a,b --range 2..64 --eps E [--scale S]",
      "compiled with features j/n, beta(n) = n ln((n-1)(1-eps)/eps) (times S) certifies every n; "
      "the tight beta(n) and its fitted growth"},
+    {"counting-temperature", "proofs/counting-construction.md",
+     "FORMULA --alphabet a,b --range 2..64 --eps E [--scale S]",
+     "a counting formula's comparisons have gaps 1/(2(n+1)): beta(n) = 2(n+1) ln(n(1-eps)/eps) "
+     "(times S) certifies every n; the tight beta(n) and its fitted growth"},
     {"ahat-simulation", "proofs/lemma-gt.md, proofs/layerwise.md", "MODEL --n N --eps E [--beta B]",
      "beta from the model's minimum gap (per layer for rounded multi-layer models) certifies "
      "every word up to n; with --beta, whether B does"},
@@ -50,7 +54,7 @@ int run_theorem(const Args &args) {
         "alphabet", po::value<std::string>(), "the symbols of an LTL formula, comma-separated")(
         "range", po::value<std::string>(), "lengths n for the LTL theorems, e.g. 2..64")(
         "scale", po::value<std::string>(),
-        "ltl-temperature-scaling: check scale * beta(n) instead (e.g. 2/3)");
+        "ltl-temperature-scaling, counting-temperature: check scale * beta(n) instead (e.g. 2/3)");
     add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("theorem", "--list | ID [params] [--json]", desc, args, "id", 2, vm))
@@ -101,7 +105,8 @@ int run_theorem(const Args &args) {
         if (vm.count("beta")) claimed = read_fraction(vm, "beta", false);
         out = check_ahat_simulation(m, read_n(vm, common.limits), read_fraction(vm, "eps", true),
                                     claimed, common.limits);
-    } else if (id == "ltl-unbounded-pe" || id == "ltl-temperature-scaling") {
+    } else if (id == "ltl-unbounded-pe" || id == "ltl-temperature-scaling" ||
+               id == "counting-temperature") {
         if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a FORMULA");
         std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
         if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
@@ -114,7 +119,10 @@ int run_theorem(const Args &args) {
             out = check_ltl_unbounded_pe(ids[1], alphabet, ns, eps, claimed, common.limits);
         } else {
             Rational scale = vm.count("scale") ? read_fraction(vm, "scale", false) : Rational(1);
-            out = check_ltl_temperature_scaling(ids[1], alphabet, ns, eps, scale, common.limits);
+            out = id == "counting-temperature"
+                      ? check_counting_temperature(ids[1], alphabet, ns, eps, scale, common.limits)
+                      : check_ltl_temperature_scaling(ids[1], alphabet, ns, eps, scale,
+                                                      common.limits);
         }
     } else {
         throw InputError("", "tempcert theorem", "unknown theorem \"" + id + "\" (see --list)");

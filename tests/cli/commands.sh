@@ -115,6 +115,15 @@ expect 2 '--pe: expected unbounded or bounded' -- compile 'a' --alphabet a,b --p
 expect 2 '--alphabet, column 3: symbol "a" appears twice' -- compile 'a' --alphabet a,a --pe bounded -o "$work/x.json"
 expect 2 '--accept-at: expected last or first' -- compile 'a' --alphabet a,b --pe bounded --accept-at middle -o "$work/x.json"
 expect 2 'expected -o MODEL' -- compile 'a' --alphabet a,b --pe bounded
+# counting (issue 18): no --pe needed, certified at n = 1000 by the layerwise method, checked
+expect 0 'no positional features: counting needs only BOS\) into 2 layers of width 10' -- compile '#(a) > #(b)' --alphabet a,b -o "$work/maj.json"
+expect 0 'verdict: certified' -- certify "$work/maj.json" --n 1000 --eps 1/100 --criterion decision -o "$work/maj.cert"
+expect 0 'VERIFIED.*layerwise argument recomputed' -- check "$work/maj.cert" --model "$work/maj.json"
+expect 0 'unbounded PE, chosen' -- compile '#(Y a) >= 2' --alphabet a,b -o "$work/cnt2.json"
+expect 2 'formula, column 7: unexpected .end.: expected a count #\(...\) or an integer' -- compile '#(a) >' --alphabet a,b -o "$work/x.json"
+expect 2 'formula, column 5: expected .\). to close the count at column 1' -- compile '#(a > #(b)' --alphabet a,b -o "$work/x.json"
+expect 2 'formula, column 3: unexpected .>.' -- compile 'a > b' --alphabet a,b -o "$work/x.json"
+expect 2 '--mona: MONA has no counting' -- compile '#(a) > #(b)' --alphabet a,b -o "$work/x.json" --mona "$work/x.mona"
 if command -v mona >/dev/null && mona -q "$work/asb.mona" 2>&1 | grep -Eq 'satisfying example|counter-example|Formula is'; then
     pass=$((pass + 1))
 else
@@ -169,6 +178,9 @@ expect 0 'n = 4: beta\(n\) = 22\.774928.*tight in \[18\.4198' -- theorem ltl-tem
 expect 0 'beta ~ n\^(0\.9[5-9]|1\.0)' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100
 expect 0 'beta ~ n\^(0\.9[5-9]|1\.0).*2 points' -- theorem ltl-temperature-scaling "Y a" --alphabet a,b --range 2,4,8 --eps 1/100
 expect 1 'counterexample: beta\(n\) fails: n = 2, word aa' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100 --scale 2/3
+expect 0 'n = 3: beta\(n\) = 45\.5498571105 certified \(layerwise\), tight in \[45\.5470' -- theorem counting-temperature '#(a) > #(b)' --alphabet a,b --range 2..5 --eps 1/100
+expect 1 'counterexample: beta\(n\) fails: n = 2, word a' -- theorem counting-temperature '#(a) > #(b)' --alphabet a,b --range 2..5 --eps 1/100 --scale 1/2
+expect 2 'the formula has no count' -- theorem counting-temperature 'a S b' --alphabet a,b --range 2..5 --eps 1/100
 expect 0 'beta = 3\.2705149996 certifies tv <= 1/100 on all 510 words' -- theorem ahat-simulation "$hasb" --n 8 --eps 1/100
 expect 0 'theorem ahat-simulation: confirmed' -- theorem ahat-simulation "$pab" --n 10 --eps 1/100
 expect 1 'counterexample: n = 10, word aa' -- theorem ahat-simulation "$pab" --n 10 --eps 1/100 --beta 2
