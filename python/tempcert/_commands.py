@@ -241,15 +241,18 @@ def check(cert_path, model, **limits):
     return R.check_result(_json(args + _options(limits))[1])
 
 
-def compile(formula, alphabet, pe="unbounded", *, accept_at="last", mona=None):
-    """Compiles an LTL formula into a hard-attention Model (pe: "unbounded"
-    for j, "bounded" for j/n). ``mona``: also write the MONA program there."""
+def compile(formula, alphabet, pe=None, *, accept_at="last", mona=None):
+    """Compiles an LTL formula, possibly with counts #(...), into a
+    hard-attention Model (pe: "unbounded" for j, "bounded" for j/n, None for
+    what the formula needs: nothing for counts alone, else unbounded).
+    ``mona``: also write the MONA program there (not for counts)."""
     if not isinstance(alphabet, str):
         alphabet = ",".join(alphabet)
     with tempfile.TemporaryDirectory(prefix="tempcert-compile-") as tmp:
         out = os.path.join(tmp, "model.json")
-        args = ["compile", "--alphabet=" + alphabet, f"--pe={pe}", f"--accept-at={accept_at}",
-                "-o", out]
+        args = ["compile", "--alphabet=" + alphabet, f"--accept-at={accept_at}", "-o", out]
+        if pe is not None:
+            args.append(f"--pe={pe}")
         if mona is not None:
             args.append("--mona=" + os.path.abspath(os.fspath(mona)))
         run(args + ["--", str(formula)])  # after "--": a formula is never an option

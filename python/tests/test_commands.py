@@ -152,6 +152,18 @@ def test_compile_matches_cli(cli, tmp_path):
         assert tempcert.eval(m, w).accept is want, w
 
 
+def test_compile_counting_needs_no_pe(cli, tmp_path):
+    out = tmp_path / "maj.json"
+    code, want, _ = cli("compile", "#(a) > #(b)", "--alphabet", "a,b", "-o", out)
+    m = tempcert.compile("#(a) > #(b)", "a,b")
+    assert code == 0 and m.sha256 == want["sha256"]
+    assert want["pe"] == "none" and want["bos"] and want["counting"]
+    for w, accept in (("aab", True), ("ab", False), ("abb", False), ("a", True), ("bba", False)):
+        assert tempcert.eval(m, w).accept is accept, w
+    c = tempcert.certify(m, n=1000, eps="1/100", criterion="decision")
+    assert c.verdict == "certified" and c.method == "layerwise"
+
+
 def test_report_writes_its_files(tmp_path):
     r = tempcert.report(["has-b"], n=[2, 3], out=tmp_path / "rep")
     assert r.rows == 2

@@ -196,7 +196,7 @@ expect 0 'eval' -- --help
 job=$(cd "$work" && "$tempcert" 2>&1)
 code=$?
 for pattern in 'has-b.certificate.json: independently re-verified' 'tight beta in \[4\.605170' \
-    'report/report.md' 'report/report.html' 'overview.svg'; do
+    'report/report.md' 'report/report.html' 'overview.svg' 'report/counting/report.md'; do
     if [ "$code" = 0 ] && printf '%s' "$job" | grep -Eq -- "$pattern"; then
         pass=$((pass + 1))
     else
@@ -204,7 +204,8 @@ for pattern in 'has-b.certificate.json: independently re-verified' 'tight beta i
         printf '%s\n' "$job" | tail -5
     fi
 done
-if [ -s "$work/report/report.md" ] && [ -s "$work/report/report.html" ] && [ -s "$work/report/results.csv" ]; then
+if [ -s "$work/report/report.md" ] && [ -s "$work/report/report.html" ] && [ -s "$work/report/results.csv" ] &&
+   grep -q '^| 1000 | layerwise | - | 1/2002 | 23028\.756' "$work/report/counting/report.md"; then
     pass=$((pass + 1))
 else
     fail=$((fail + 1)); echo "FAIL: main job wrote no report into report/"

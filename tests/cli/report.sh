@@ -92,6 +92,35 @@ for needle in ("How to read the tables", "lemma-gt.md", "tight-bracket.md", "![o
 sys.exit(bad)
 PY
 
+# counting formulas (issue 18): compiled from cases/counting/manifest.json;
+# the enumerated row equals `tight` on the same compiled model, the large
+# row is layerwise with Lemma GT's beta for gap 1/(2(n+1))
+"$tc" report c01 --n 3,1000 --eps 1/100 --rel 1e-4 --out "$tmp/c" --json >"$tmp/cout" 2>&1 ||
+    bad "report c01 exited $?: $(cat "$tmp/cout")"
+"$tc" compile '#(a) > #(b)' --alphabet a,b -o "$tmp/maj.json" >/dev/null || bad "compile MAJORITY"
+python3 - "$tc" "$tmp" <<'PY' || fail=1
+import json, subprocess, sys
+tc, tmp = sys.argv[1:3]
+rows = json.load(open(tmp + "/c/results.json"))["rows"]
+t = json.loads(subprocess.run([tc, "tight", tmp + "/maj.json", "--n", "3", "--eps", "1/100", "--rel", "1e-4",
+                               "--json"], capture_output=True, text=True, check=True).stdout)
+bad = 0
+r3 = [r for r in rows if r["n"] == 3][0]
+for k, want in (("case", "c01"), ("method", "exhaustive"), ("tight_lo", t["beta_lo"]), ("tight_hi", t["beta_hi"]),
+                ("min_gap", "1/8")):
+    if r3[k] != want:
+        print(f"FAIL c01 n=3 {k}: {r3[k]!r}, want {want!r}"); bad = 1
+# the proof's beta(3) = 8 ln(297) = 45.54985711 lies in the enumerated bracket
+if not float(r3["tight_lo"]) <= 45.5498571 <= float(r3["tight_hi"]):
+    print("FAIL c01 n=3: tight bracket misses beta(3)", r3["tight_lo"], r3["tight_hi"]); bad = 1
+r = [r for r in rows if r["n"] == 1000][0]
+if r["method"] != "layerwise" or r["min_gap"] != "1/2002" or not r["beta_gap"].startswith("23028.756"):
+    print("FAIL c01 n=1000:", r); bad = 1
+sys.exit(bad)
+PY
+[ "$("$tc" report counting --n 2 --out "$tmp/all" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"])')" = 16 ] ||
+    bad "report counting: not 16 rows at n = 2"
+
 expect2() {
     "$tc" report "$@" --out "$tmp/bad" >"$tmp/o" 2>&1
     rc=$?
