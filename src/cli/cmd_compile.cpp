@@ -79,7 +79,7 @@ int run_compile(const Args &args) {
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << "compiled " << f.to_string() << " (" << pe_note << ") into "
-                  << m.layers.size() << " layers of width " << m.width << ": " << out_path << "\n";
+                  << m.layers.size() << (m.layers.size() == 1 ? " layer" : " layers") << " of width " << m.width << ": " << out_path << "\n";
     }
     return kExitOk;
 }

@@ -72,5 +72,21 @@ for th in 2 3; do
         fail=$((fail + 1)); echo "FAIL: --threads $th: $other, but --threads 1: $one"
     fi
 done
+# a counting model's layerwise certificate (issue 18): verified; a gap
+# claimed twice as large as the lattice allows is not
+"$tempcert" compile 'H (#(a) >= #(b)) & #(a) = #(b)' --alphabet a,b -o "$tmp/dyck.json" >/dev/null 2>&1
+"$tempcert" certify "$tmp/dyck.json" --n 1000 --eps 1/100 --criterion decision -o "$tmp/dyck.cert" >/dev/null 2>&1
+if "$checker" "$tmp/dyck.cert" --model "$tmp/dyck.json" | grep -q '^s VERIFIED'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-check does not verify a counting certificate"
+fi
+sed 's|"1/2002"|"1/1001"|' "$tmp/dyck.cert" >"$tmp/dyck-bad.cert"
+if ! cmp -s "$tmp/dyck.cert" "$tmp/dyck-bad.cert" &&
+   "$checker" "$tmp/dyck-bad.cert" --model "$tmp/dyck.json" | grep -q '^s NOT VERIFIED'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-check accepts a counting head's gap raised to 1/1001"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
