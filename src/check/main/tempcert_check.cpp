@@ -11,6 +11,7 @@
 // unreadable model exits 2, a limit 3, SIGINT 130.
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/gmp_memory.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -107,6 +108,7 @@ Options parse(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     std::signal(SIGINT, on_sigint);
+    install_gmp_out_of_memory_exit("tempcert-check");
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
                      "[--time-limit S] [--threads T] [--max-n N] [--max-words W] "
