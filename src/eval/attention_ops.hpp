@@ -9,7 +9,8 @@
 namespace tempcert::detail {
 
 struct Softmax {
-    std::vector<Interval> s; // scores
+    RealVector scores;       // as given: exact where the activations are
+    std::vector<Interval> s; // their enclosures
     Interval beta;
     std::vector<Interval> e; // exp(beta (s_j - s_ref))
     RealVector weights;

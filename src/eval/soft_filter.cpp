@@ -37,6 +37,35 @@ DVector to_dvector(const RealVector &v, Prec prec) {
     return out;
 }
 
+namespace {
+
+bool is_point(DInterval a) { return a.lo == a.hi; }
+
+// Points whose product or sum is a double stay points, so exactly tied
+// scores (2 * 1 at two positions) have a difference of exactly 0 and
+// exp(0) = 1, instead of [-ulp, ulp] times a huge beta, which made every
+// node at beta = 10^20 undecided. Round-to-nearest products and sums are
+// exact when the error-free transformations (fma residual, TwoSum) give 0;
+// the fma residual is itself exact only above 2^-969 (no underflow).
+DInterval times(DInterval a, DInterval b) {
+    if (is_point(a) && is_point(b)) {
+        double p = a.lo * b.lo;
+        if (std::isfinite(p) && (p == 0 ? (a.lo == 0 || b.lo == 0) : std::fabs(p) >= 0x1p-969) &&
+            std::fma(a.lo, b.lo, -p) == 0)
+            return DInterval::point(p);
+    }
+    return a * b;
+}
+DInterval plus(DInterval a, DInterval b) {
+    if (is_point(a) && is_point(b)) {
+        double s = a.lo + b.lo, bb = s - a.lo;
+        if (std::isfinite(s) && (a.lo - (s - bb)) + (b.lo - bb) == 0) return DInterval::point(s);
+    }
+    return add_exact_zero(a, b);
+}
+
+} // namespace
+
 DInterval dot(const DVector &row, const DVector &x) {
     DInterval sum = DInterval::point(0);
     for (std::size_t k = 0; k < row.size(); ++k) {
@@ -45,8 +74,8 @@ DInterval dot(const DVector &row, const DVector &x) {
         // a product by an exact +-1 entry is exact
         DInterval p = row[k].lo == row[k].hi && row[k].lo == 1    ? x[k]
                       : row[k].lo == row[k].hi && row[k].lo == -1 ? -x[k]
-                                                                  : row[k] * x[k];
-        sum = add_exact_zero(sum, p);
+                                                                  : times(row[k], x[k]);
+        sum = plus(sum, p);
     }
     return sum;
 }
@@ -103,8 +132,8 @@ void softmax_filter(const DVector &scores, DInterval beta, DSoftmax &out) {
     double total_lo = 0, total_hi = 0;
     for (std::size_t k = 0; k < m; ++k) {
         DInterval e;
-        if (k == ref) {
-            e = DInterval::point(1);
+        if (k == ref || (scores[k].lo == scores[k].hi && scores[k].lo == sr.lo && sr.lo == sr.hi)) {
+            e = DInterval::point(1); // the reference, or an exact tie with it: exp(0)
         } else {
             DInterval d = scores[k] - sr;
             if (fast && d.hi <= 0 && std::isfinite(d.lo)) {
@@ -142,15 +171,25 @@ DSoftmax softmax_filter(const DVector &scores, DInterval beta) {
     return out;
 }
 
+// a + b for a, b >= 0 (exp-masses): outward rounding of a lower end 0
+// would step below 0 (to -2^-1074), which share() rightly treats as a
+// possibly negative mass and answers [0, 1]: every node whose off-support
+// masses underflowed went to the exact path. The true sum is >= 0.
+static DInterval sum_of_nonnegative(DInterval a, DInterval b) {
+    DInterval s = add_exact_zero(a, b);
+    if (a.lo >= 0 && b.lo >= 0 && s.lo < 0) s.lo = 0;
+    return s;
+}
+
 DInterval tv_filter(const std::vector<char> &on_support, const DSoftmax &sm) {
     DInterval on = DInterval::point(0), off = DInterval::point(0);
     std::size_t k = 0;
     for (std::size_t a = 0; a < on_support.size(); ++a) {
         if (on_support[a]) {
-            on = add_exact_zero(on, sm.e[a]);
+            on = sum_of_nonnegative(on, sm.e[a]);
             ++k;
         } else {
-            off = add_exact_zero(off, sm.e[a]);
+            off = sum_of_nonnegative(off, sm.e[a]);
         }
     }
     DInterval rest = share(off, on); // R / (T + R)
