@@ -33,24 +33,10 @@ namespace tempcert {
 
 namespace {
 
-Vector times(const Matrix &w, const Vector &x) {
-    Vector out(w.size(), Rational(0));
-    for (std::size_t r = 0; r < w.size(); ++r)
-        for (std::size_t c = 0; c < x.size(); ++c)
-            if (w[r][c] != 0 && x[c] != 0) out[r] += w[r][c] * x[c];
-    return out;
-}
-
-bool reads(const Matrix &w, std::size_t coord) {
-    for (const auto &row : w)
-        if (row[coord] != 0) return true;
-    return false;
-}
-bool writes(const Matrix &w, std::size_t coord) {
-    for (const auto &x : w[coord])
-        if (x != 0) return true;
-    return false;
-}
+// shared with the count analysis (layerwise_counts.hpp)
+using layerwise_detail::reads;
+using layerwise_detail::times;
+using layerwise_detail::writes;
 
 std::string vec_text(const Vector &v) {
     std::string s = "(";

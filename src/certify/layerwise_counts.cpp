@@ -21,25 +21,8 @@ bool all_zero(const Matrix &w) {
     return true;
 }
 
-bool reads(const Matrix &w, std::size_t c) {
-    for (const auto &row : w)
-        if (row[c] != 0) return true;
-    return false;
-}
 
-bool writes(const Matrix &w, std::size_t c) {
-    for (const auto &x : w[c])
-        if (x != 0) return true;
-    return false;
-}
 
-Vector times(const Matrix &w, const Vector &x) {
-    Vector out(w.size(), Rational(0));
-    for (std::size_t r = 0; r < w.size(); ++r)
-        for (std::size_t c = 0; c < x.size(); ++c)
-            if (w[r][c] != 0 && x[c] != 0) out[r] += w[r][c] * x[c];
-    return out;
-}
 
 Rational dot(const Vector &a, const Vector &b) {
     Rational s = 0;
@@ -108,6 +91,26 @@ Nearest nearest(const Rational &x0, const Rational &G, const Integer &tmin, cons
 }
 
 } // namespace
+
+bool reads(const Matrix &w, std::size_t c) {
+    for (const auto &row : w)
+        if (row[c] != 0) return true;
+    return false;
+}
+
+bool writes(const Matrix &w, std::size_t c) {
+    for (const auto &x : w[c])
+        if (x != 0) return true;
+    return false;
+}
+
+Vector times(const Matrix &w, const Vector &x) {
+    Vector out(w.size(), Rational(0));
+    for (std::size_t r = 0; r < w.size(); ++r)
+        for (std::size_t c = 0; c < x.size(); ++c)
+            if (w[r][c] != 0 && x[c] != 0) out[r] += w[r][c] * x[c];
+    return out;
+}
 
 bool zero_scores(const Head &head) { return all_zero(head.query) || all_zero(head.key); }
 

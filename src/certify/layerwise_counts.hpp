@@ -41,6 +41,12 @@ struct CountCoord {
 };
 using CountCoords = std::map<std::size_t, CountCoord>;
 
+// Whether the matrix reads coordinate c (a nonzero in column c), writes it
+// (a nonzero in row c); the exact product w x. Shared with layerwise.cpp.
+bool reads(const Matrix &w, std::size_t c);
+bool writes(const Matrix &w, std::size_t c);
+Vector times(const Matrix &w, const Vector &x);
+
 // Every score of the head is 0 whatever the input: W_Q = 0 or W_K = 0.
 bool zero_scores(const Head &head);
 // A uniform head (see above): zero scores, average-hard, causal.
