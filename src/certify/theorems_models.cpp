@@ -78,6 +78,26 @@ std::optional<double> loglog_slope(const std::vector<double> &xs, const std::vec
     return sxy / sxx;
 }
 
+// The tight-or-sufficient beta t at n, a point of the log-log fit when t > 0.
+struct GrowthFit {
+    std::vector<double> xs, ys;
+    void add(std::size_t n, const Rational &t) {
+        if (t <= 0) return;
+        xs.push_back(std::log(static_cast<double>(n)));
+        ys.push_back(std::log(t.convert_to<double>()));
+    }
+    // The fitted exponent as a line of the outcome, with what the proof predicts.
+    void report(TheoremOutcome &out, const std::string &prediction) const {
+        auto slope = loglog_slope(xs, ys);
+        if (!slope) return;
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "beta ~ n^%.3f (least squares on log-log, %zu points; ",
+                      *slope, xs.size());
+        out.lines.push_back("fitted growth of the tight (or sufficient) beta: " + std::string(buf) +
+                            prediction + ")");
+    }
+};
+
 // The layerwise need at n (the sharper of Lemma GT and the profile bound
 // per layer), or Undecided when the layerwise method does not apply.
 LayerwiseResult layers_at(const Model &m, std::size_t n, const Rational &eps,
@@ -221,7 +241,7 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
     out.lines.push_back(
         "beta(n) = " + (scale == 1 ? std::string() : to_string(scale) + " * ") +
         "n ln((n-1)(1-eps)/eps), Lemma GT with gap 1/n (proofs/ltl-construction.md)");
-    std::vector<double> xs, ys;
+    GrowthFit fit;
     for (std::size_t n : ns) {
         check_budget(limits);
         if (n < 2) continue;
@@ -251,19 +271,9 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
         }
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
-        if (t > 0) {
-            xs.push_back(std::log(static_cast<double>(n)));
-            ys.push_back(std::log(t.convert_to<double>()));
-        }
+        fit.add(n, t);
     }
-    if (auto slope = loglog_slope(xs, ys)) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf,
-                      "fitted growth of the tight (or sufficient) beta: beta ~ n^%.3f "
-                      "(least squares on log-log, %zu points; the proof predicts n^1)",
-                      *slope, xs.size());
-        out.lines.push_back(buf);
-    }
+    fit.report(out, "the proof predicts n^1");
     out.confirmed = true;
     return out;
 }
@@ -290,7 +300,7 @@ TheoremOutcome check_counting_temperature(const std::string &formula,
     out.lines.push_back("beta(n) = " + (scale == 1 ? std::string() : to_string(scale) + " * ") +
                         "2(n+1) ln(n(1-eps)/eps), Lemma GT with gap 1/(2(n+1)) and N = n + 1 "
                         "(proofs/counting-construction.md)");
-    std::vector<double> xs, ys;
+    GrowthFit fit;
     for (std::size_t n : ns) {
         check_budget(limits);
         Rational b = proof_beta(n);
@@ -321,20 +331,9 @@ TheoremOutcome check_counting_temperature(const std::string &formula,
         }
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
-        if (t > 0) {
-            xs.push_back(std::log(static_cast<double>(n)));
-            ys.push_back(std::log(t.convert_to<double>()));
-        }
+        fit.add(n, t);
     }
-    if (auto slope = loglog_slope(xs, ys)) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf,
-                      "fitted growth of the tight (or sufficient) beta: beta ~ n^%.3f "
-                      "(least squares on log-log, %zu points; the proof's beta(n) grows like "
-                      "n ln n)",
-                      *slope, xs.size());
-        out.lines.push_back(buf);
-    }
+    fit.report(out, "the proof's beta(n) grows like n ln n");
     out.confirmed = true;
     return out;
 }
