@@ -40,9 +40,10 @@ ChildResult allocate_in_child(bool install) {
         std::signal(SIGABRT, SIG_DFL); // not the test framework's crash report
         std::FILE *null = std::fopen("/dev/null", "w");
         if (null) ::dup2(::fileno(null), STDOUT_FILENO);
+        // installed first: composing the message allocates
+        if (install) tempcert::install_gmp_out_of_memory_exit("tempcert-test");
         rlimit lim{1ul << 30, 1ul << 30};
         ::setrlimit(RLIMIT_AS, &lim);
-        if (install) tempcert::install_gmp_out_of_memory_exit("tempcert-test");
         mpz_t x;
         mpz_init2(x, mp_bitcnt_t(1) << 35); // 2^35 bits = 4 GiB
         mpz_set_ui(x, 1);
