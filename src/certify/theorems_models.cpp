@@ -98,6 +98,23 @@ struct GrowthFit {
     }
 };
 
+// The text after "certified (layerwise)" at n: the tight bracket when the
+// words fit the enumeration budget (t becomes its upper end, or 0 when no
+// word refutes anything: nothing is needed, no point to fit), else
+// `need_text` with t left as the certified sufficient beta.
+std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps,
+                          const Limits &limits, Rational &t, const std::string &need_text) {
+    if (count_words(m.alphabet.size(), n) > 1024) return need_text;
+    CertifyOptions o;
+    o.n = n;
+    o.eps = eps;
+    o.limits = limits;
+    TightResult tr = tight_exhaustive(m, o, Rational(1, 10000));
+    t = tr.lo_witness ? tr.beta_hi : Rational(0);
+    return ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
+           decimal_significant(tr.beta_hi, 8, true) + "]";
+}
+
 // The layerwise need at n (the sharper of Lemma GT and the profile bound
 // per layer), or Undecided when the layerwise method does not apply.
 LayerwiseResult layers_at(const Model &m, std::size_t n, const Rational &eps,
@@ -254,21 +271,8 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
                     " is below the layers' need " + dec(lw.profile_up));
             return out;
         }
-        std::string tight;
-        Rational t = lw.profile_up; // a certified sufficient beta; tight below the budget
-        if (count_words(m.alphabet.size(), n) <= 1024) {
-            CertifyOptions o;
-            o.n = n;
-            o.eps = eps;
-            o.limits = limits;
-            TightResult tr = tight_exhaustive(m, o, Rational(1, 10000));
-            // no refuting word: nothing is needed at this n, so no point to fit
-            t = tr.lo_witness ? tr.beta_hi : Rational(0);
-            tight = ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
-                    decimal_significant(tr.beta_hi, 8, true) + "]";
-        } else {
-            tight = ", layers need " + dec(lw.profile_up);
-        }
+        Rational t = lw.profile_up;
+        std::string tight = tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t));
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
         fit.add(n, t);
@@ -315,20 +319,9 @@ TheoremOutcome check_counting_temperature(const std::string &formula,
                     " is below the layers' need " + dec(lw.beta_up));
             return out;
         }
-        std::string tight;
         Rational t = lw.beta_up;
-        if (count_words(m.alphabet.size(), n) <= 1024) {
-            CertifyOptions o;
-            o.n = n;
-            o.eps = eps;
-            o.limits = limits;
-            TightResult tr = tight_exhaustive(m, o, Rational(1, 10000));
-            t = tr.lo_witness ? tr.beta_hi : Rational(0);
-            tight = ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
-                    decimal_significant(tr.beta_hi, 8, true) + "]";
-        } else {
-            tight = ", layers need " + dec(lw.beta_up) + " (Lemma GT)";
-        }
+        std::string tight =
+            tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t) + " (Lemma GT)");
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
         fit.add(n, t);
