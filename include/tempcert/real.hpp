@@ -10,9 +10,11 @@
 // result (enclosure contract of interval.hpp).
 #pragma once
 
+#include "tempcert/form.hpp"
 #include "tempcert/interval.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -28,21 +30,39 @@ struct SmallRational {
     std::int64_t num = 0, den = 1;
 };
 
+// An interval enclosure, and where known the exact symbolic form of the
+// value it encloses (form.hpp), which decides ties intervals cannot.
+struct Enclosed {
+    Interval x;
+    std::shared_ptr<const Form> form; // null: no form known
+};
+
 class Real {
   public:
     Real() : v_(SmallRational{}) {}
     Real(const Rational &q);
     Real(Rational &&q);
-    Real(Interval x) : v_(std::move(x)) {}
+    Real(Interval x) : v_(Enclosed{std::move(x), nullptr}) {}
+    // `x` must enclose the value `form` denotes.
+    Real(Interval x, std::optional<Form> form);
     Real(long v) : v_(SmallRational{v, 1}) {}
     Real(SmallRational q) : v_(q) {}
 
-    bool is_exact() const { return !std::holds_alternative<Interval>(v_); }
+    bool is_exact() const { return !std::holds_alternative<Enclosed>(v_); }
     // The exact value (requires is_exact()), as a GMP rational.
     Rational exact() const;
     const SmallRational *small() const { return std::get_if<SmallRational>(&v_); }
     const Rational *big() const { return std::get_if<Rational>(&v_); }
-    const Interval *interval() const { return std::get_if<Interval>(&v_); }
+    const Interval *interval() const {
+        auto e = std::get_if<Enclosed>(&v_);
+        return e ? &e->x : nullptr;
+    }
+    // The exact form: a constant when exact, null for an interval without one.
+    std::optional<Form> form() const;
+    bool has_form() const {
+        auto e = std::get_if<Enclosed>(&v_);
+        return e && e->form;
+    }
     bool is_zero() const {
         if (auto s = small()) return s->num == 0;
         if (auto b = big()) return *b == 0;
@@ -52,7 +72,7 @@ class Real {
     Interval enclose(Prec prec) const;
 
   private:
-    std::variant<SmallRational, Rational, Interval> v_;
+    std::variant<SmallRational, Rational, Enclosed> v_;
 };
 
 using RealVector = std::vector<Real>;
@@ -63,10 +83,11 @@ Real mul(const Real &a, const Real &b, Prec prec);
 Real mul(const Real &a, const Rational &q, Prec prec);
 Real relu(const Real &a, Prec prec); // Undecided-free: interval relu is max(0, .)
 
-// Exact comparison where both are exact; interval comparison otherwise
-// (Unknown when the intervals overlap and the values are not both exact).
+// Exact comparison where both are exact; equal forms are equal values;
+// interval comparison otherwise (Unknown when the intervals overlap).
 Tri less(const Real &a, const Real &b, Prec prec);
-Tri equal(const Real &a, const Real &b, Prec prec); // True only if both exact and equal
+// True only if both are exact and equal, or their forms are one polynomial.
+Tri equal(const Real &a, const Real &b, Prec prec);
 Tri is_positive(const Real &a, Prec prec);
 // min(a, b): exact when both are exact, else an enclosure of the minimum.
 Real min(const Real &a, const Real &b, Prec prec);

@@ -128,7 +128,11 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
         so.limits = o.limits;
         r.profile = analyse_symbolic(m, o.n, so).profile;
     } else {
-        r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
+        try {
+            r.profile = profile_bound_plain(m, o.n, o.eps, rel / 4, o.limits, o.precision);
+        } catch (const Undecided &) {
+            // irrational scores: the profile is extra evidence, the bracket below stands alone
+        }
     }
     // Monotone in beta when one layer has heads: the layers before it are
     // head-less and exact, so its scores are the hard scores (tv criterion).

@@ -31,6 +31,18 @@ void write_backed_certificate(const std::string &path, const CertJson &doc, cons
                          ")");
     write_json_file(path, doc);
 }
+
+// The checker verifies exhaustive certificates whose gaps are exact
+// rationals; a model whose least gaps are irrational (sqrt or log features
+// reaching the scores) gets its verdict, but no certificate (item 21).
+void refuse_irrational_gaps(const GapReport &gaps) {
+    for (const auto &h : gaps.heads)
+        if (h.min_gap && !h.min_gap->is_exact())
+            throw LimitError("no certificate written: layer " + std::to_string(h.layer) +
+                             " head " + std::to_string(h.head) +
+                             " has an irrational least gap, and tempcert-check verifies exact "
+                             "gaps only (without -o the verdict is printed)");
+}
 } // namespace
 
 namespace {
@@ -203,8 +215,10 @@ int run_certify(const Args &args) {
     in.gaps = &gaps;
     in.result = &r;
     CertJson cert = certificate_json(in);
-    if (vm.count("output") && r.verdict != Verdict::Undecided)
+    if (vm.count("output") && r.verdict != Verdict::Undecided) {
+        refuse_irrational_gaps(gaps);
         write_json_file(vm["output"].as<std::string>(), cert);
+    }
 
     const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
     if (common.json) {
@@ -376,6 +390,7 @@ int run_tight(const Args &args) {
     TightResult t = symbolic ? tight_symbolic(m, o, rel) : tight_exhaustive(m, o, rel);
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
+    const bool profiled = !t.profile.heads.empty(); // empty: irrational scores
     if (common.json) {
         CertJson out{
             {"model", m.name},
@@ -391,10 +406,12 @@ int run_tight(const Args &args) {
             {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : CertJson(nullptr)},
             {"kind", t.kind},
             {"converged", t.converged},
-            {"profile_bound", decimal_significant(t.profile.bound.hi, 15, true)},
+            {"profile_bound", profiled ? CertJson(decimal_significant(t.profile.bound.hi, 15, true))
+                                       : CertJson(nullptr)},
             {"profile_bound_bracket",
-             CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
-                              decimal_significant(t.profile.bound.hi, 15, true)})},
+             profiled ? CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
+                                         decimal_significant(t.profile.bound.hi, 15, true)})
+                      : CertJson(nullptr)},
             {"beta_gap", beta_shown_up(t.beta_gap)},
             {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
             {"method", t.gaps.method},
@@ -412,9 +429,12 @@ int run_tight(const Args &args) {
             std::cout << "  beta_lo " << lo << ": refuted by "
                       << format_word(t.lo_witness->word, m.alphabet) << " (" << t.lo_witness->detail
                       << ")\n";
-        std::cout << "  profile bound (hard scores, proofs/profile-bound.md): ["
-                  << decimal_significant(t.profile.bound.lo, 15, false) << ", "
-                  << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
+        if (profiled)
+            std::cout << "  profile bound (hard scores, proofs/profile-bound.md): ["
+                      << decimal_significant(t.profile.bound.lo, 15, false) << ", "
+                      << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
+        else
+            std::cout << "  profile bound: not computed (irrational scores)\n";
         std::cout << "  Lemma GT beta_gap: " << (beta_shown_up(t.beta_gap)) << " (minimum gap "
                   << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
         if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";

@@ -248,6 +248,17 @@ std::optional<Rational> exact_sqrt(const Rational &q) {
     return std::nullopt;
 }
 
+// `x`, enclosing the atom `kind` of `arg`'s value, with that atom as its
+// exact form when arg's form is known (form.hpp), so that two positions
+// computing the same irrational expression are seen to tie.
+Real with_atom(Interval x, AtomKind kind, const Real &arg) {
+    std::optional<Form> f = arg.form();
+    if (f) f = atom_of(kind, *f);
+    if (f)
+        if (auto q = f->constant()) return *q;
+    return Real(std::move(x), f);
+}
+
 Real power(const Real &base, long k, Prec prec, std::size_t column) {
     long m = k < 0 ? -k : k;
     if (base.is_exact()) {
@@ -264,16 +275,21 @@ Real power(const Real &base, long k, Prec prec, std::size_t column) {
             boost::multiprecision::pow(denominator(base.exact()), static_cast<unsigned>(m));
         return k < 0 ? Rational(den, num) : Rational(num, den);
     }
-    Interval acc(1L, prec), b = *base.interval();
+    // by squaring, in Real so that the base's exact form is carried along
+    Real acc(1L), b = base;
     for (long e = m; e > 0; e >>= 1) {
         if (e & 1) acc = mul(acc, b, prec);
         if (e > 1) b = mul(b, b, prec);
     }
     if (k < 0) {
-        if (is_positive(abs(acc)) != Tri::True)
+        if (acc.is_exact()) {
+            if (acc.exact() == 0) throw ExprError(column, "zero raised to a negative power");
+            return Rational(1 / acc.exact());
+        }
+        if (is_positive(abs(*acc.interval())) != Tri::True)
             throw Undecided("cannot show the base of '^' is nonzero at " + std::to_string(prec) +
                             " bits");
-        acc = div(Interval(1L, prec), acc, prec);
+        return with_atom(div(Interval(1L, prec), *acc.interval(), prec), AtomKind::Inverse, acc);
     }
     return acc;
 }
@@ -308,7 +324,8 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
         if (is_positive(abs(*b.interval())) != Tri::True)
             throw Undecided("cannot show a divisor is nonzero at j = " + to_string(j) +
                             ", n = " + to_string(n));
-        return div(a.enclose(prec), *b.interval(), prec);
+        Interval inverse = div(Interval(1L, prec), *b.interval(), prec);
+        return mul(a, with_atom(std::move(inverse), AtomKind::Inverse, b), prec);
     }
     case Op::Pow:
         return power(eval_node(node.a, j, n, prec), node.exponent, prec, node.column);
@@ -322,7 +339,7 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
             throw Undecided("cannot show the argument of log is positive at j = " + to_string(j) +
                             ", n = " + to_string(n));
         if (a.is_exact() && a.exact() == 1) return Rational(0);
-        return log(a.enclose(prec), prec);
+        return with_atom(log(a.enclose(prec), prec), AtomKind::Log, a);
     }
     case Op::Sqrt: {
         Real a = eval_node(node.a, j, n, prec);
@@ -331,12 +348,12 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
                                              ", n = " + to_string(n));
         if (a.is_exact()) {
             if (auto r = exact_sqrt(a.exact())) return *r;
-            return sqrt(a.enclose(prec), prec);
+            return with_atom(sqrt(a.enclose(prec), prec), AtomKind::Sqrt, a);
         }
         if (less(a, Real(0L), prec) != Tri::False)
             throw Undecided("cannot show the argument of sqrt is >= 0 at j = " + to_string(j) +
                             ", n = " + to_string(n));
-        return sqrt(*a.interval(), prec);
+        return with_atom(sqrt(*a.interval(), prec), AtomKind::Sqrt, a);
     }
     case Op::Delta: {
         Real a = eval_node(node.a, j, n, prec);

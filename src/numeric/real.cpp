@@ -66,7 +66,36 @@ std::optional<int> small_cmp(const SmallRational &a, const SmallRational &b) {
     return (l > r) - (l < r);
 }
 
+// Whether a value's exact form is known: exact, or an interval with a form.
+bool formed(const Real &r) {
+    return r.is_exact() || r.has_form();
+}
+
+// `x` as a Real carrying `f` (the exact form of the value x encloses); a
+// form without atoms is that rational exactly.
+Real with_form(Interval x, const std::optional<Form> &f) {
+    if (f)
+        if (auto q = f->constant()) return *q;
+    return Real(std::move(x), f);
+}
+
+// The form of a - b when both forms are known (nullopt otherwise).
+std::optional<Form> difference(const Real &a, const Real &b) {
+    if (!formed(a) || !formed(b)) return std::nullopt;
+    return sub(*a.form(), *b.form());
+}
+
 } // namespace
+
+Real::Real(Interval x, std::optional<Form> form)
+    : v_(Enclosed{std::move(x), form ? std::make_shared<const Form>(std::move(*form)) : nullptr}) {}
+
+std::optional<Form> Real::form() const {
+    if (is_exact()) return Form(exact());
+    const auto &e = std::get<Enclosed>(v_);
+    if (!e.form) return std::nullopt;
+    return *e.form;
+}
 
 Real::Real(const Rational &q) {
     if (auto s = to_small(q))
@@ -98,7 +127,9 @@ Real add(const Real &a, const Real &b, Prec prec) {
     if (a.is_exact() && b.is_exact()) return Rational(a.exact() + b.exact());
     if (a.is_zero()) return b;
     if (b.is_zero()) return a;
-    return add(a.enclose(prec), b.enclose(prec), prec);
+    Interval x = add(a.enclose(prec), b.enclose(prec), prec);
+    if (!formed(a) || !formed(b)) return x;
+    return with_form(std::move(x), add(*a.form(), *b.form()));
 }
 
 Real sub(const Real &a, const Real &b, Prec prec) {
@@ -107,7 +138,8 @@ Real sub(const Real &a, const Real &b, Prec prec) {
             return *r;
     if (a.is_exact() && b.is_exact()) return Rational(a.exact() - b.exact());
     if (b.is_zero()) return a;
-    return sub(a.enclose(prec), b.enclose(prec), prec);
+    Interval x = sub(a.enclose(prec), b.enclose(prec), prec);
+    return with_form(std::move(x), difference(a, b));
 }
 
 Real mul(const Real &a, const Real &b, Prec prec) {
@@ -117,7 +149,9 @@ Real mul(const Real &a, const Real &b, Prec prec) {
     if (a.is_zero() || b.is_zero()) return Real(0L);
     if (a.is_exact()) return mul(b, a.exact(), prec);
     if (b.is_exact()) return mul(a, b.exact(), prec);
-    return mul(*a.interval(), *b.interval(), prec);
+    Interval x = mul(*a.interval(), *b.interval(), prec);
+    if (!formed(a) || !formed(b)) return x;
+    return with_form(std::move(x), mul(*a.form(), *b.form()));
 }
 
 Real mul(const Real &a, const Rational &q, Prec prec) {
@@ -127,7 +161,9 @@ Real mul(const Real &a, const Rational &q, Prec prec) {
             if (auto r = small_mul(*a.small(), *qs)) return *r;
     if (a.is_exact()) return Rational(a.exact() * q);
     if (q == 1) return a;
-    return mul(*a.interval(), q, prec);
+    Interval x = mul(*a.interval(), q, prec);
+    if (!formed(a)) return x;
+    return with_form(std::move(x), scale(*a.form(), q));
 }
 
 Real relu(const Real &a, Prec prec) {
@@ -148,6 +184,8 @@ Tri less(const Real &a, const Real &b, Prec prec) {
     if (a.small() && b.small())
         if (auto c = small_cmp(*a.small(), *b.small())) return *c < 0 ? Tri::True : Tri::False;
     if (a.is_exact() && b.is_exact()) return a.exact() < b.exact() ? Tri::True : Tri::False;
+    if (auto d = difference(a, b))
+        if (auto c = d->constant()) return *c < 0 ? Tri::True : Tri::False; // a - b is rational
     return less(a.enclose(prec), b.enclose(prec));
 }
 
@@ -156,6 +194,10 @@ Tri equal(const Real &a, const Real &b, Prec prec) {
         return a.small()->num == b.small()->num && a.small()->den == b.small()->den ? Tri::True
                                                                                     : Tri::False;
     if (a.is_exact() && b.is_exact()) return a.exact() == b.exact() ? Tri::True : Tri::False;
+    if (auto d = difference(a, b)) {
+        if (d->is_zero()) return Tri::True;
+        if (d->constant()) return Tri::False; // a nonzero rational apart
+    }
     Tri lt = less(a, b, prec), gt = less(b, a, prec);
     if (lt == Tri::True || gt == Tri::True) return Tri::False;
     return Tri::Unknown;
@@ -168,6 +210,7 @@ Real min(const Real &a, const Real &b, Prec prec) {
     Tri lt = less(a, b, prec);
     if (lt == Tri::True) return a;
     if (less(b, a, prec) == Tri::True) return b;
+    if (equal(a, b, prec) == Tri::True) return a;
     return min(a.enclose(prec), b.enclose(prec), prec);
 }
 

@@ -265,6 +265,45 @@ PY
 code=$?
 check "item 15: certify with irrational values exits $code (0 or 1, not 3)" [ $code = 0 -o $code = 1 ]
 
+# genuine ties between different positions of one irrational expression,
+# decided by exact forms: sqrt(2) i [w_j = b] ties at the two b's of abba;
+# sqrt(2)(sqrt(2) + [w_j = b]) multiplies out to 2 at the a's; the key
+# sqrt(j (n + 1 - j)) ties positions j and n + 1 - j
+"$py" - "$hasb" "$tmp" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); d = sys.argv[2]
+a = json.loads(json.dumps(m)); a["positions"] = [{"dim": 2, "expr": "sqrt(2)*j"}]
+json.dump(a, open(d + "/tie_a.json", "w"))
+b = json.loads(json.dumps(m)); b["width"] = 5
+for s in b["embedding"]: b["embedding"][s].append(0)
+b["positions"] = [{"dim": 2, "expr": "j"}, {"dim": 4, "expr": "sqrt(2)"}]
+h = b["layers"][0]["heads"][0]
+h["query"] = [[0, 0, 0, 0, 1]]; h["key"] = [[0, 1, 0, 0, 1]]; h["output"] = [[0], [0], [0], [1], [0]]
+h["value"] = [[0, 1, 0, 0, 0]]; b["output"]["weights"] = [0, 0, 0, 1, 0]
+json.dump(b, open(d + "/tie_b.json", "w"))
+c = json.loads(json.dumps(b)); c["positions"] = [{"dim": 2, "expr": "j"}, {"dim": 4, "expr": "sqrt(j*(n+1-j))"}]
+c["layers"][0]["heads"][0]["query"] = [[0, 0, 1, 0, 0]]; c["layers"][0]["heads"][0]["key"] = [[0, 0, 0, 0, 1]]
+json.dump(c, open(d + "/tie_c.json", "w"))
+PY
+out=$("$tempcert" eval "$tmp/tie_a.json" --input abba --hard 2>&1)
+check "item 15: sqrt(2) j at two b's tie: $out" grep -q "query   4: .*argmax {2 3} " <<<"$out"
+out=$("$tempcert" eval "$tmp/tie_b.json" --input abba --hard 2>&1)
+check "item 15: sqrt(2) sqrt(2) = 2 exactly: $out" grep -q "query   4: allowed {1 2 3 4}  scores 2  .*  2  argmax {2 3} " <<<"$out"
+out=$("$tempcert" eval "$tmp/tie_c.json" --input aaaa --hard 2>&1)
+check "item 15: sqrt(j (n+1-j)) ties 2 and 3: $out" grep -q "query   4: .*argmax {2 3} " <<<"$out"
+for f in a b c; do
+    out=$("$tempcert" certify "$tmp/tie_$f.json" --n 6 --eps 1/100 2>&1)
+    check "item 15: certify decides the tied model $f: $out" grep -q "verdict: certified" <<<"$out"
+    out=$("$tempcert" tight "$tmp/tie_$f.json" --n 4 --eps 1/100 2>&1)
+    check "item 15: tight brackets the tied model $f: $out" grep -q "tight beta in \[" <<<"$out"
+done
+# item 21 for irrational gaps: the checker verifies exact gaps only, so no
+# certificate is written (exit 3), rather than one it would reject
+"$tempcert" certify "$tmp/tie_a.json" --n 4 --eps 1/100 -o "$tmp/tie_a.cert" >/dev/null 2>&1
+code=$?
+check "item 21: an irrational-gap certificate is refused (exit $code), nothing written" \
+    bash -c "[ $code = 3 ] && [ ! -e '$tmp/tie_a.cert' ]"
+
 # --- item 16: messages -------------------------------------------------------
 msg() { "$tempcert" "$@" 2>&1; }
 m=$(msg eval "$hasb" --input ab --threads -1)
