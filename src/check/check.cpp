@@ -150,7 +150,7 @@ std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &li
         std::vector<std::vector<HeadFacts>> parts(1, facts);
         try {
             walk_words(
-                m, n, nullptr, policy.start, limits,
+                m, n, nullptr, policy.start, false, nullptr, limits,
                 [&](std::size_t count) { parts.resize(count, facts); },
                 [&](std::size_t task, const Word &w, const Trace &hard, const Trace &) {
                     fold_gaps(m, w, hard, parts[task]);

@@ -23,8 +23,12 @@ using PerHead = std::vector<std::vector<std::vector<RealVector>>>;
 class Walk {
   public:
     // Without betas, the hard model only.
-    Walk(const Model &m, const std::vector<Real> *betas, Prec prec)
-        : m_(m), betas_(betas), prec_(prec), bos_(m.has_bos()) {
+    // `outputs`: whether traces() carries the word's read-outs.
+    // `fast_below`: soft queries may use the analytic TV bound up to it.
+    Walk(const Model &m, const std::vector<Real> *betas, Prec prec, bool outputs,
+         const Rational *fast_below)
+        : m_(m), betas_(betas), prec_(prec), bos_(m.has_bos()), outputs_(outputs),
+          fast_below_(fast_below) {
         auto shape = [&](PerHead &v) {
             v.assign(m.layers.size(), {});
             for (std::size_t l = 0; l < m.layers.size(); ++l)
@@ -69,6 +73,7 @@ class Walk {
                     s.layers[l].heads[k].queries.push_back(soft_[t][l][k]);
                 }
         }
+        if (!outputs_) return {h, s};
         h.outputs = detail::readouts(m_, hx_, length(), bos_, prec_);
         if (betas_) s.outputs = detail::readouts(m_, sx_, length(), bos_, prec_);
         return {h, s};
@@ -81,7 +86,8 @@ class Walk {
     const Model &m_;
     const std::vector<Real> *betas_;
     Prec prec_;
-    bool bos_;
+    bool bos_, outputs_;
+    const Rational *fast_below_;
     std::vector<RealVector> hx_, sx_; // the last layer's output at each position
     PerHead hk_, hv_, sk_, sv_;       // keys and values, hard and soft
     std::vector<std::vector<std::vector<QueryTrace>>> hard_, soft_; // [t][layer][head]
@@ -105,10 +111,16 @@ class Walk {
                     sk_[l][k].push_back(matvec(head.key, s, prec_));
                     sv_[l][k].push_back(matvec(head.value, s, prec_));
                     sq = soft_query(head, hq, s, sk_[l][k], sv_[l][k], bos_, m_.width,
-                                    (*betas_)[l], prec_);
+                                    (*betas_)[l], prec_, fast_below_);
                     sh = detail::add_vectors(sh, sq.output, prec_);
                 }
                 hh = detail::add_vectors(hh, hq.output, prec_);
+                // judging and the gap scan read neither scores nor weights:
+                // not kept, so that traces() copies little
+                for (QueryTrace *q : {&hq, &sq}) {
+                    q->scores.clear();
+                    q->weights.clear();
+                }
                 hard_.back()[l].push_back(std::move(hq));
                 soft_.back()[l].push_back(std::move(sq));
             }
@@ -167,12 +179,12 @@ void depth_first(Walk &walk, Word &w, std::size_t stop, std::size_t symbols, con
 } // namespace
 
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
-                const Limits &limits, const std::function<void(std::size_t)> &ready,
+                bool outputs, const Rational *fast_below, const Limits &limits, const std::function<void(std::size_t)> &ready,
                 const WordVisit &visit) {
     const std::size_t k = m.alphabet.size(), split = detail::prefix_split_length(k, n);
     std::vector<Word> roots;
     {
-        Walk walk(m, betas, prec);
+        Walk walk(m, betas, prec, outputs, fast_below);
         Word w;
         depth_first(walk, w, split, k, limits,
                     [&](const Word &x, const Trace &h, const Trace &s) { return visit(0, x, h, s); },
@@ -180,7 +192,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
     }
     ready(roots.size() + 1);
     detail::run_tasks(roots.size(), limits.threads, [&](std::size_t r) {
-        Walk walk(m, betas, prec);
+        Walk walk(m, betas, prec, outputs, fast_below);
         Word w = roots[r];
         for (int s : w)
             walk.push(s);
@@ -199,6 +211,9 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
                       const std::function<Tri(const Word &, std::string &)> &judge_whole) {
     if (!prefix_walk_applies(m, &beta)) return std::nullopt;
     const Prec prec = policy.start;
+    // a TV bound a quarter of eps leaves room for the layers after it; a
+    // node it leaves undecided goes to the whole-word definition path
+    const Rational fast_below = eps / 4;
     std::vector<Real> betas;
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         betas.push_back(beta.at(l, 1, prec));
@@ -213,7 +228,7 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
     std::vector<Part> parts(1);
     try {
         walk_words(
-            m, n, &betas, prec, limits,
+            m, n, &betas, prec, criterion != "tv", &fast_below, limits,
             [&](std::size_t count) {
                 parts.resize(count);
                 for (std::size_t k = 1; k < count; ++k)

@@ -15,7 +15,10 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta);
 
 // Visits every word of length 1..n, each extending its parent by one
 // position, with traces holding the queries the new position adds (with
-// length 1, BOS's too) and the word's read-outs; the soft trace is empty
+// length 1, BOS's too) and, with `outputs`, the word's read-outs (the
+// queries keep no scores or weights: neither the gap scan nor judging reads
+// them; soft queries use check_soft.hpp's analytic bound up to `fast_below`
+// where given); the soft trace is empty
 // without betas. visit returns whether to go below the word. The words are
 // split into tasks by a fixed prefix length (independent of --threads):
 // task 0, the words up to that length, runs first in this thread; then
@@ -26,7 +29,7 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta);
 using WordVisit =
     std::function<bool(std::size_t task, const Word &, const Trace &hard, const Trace &soft)>;
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
-                const Limits &limits, const std::function<void(std::size_t)> &ready,
+                bool outputs, const Rational *fast_below, const Limits &limits, const std::function<void(std::size_t)> &ready,
                 const WordVisit &visit);
 
 // Judges every word of length 1..n, each extending its parent in a

@@ -17,11 +17,20 @@ namespace tempcert::check {
 // word's hard trace (allowed sets and maximising positions).
 // One query of the soft model, as above: scores from the kernel, softmax
 // weights and TV (against the hard query `hard`) by this file's code.
+// With `fast_below`, where the compared weights are uniform on the maximising
+// set and the analytic bound on TV from the score ends (proofs/certificate.md,
+// "The checker's bound") is at most *fast_below, the query keeps TV as
+// [0, bound] and the head's output as the hard mixture widened by the bound,
+// with no softmax weight computed (no weights, and no exp per position).
 QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector &x_query,
                       const std::vector<RealVector> &keys, const std::vector<RealVector> &values,
-                      bool bos, std::size_t width, const Real &beta, Prec prec);
+                      bool bos, std::size_t width, const Real &beta, Prec prec,
+                      const Rational *fast_below);
 
+// `fast_below` as for soft_query (the whole-word path passes none: raising
+// the precision does not narrow the bound).
 Trace soft_trace(const Model &m, const Word &w, const std::vector<Real> &betas,
-                 const Trace &hard, Prec prec, const Limits *budget);
+                 const Trace &hard, Prec prec, const Limits *budget,
+                 const Rational *fast_below = nullptr);
 
 } // namespace tempcert::check

@@ -88,5 +88,25 @@ if ! cmp -s "$tmp/dyck.cert" "$tmp/dyck-bad.cert" &&
 else
     fail=$((fail + 1)); echo "FAIL: tempcert-check accepts a counting head's gap raised to 1/1001"
 fi
+# the checker's prefix walk with its analytic TV bound (item 20) at the
+# edge: on every bundled case the certificate at the tight bracket's upper
+# end is verified, and the same certificate moved to the lower end (a beta
+# that some word refutes, often by 1e-8) is not
+for f in "$cases"/models/*.json; do
+    "$tempcert" tight "$f" --n 6 --eps 1/100 --json >"$tmp/t.json" 2>/dev/null
+    lo=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['beta_lo_exact'])" "$tmp/t.json")
+    hi=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['beta_hi_exact'])" "$tmp/t.json")
+    "$tempcert" certify "$f" --n 6 --eps 1/100 --beta "$hi" -o "$tmp/hi.cert" >/dev/null 2>&1
+    "$py" -c "
+import json, sys
+c = json.load(open(sys.argv[1])); c['beta']['spec'] = sys.argv[2]
+json.dump(c, open(sys.argv[3], 'w'))" "$tmp/hi.cert" "$lo" "$tmp/lo.cert"
+    a=$("$checker" "$tmp/hi.cert" --model "$f"); b=$("$checker" "$tmp/lo.cert" --model "$f")
+    if grep -q '^s VERIFIED' <<<"$a" && grep -q '^s NOT VERIFIED.*violates eps' <<<"$b"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: $(basename "$f") at the tight edge: upper end: $a; lower end: $b"
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

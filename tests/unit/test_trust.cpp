@@ -161,3 +161,40 @@ TEST_CASE("the checker's softmax and TV enclose what the engine's do (issue 13, 
     MESSAGE("queries compared: " << compared);
     CHECK(compared > 500);
 }
+
+TEST_CASE("the checker's analytic TV bound and widened outputs hold the truth (issue 13, item 20)") {
+    // The bound route (check_soft.hpp, fast_below) against the engine's
+    // 512-bit enclosures: its TV interval [0, t] and every coordinate of a
+    // head's output must meet the engine's, which contain the true values.
+    int bounded = 0, tight = 0;
+    const Rational always(1); // take the bound wherever it applies
+    for (unsigned seed = 1; seed <= 80; ++seed) {
+        Model m = load_model_text(test::random_model_json(seed), "random.json", Limits{});
+        BetaSpec beta = BetaSpec::parse(std::to_string(1 + 3 * (seed % 9)), m.layers.size());
+        for_each_word(m.alphabet.size(), 3, [&](const Word &w) {
+            Trace hard = evaluate_hard(m, w);
+            std::vector<Real> betas{beta.at(0, w.size(), 128)};
+            Trace mine = check::soft_trace(m, w, betas, hard, 128, nullptr, &always);
+            Trace ref = evaluate_soft_at(m, w, beta, hard, 512);
+            for (std::size_t h = 0; h < mine.layers[0].heads.size(); ++h)
+                for (std::size_t t = 0; t < mine.layers[0].heads[h].queries.size(); ++t) {
+                    const auto &a = mine.layers[0].heads[h].queries[t];
+                    const auto &b = ref.layers[0].heads[h].queries[t];
+                    if (!a.tv || !a.weights.empty()) continue; // not bounded
+                    ++bounded;
+                    Interval x = a.tv->enclose(128), y = b.tv->enclose(512);
+                    REQUIRE(x.lower_exact() == 0);
+                    REQUIRE(y.lower_exact() <= x.upper_exact());
+                    tight += x.upper_exact() <= 2 * y.upper_exact() + Rational(1, 1000000);
+                    for (std::size_t c = 0; c < a.output.size(); ++c) {
+                        Interval o = a.output[c].enclose(128), r = b.output[c].enclose(512);
+                        REQUIRE(o.lower_exact() <= r.upper_exact());
+                        REQUIRE(r.lower_exact() <= o.upper_exact());
+                    }
+                }
+            return true;
+        });
+    }
+    MESSAGE("queries bounded: " << bounded << ", within twice the true TV: " << tight);
+    CHECK(bounded > 500);
+}
