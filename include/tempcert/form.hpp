@@ -56,11 +56,18 @@ class Form {
     std::map<Monomial, Rational> terms_; // no zero coefficients
 };
 
-// Caps: terms of one form, atoms in one monomial, characters of an atom's
-// name, atoms made by one process. Past them a value keeps no form.
-constexpr std::size_t kMaxFormTerms = 256;
+// Caps: terms of one form, term products one multiplication may form,
+// atoms in one monomial, characters of an atom's name, atoms made by one
+// process. Past them a value keeps no form and compares by its interval, so
+// form arithmetic costs at most about a hundred rational operations per
+// arithmetic operation, and the atom table holds at most about 64 MiB.
+// Forms are for the few irrational features a model has; a model with
+// dozens of irrational features per position sums them past the cap and is
+// judged by intervals alone, as before forms existed.
+constexpr std::size_t kMaxFormTerms = 16;
+constexpr std::size_t kMaxFormProducts = 64;
 constexpr std::size_t kMaxMonomialDegree = 16;
-constexpr std::size_t kMaxAtomKeyChars = 4096;
-constexpr std::size_t kMaxAtoms = std::size_t(1) << 20;
+constexpr std::size_t kMaxAtomKeyChars = 512;
+constexpr std::size_t kMaxAtoms = std::size_t(1) << 16;
 
 } // namespace tempcert

@@ -63,6 +63,11 @@ class Real {
         auto e = std::get_if<Enclosed>(&v_);
         return e && e->form;
     }
+    // The stored form of an interval value, without a copy (null if none).
+    const Form *stored_form() const {
+        auto e = std::get_if<Enclosed>(&v_);
+        return e ? e->form.get() : nullptr;
+    }
     bool is_zero() const {
         if (auto s = small()) return s->num == 0;
         if (auto b = big()) return *b == 0;

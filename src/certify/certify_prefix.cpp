@@ -271,6 +271,59 @@ void merge(CertifyResult &into, const CertifyResult &part) {
             record_binding_value(into.bindings, i, part.bindings[i]);
 }
 
+// Calls the progress callback every 50 ms while tasks run (the only caller
+// then), from its own thread; stops when destroyed.
+class ProgressReporter {
+  public:
+    ProgressReporter(const Limits &limits, const std::atomic<std::uint64_t> &visited,
+                     std::uint64_t total) {
+        if (!limits.progress) return;
+        thread_ = std::thread([this, &limits, &visited, total] {
+            while (!done_.load()) {
+                limits.progress(visited.load(), total);
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~ProgressReporter() { stop(); }
+    void stop() {
+        done_ = true;
+        if (thread_.joinable()) thread_.join();
+    }
+
+  private:
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+// The words of the surviving binding candidates of every part (the largest
+// near-maximal places the filter kept), sorted and distinct; clears
+// r.binding_exact when a part dropped candidates.
+std::vector<Word> binding_words(std::vector<Candidates> &cands, CertifyResult &r) {
+    std::vector<double> best;
+    for (const auto &c : cands)
+        for (std::size_t idx = 0; idx < c.best_lo.size(); ++idx) {
+            if (best.size() <= idx) best.resize(idx + 1, 0.0);
+            best[idx] = std::max(best[idx], c.best_lo[idx]);
+        }
+    std::vector<Word> words;
+    for (const auto &c : cands)
+        r.binding_exact = r.binding_exact && !c.dropped;
+    for (std::size_t idx = 0; idx < best.size(); ++idx) {
+        std::vector<Candidate> all;
+        for (const auto &c : cands)
+            if (idx < c.items.size())
+                for (const auto &item : c.items[idx])
+                    if (item.first >= best[idx]) all.push_back(item);
+        if (keep_largest(all)) r.binding_exact = false;
+        for (auto &item : all)
+            words.push_back(std::move(item.second));
+    }
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+}
+
 } // namespace
 
 std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
@@ -306,22 +359,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     const CertifyResult top = r;
     std::vector<CertifyResult> parts(tasks.size());
     cands.resize(tasks.size() + 1);
-    // the only caller of the progress callback while the tasks run
-    struct Reporter {
-        std::atomic<bool> done{false};
-        std::thread thread;
-        ~Reporter() {
-            done = true;
-            if (thread.joinable()) thread.join();
-        }
-    } reporter;
-    if (o.limits.progress)
-        reporter.thread = std::thread([&] {
-            while (!reporter.done.load()) {
-                o.limits.progress(visited.load(), total);
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            }
-        });
+    ProgressReporter reporter(o.limits, visited, total);
     detail::run_tasks(tasks.size(), o.limits.threads, [&](std::size_t i) {
         const Word &prefix = tasks[i];
         detail::PrefixEvaluator ev(m, prec, betas, o.filter);
@@ -338,43 +376,21 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
             part.counterexample->word == top.counterexample->word)
             part.counterexample.reset(); // the top's, merged once
     });
-    reporter.done = true;
+    reporter.stop();
     for (const auto &part : parts)
         merge(r, part);
     r.verdict = r.counterexample ? Verdict::Refuted
                                  : (r.undecided ? Verdict::Undecided : Verdict::Certified);
-    if (r.verdict == Verdict::Certified) {
-        // the surviving binding candidates of every part, in MPFI
-        std::vector<double> best;
-        for (const auto &c : cands)
-            for (std::size_t idx = 0; idx < c.best_lo.size(); ++idx) {
-                if (best.size() <= idx) best.resize(idx + 1, 0.0);
-                best[idx] = std::max(best[idx], c.best_lo[idx]);
-            }
-        std::vector<Word> words;
-        for (const auto &c : cands)
-            r.binding_exact = r.binding_exact && !c.dropped;
-        for (std::size_t idx = 0; idx < best.size(); ++idx) {
-            std::vector<Candidate> all;
-            for (const auto &c : cands)
-                if (idx < c.items.size())
-                    for (const auto &item : c.items[idx])
-                        if (item.first >= best[idx]) all.push_back(item);
-            if (keep_largest(all)) r.binding_exact = false;
-            for (auto &item : all)
-                words.push_back(std::move(item.second));
-        }
-        std::sort(words.begin(), words.end());
-        words.erase(std::unique(words.begin(), words.end()), words.end());
-        // re-evaluated in parallel, one result per word, merged order-free as the parts are
-        std::vector<CertifyResult> rebound(words.size());
-        detail::run_tasks(words.size(), o.limits.threads, [&](std::size_t i) {
-            check_budget(o.limits);
-            walk.rebind(words[i], rebound[i]);
-        });
-        for (const auto &part : rebound) // bindings only: rebind counts no words
-            merge(r, part);
-    }
+    if (r.verdict != Verdict::Certified) return r;
+    std::vector<Word> words = binding_words(cands, r);
+    // re-evaluated in parallel, one result per word, merged order-free as the parts are
+    std::vector<CertifyResult> rebound(words.size());
+    detail::run_tasks(words.size(), o.limits.threads, [&](std::size_t i) {
+        check_budget(o.limits);
+        walk.rebind(words[i], rebound[i]);
+    });
+    for (const auto &part : rebound) // bindings only: rebind counts no words
+        merge(r, part);
     return r;
 }
 

@@ -277,6 +277,80 @@ struct State {
     CountCoords counts;
 };
 
+// What one layer's heads may add: per head, the hard outputs at real
+// positions and at BOS, and their spans.
+struct LayerOutputs {
+    std::vector<std::vector<Vector>> S, B;
+    Vector span, span_B;
+    bool counting = false; // a counting head: no profile bound for this layer
+    CountCoords fresh;
+};
+
+// A uniform head with more than one output: exact at every beta (weights
+// 1/N(i) in both models); its real-position outputs live in count
+// coordinates, not in S.
+void uniform_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_t n,
+                        const State &st, LayerwiseLayer &info, LayerOutputs &out) {
+    const Head &head = m.layers[l].heads[h];
+    layerwise_detail::add_count_coords(m.layers[l], l, h, st.S, st.B, out.fresh);
+    HeadGap g;
+    g.layer = l + 1;
+    g.head = h + 1;
+    g.kind = head.kind;
+    g.mask = head.mask;
+    g.max_allowed = max_allowed(head.mask, n, m.has_bos());
+    info.heads.push_back(g);
+    out.S.push_back({Vector(m.width, Rational(0))});
+    out.B.push_back(head_outputs(head, {&st.B}, false, m.width));
+}
+
+// Any other head: its least gap (counting or symbolic), Lemma GT's bound,
+// and the outputs it may add.
+void gap_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_t n,
+                    const Rational &eps, const Limits &limits, bool with_profile,
+                    const State &st, LayerwiseLayer &info, LayerOutputs &out) {
+    const Head &head = m.layers[l].heads[h];
+    HeadGap g;
+    if (layerwise_detail::reads_any(head.query, st.counts)) {
+        out.counting = true;
+        g = layerwise_detail::counting_head_gap(head, l, h, st.S, st.B, st.counts, n, m.has_bos(),
+                                                limits);
+    } else {
+        g = symbolic_head_gap(m, head, l, h, st.S, st.B, n, eps, limits, with_profile, info);
+    }
+    GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
+    if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up)) info.beta = b;
+    info.heads.push_back(g);
+    std::vector<Vector> all = head_outputs(head, {&st.S, &st.B}, can_be_empty(head.mask), m.width);
+    add_span(out.span, all);
+    out.S.push_back(all);
+    if (looks_backward(head.mask)) {
+        // BOS's query sees BOS alone (causal) or nothing (strict): the soft
+        // output there is the hard one exactly
+        bool self = mask_allows(head.mask, 0, 0);
+        out.B.push_back(self ? head_outputs(head, {&st.B}, false, m.width)
+                             : std::vector<Vector>{Vector(m.width, Rational(0))});
+    } else {
+        add_span(out.span_B, all);
+        out.B.push_back(all);
+    }
+}
+
+// Soft radius: eps * span on the heads' output coordinates; earlier tainted
+// coordinates stay perturbed (no unit reads them, checked before, so they
+// pass through the identity part of the Jacobian).
+std::set<std::size_t> perturbation(const Vector &span, const Rational &eps,
+                                   const std::set<std::size_t> &tainted, Vector &radius) {
+    std::set<std::size_t> perturbed = tainted;
+    radius.assign(span.size(), Rational(0));
+    for (std::size_t c = 0; c < span.size(); ++c)
+        if (span[c] != 0) {
+            radius[c] = eps * span[c];
+            perturbed.insert(c);
+        }
+    return perturbed;
+}
+
 // One layer of the argument (proofs/layerwise.md, "Per layer").
 LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, const Rational &eps,
                                  const Limits &limits, bool with_profile,
@@ -288,80 +362,29 @@ LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, c
     info.beta = lemma_gt(0, std::nullopt, eps, kPrecStart);
     check_tainted_reads(layer, l, st.tainted);
     layerwise_detail::check_count_use(layer, l, st.counts, features);
-    std::vector<std::vector<Vector>> out_S, out_B; // per head: hard outputs at real positions, BOS
-    Vector span(m.width, Rational(0));   // real positions
-    Vector span_B(m.width, Rational(0)); // BOS
-    bool counting = false; // a counting head: no profile bound for this layer
-    CountCoords fresh;
+    LayerOutputs out;
+    out.span = out.span_B = Vector(m.width, Rational(0));
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const Head &head = layer.heads[h];
         if (layerwise_detail::uniform_head(head) &&
-            head_outputs(head, {&st.S, &st.B}, false, m.width).size() > 1) {
-            // exact at every beta: weights 1/N(i) in both models; its
-            // real-position outputs live in count coordinates, not in S
-            layerwise_detail::add_count_coords(layer, l, h, st.S, st.B, fresh);
-            HeadGap g;
-            g.layer = l + 1;
-            g.head = h + 1;
-            g.kind = head.kind;
-            g.mask = head.mask;
-            g.max_allowed = max_allowed(head.mask, n, m.has_bos());
-            info.heads.push_back(g);
-            out_S.push_back({Vector(m.width, Rational(0))});
-            out_B.push_back(head_outputs(head, {&st.B}, false, m.width));
-            continue;
-        }
-        HeadGap g;
-        if (layerwise_detail::reads_any(head.query, st.counts)) {
-            counting = true;
-            g = layerwise_detail::counting_head_gap(head, l, h, st.S, st.B, st.counts, n,
-                                                    m.has_bos(), limits);
-        } else {
-            g = symbolic_head_gap(m, head, l, h, st.S, st.B, n, eps, limits, with_profile, info);
-        }
-        GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
-        if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up)) info.beta = b;
-        info.heads.push_back(g);
-        std::vector<Vector> out = head_outputs(head, {&st.S, &st.B}, can_be_empty(head.mask), m.width);
-        add_span(span, out);
-        out_S.push_back(out);
-        if (looks_backward(head.mask)) {
-            // BOS's query sees BOS alone (causal) or nothing (strict): the
-            // soft output there is the hard one exactly
-            bool self = mask_allows(head.mask, 0, 0);
-            out_B.push_back(self ? head_outputs(head, {&st.B}, false, m.width)
-                                 : std::vector<Vector>{Vector(m.width, Rational(0))});
-        } else {
-            add_span(span_B, out);
-            out_B.push_back(out);
-        }
+            head_outputs(head, {&st.S, &st.B}, false, m.width).size() > 1)
+            uniform_head_entry(m, l, h, n, st, info, out);
+        else
+            gap_head_entry(m, l, h, n, eps, limits, with_profile, st, info, out);
     }
-    if (counting) { // its need is Lemma GT's alone
+    if (out.counting) { // its need is Lemma GT's alone
         info.has_profile = false;
         info.profile = Bracket{0, 0};
     }
-    for (const auto &[c, cc] : fresh)
+    for (const auto &[c, cc] : out.fresh)
         st.counts[c] = cc;
-    // soft radius: eps * span on the heads' output coordinates; earlier
-    // tainted coordinates stay perturbed (no unit reads them, checked
-    // above, so they pass through the identity part of the Jacobian)
-    auto perturbation = [&](const Vector &sp, Vector &radius) {
-        std::set<std::size_t> perturbed = st.tainted;
-        radius.assign(m.width, Rational(0));
-        for (std::size_t c = 0; c < m.width; ++c)
-            if (sp[c] != 0) {
-                radius[c] = eps * sp[c];
-                perturbed.insert(c);
-            }
-        return perturbed;
-    };
     Vector radius, radius_B;
-    std::set<std::size_t> perturbed = perturbation(span, radius);
-    std::set<std::size_t> perturbed_B = perturbation(span_B, radius_B);
+    std::set<std::size_t> perturbed = perturbation(out.span, eps, st.tainted, radius);
+    std::set<std::size_t> perturbed_B = perturbation(out.span_B, eps, st.tainted, radius_B);
     std::set<std::size_t> next_tainted;
     if (!layer.ffn) next_tainted = perturbed;
-    st.S = LayerStep{layer, l, perturbed, radius, limits.max_values, next_tainted}(st.S, out_S);
-    st.B = LayerStep{layer, l, perturbed_B, radius_B, limits.max_values, next_tainted}(st.B, out_B);
+    st.S = LayerStep{layer, l, perturbed, radius, limits.max_values, next_tainted}(st.S, out.S);
+    st.B = LayerStep{layer, l, perturbed_B, radius_B, limits.max_values, next_tainted}(st.B, out.B);
     st.tainted = next_tainted;
     info.perturbed.assign(st.tainted.begin(), st.tainted.end());
     return info;

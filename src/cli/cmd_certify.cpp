@@ -47,30 +47,14 @@ void refuse_irrational_gaps(const GapReport &gaps) {
 
 namespace {
 
-void add_claim_options(po::options_description &desc) {
-    desc.add_options()("n", po::value<long long>(), "largest input length")(
-        "eps", po::value<std::string>(), "tolerance, 0 < eps < 1 (0.01, 1/100, 1e-2)")(
-        "criterion", po::value<std::string>()->default_value("tv"), "tv, output or decision")(
-        "method", po::value<std::string>()->default_value("auto"),
-        "auto (exhaustive while --max-words allows, else layerwise), "
-        "exhaustive (prefix sharing where the masks allow it), plain "
-        "(every word from scratch), or layerwise (rounded models, any n)")(
-        "no-filter", po::bool_switch(),
-        "judge with MPFI only, without the double-interval filter in front (same results)");
-}
-
 CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
     CertifyOptions o;
     o.limits = common.limits;
     o.precision = common.precision;
     o.n = read_n(vm, common.limits);
-    o.eps = read_fraction(vm, "eps", true);
+    o.eps = read_fraction(vm, "eps");
     o.criterion = read_criterion(vm);
-    std::string method = vm["method"].as<std::string>();
-    if (method != "auto" && method != "exhaustive" && method != "plain" && method != "layerwise")
-        throw InputError("", "--method",
-                         "expected auto, exhaustive, plain or layerwise, got \"" + method + "\"");
-    o.allow_prefix = method != "plain";
+    o.allow_prefix = vm["method"].as<std::string>() != "plain";
     o.filter = !vm["no-filter"].as<bool>();
     return o;
 }
@@ -163,13 +147,120 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
 
 } // namespace
 
+namespace {
+
+// The exhaustive path's run: gaps, the beta certified, the verdict.
+struct ExhaustiveRun {
+    GapReport gaps;
+    GapBound bgap;
+    std::string beta_text, source;
+    CertifyResult r;
+};
+
+ExhaustiveRun certify_exhaustively(const Model &m, const po::variables_map &vm,
+                                   const CertifyOptions &o) {
+    ExhaustiveRun run;
+    run.gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
+                              : min_gaps_plain(m, o.n, o.limits, o.precision);
+    run.bgap = model_beta_gap(run.gaps, o.eps, o.precision.start);
+    if (vm.count("beta")) {
+        run.beta_text = beta_option(vm, m);
+        run.source = "user";
+    } else {
+        run.beta_text = to_string(beta_to_certify(run.bgap));
+        run.source = "beta_gap";
+    }
+    run.r = certify_auto(m, BetaSpec::parse(run.beta_text, m.layers.size()), o);
+    return run;
+}
+
+void print_certify_json(const CertJson &cert, const ExhaustiveRun &run, const Model &m,
+                        const CertifyOptions &o) {
+    const CertifyResult &r = run.r;
+    const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
+    CertJson out = cert;
+    out["min_gap"] = cert["gaps"]["min_gap"];
+    out["filter"] = {{"used", o.filter && r.method == "exhaustive-prefix"},
+                     {"decided", r.filter_decided},
+                     {"fallbacks", r.filter_fallbacks}};
+    if (bind)
+        out["binding"] = {{"layer", bind->layer},
+                          {"head", bind->head},
+                          {"query", bind->query},
+                          {"word", format_word(bind->word, m.alphabet)},
+                          {"value_up", decimal_significant(bind->value, 12, true)},
+                          {"slack", decimal_significant(safe_slack(o.eps, bind->value), 12, false)},
+                          {"exact_choice", r.binding_exact}};
+    std::cout << out.dump(2) << "\n";
+}
+
+// "binding: ..." : where a certified claim is tightest, and its slack.
+void print_binding(const Binding &bind, const CertifyResult &r, const Model &m,
+                   const CertifyOptions &o) {
+    std::cout << "binding: "
+              << (bind.layer ? "layer " + std::to_string(bind.layer) + " head " +
+                                   std::to_string(bind.head) + " query "
+                             : std::string("read-out at position "))
+              << bind.query << " on " << format_word(bind.word, m.alphabet) << ", "
+              << to_string(o.criterion) << " <= " << decimal_significant(bind.value, 6, true)
+              << " against eps " << to_string(o.eps)
+              << (bind.value <= o.eps
+                      ? " (slack >= " +
+                            decimal_significant(safe_slack(o.eps, bind.value), 6, false) + ")"
+                      : std::string(" (slack >= 0: this enclosure reaches eps; the criterion was "
+                                    "decided at a higher precision)"))
+              << (r.binding_exact ? ""
+                                  : " [largest of the near-maximal places the filter kept; "
+                                    "--no-filter for the exact choice]")
+              << "\n";
+}
+
+void print_certify_text(const ExhaustiveRun &run, const Model &m, const CertifyOptions &o,
+                        const std::string *written) {
+    const CertifyResult &r = run.r;
+    std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
+              << ", criterion " << to_string(o.criterion) << ", method " << r.method << "\n";
+    std::cout << "minimum gap "
+              << (run.gaps.min_gap ? to_string(*run.gaps.min_gap) : std::string("inf"));
+    if (!run.bgap.trivial)
+        std::cout << "; Lemma GT beta_gap = " << run.bgap.exact << " <= "
+                  << run.bgap.beta_decimal_up;
+    std::cout << "\nbeta = "
+              << (run.source == "beta_gap" ? run.bgap.beta_decimal_up + " (beta_gap, rounded up)"
+                                           : run.beta_text)
+              << ", " << r.words << " words checked\n";
+    if (r.filter_decided + r.filter_fallbacks > 0)
+        std::cout << "filter: " << r.filter_decided << " nodes decided in double intervals, "
+                  << r.filter_fallbacks << " re-judged by the exact and MPFI path\n";
+    if (r.counterexample)
+        std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet) << ": "
+                  << r.counterexample->detail << "\n";
+    if (r.undecided && r.verdict == Verdict::Undecided)
+        std::cout << "undecided at " << o.precision.cap
+                  << " bits: " << format_word(r.undecided->word, m.alphabet) << ": "
+                  << r.undecided->detail << "\n";
+    const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
+    if (bind && bind->value > 0) print_binding(*bind, r, m, o);
+    std::cout << "verdict: " << to_string(r.verdict) << "\n";
+    if (written) std::cout << "certificate written to " << *written << "\n";
+}
+
+int verdict_exit(Verdict v) {
+    switch (v) {
+    case Verdict::Certified:
+        return kExitOk;
+    case Verdict::Refuted:
+        return kExitRefuted;
+    case Verdict::Undecided:
+        return kExitUndecided;
+    }
+    return kExitUndecided;
+}
+
+} // namespace
+
 int run_certify(const Args &args) {
     po::options_description desc("certify options");
-    add_claim_options(desc);
-    desc.add_options()("beta", po::value<std::string>(),
-                       "inverse temperature to certify (default: the model's beta_gap)")(
-        "output,o", po::value<std::string>(), "write the certificate to this file");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command(
             "certify",
@@ -190,106 +281,28 @@ int run_certify(const Args &args) {
         if (method == "layerwise" || lw.applies) return certify_by_layers(m, lw, vm, o, common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
-
-    GapReport gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
-                                    : min_gaps_plain(m, o.n, o.limits, o.precision);
-    GapBound bgap = model_beta_gap(gaps, o.eps, o.precision.start);
-    std::string beta_text, source;
-    if (vm.count("beta")) {
-        beta_text = beta_option(vm, m);
-        source = "user";
-    } else {
-        beta_text = to_string(beta_to_certify(bgap));
-        source = "beta_gap";
-    }
-    BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
-    CertifyResult r = certify_auto(m, beta, o);
-
+    ExhaustiveRun run = certify_exhaustively(m, vm, o);
     CertificateInput in;
     in.model = &m;
     in.model_file = path;
     in.options = o;
-    in.beta_spec = beta_text;
-    in.beta_source = source;
-    in.beta_gap = source == "beta_gap" ? &bgap : nullptr;
-    in.gaps = &gaps;
-    in.result = &r;
+    in.beta_spec = run.beta_text;
+    in.beta_source = run.source;
+    in.beta_gap = run.source == "beta_gap" ? &run.bgap : nullptr;
+    in.gaps = &run.gaps;
+    in.result = &run.r;
     CertJson cert = certificate_json(in);
-    if (vm.count("output") && r.verdict != Verdict::Undecided) {
-        refuse_irrational_gaps(gaps);
-        write_json_file(vm["output"].as<std::string>(), cert);
+    std::optional<std::string> written;
+    if (vm.count("output") && run.r.verdict != Verdict::Undecided) {
+        refuse_irrational_gaps(run.gaps);
+        written = vm["output"].as<std::string>();
+        write_json_file(*written, cert);
     }
-
-    const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
-    if (common.json) {
-        CertJson out = cert;
-        out["min_gap"] = cert["gaps"]["min_gap"];
-        out["filter"] = {{"used", o.filter && r.method == "exhaustive-prefix"},
-                         {"decided", r.filter_decided},
-                         {"fallbacks", r.filter_fallbacks}};
-        if (bind)
-            out["binding"] = {
-                {"layer", bind->layer},
-                {"head", bind->head},
-                {"query", bind->query},
-                {"word", format_word(bind->word, m.alphabet)},
-                {"value_up", decimal_significant(bind->value, 12, true)},
-                {"slack", decimal_significant(safe_slack(o.eps, bind->value), 12, false)},
-                {"exact_choice", r.binding_exact}};
-        std::cout << out.dump(2) << "\n";
-    } else {
-        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-                  << ", criterion " << to_string(o.criterion) << ", method " << r.method << "\n";
-        std::cout << "minimum gap "
-                  << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"));
-        if (!bgap.trivial)
-            std::cout << "; Lemma GT beta_gap = " << bgap.exact << " <= " << bgap.beta_decimal_up;
-        std::cout << "\nbeta = "
-                  << (source == "beta_gap" ? bgap.beta_decimal_up + " (beta_gap, rounded up)"
-                                           : beta_text)
-                  << ", " << r.words << " words checked\n";
-        if (r.filter_decided + r.filter_fallbacks > 0)
-            std::cout << "filter: " << r.filter_decided << " nodes decided in double intervals, "
-                      << r.filter_fallbacks << " re-judged by the exact and MPFI path\n";
-        if (r.counterexample)
-            std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet)
-                      << ": " << r.counterexample->detail << "\n";
-        if (r.undecided && r.verdict == Verdict::Undecided)
-            std::cout << "undecided at " << o.precision.cap
-                      << " bits: " << format_word(r.undecided->word, m.alphabet) << ": "
-                      << r.undecided->detail << "\n";
-        if (bind && bind->value > 0)
-            std::cout << "binding: "
-                      << (bind->layer ? "layer " + std::to_string(bind->layer) + " head " +
-                                            std::to_string(bind->head) + " query "
-                                      : std::string("read-out at position "))
-                      << bind->query << " on " << format_word(bind->word, m.alphabet) << ", "
-                      << to_string(o.criterion)
-                      << " <= " << decimal_significant(bind->value, 6, true) << " against eps "
-                      << to_string(o.eps)
-                      << (bind->value <= o.eps
-                              ? " (slack >= " +
-                                    decimal_significant(safe_slack(o.eps, bind->value), 6, false) +
-                                    ")"
-                              : std::string(" (slack >= 0: this enclosure reaches eps; the "
-                                            "criterion was decided at a higher precision)"))
-                      << (r.binding_exact ? ""
-                                          : " [largest of the near-maximal places the filter "
-                                            "kept; --no-filter for the exact choice]")
-                      << "\n";
-        std::cout << "verdict: " << to_string(r.verdict) << "\n";
-        if (vm.count("output") && r.verdict != Verdict::Undecided)
-            std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";
-    }
-    switch (r.verdict) {
-    case Verdict::Certified:
-        return kExitOk;
-    case Verdict::Refuted:
-        return kExitRefuted;
-    case Verdict::Undecided:
-        return kExitUndecided;
-    }
-    return kExitUndecided;
+    if (common.json)
+        print_certify_json(cert, run, m, o);
+    else
+        print_certify_text(run, m, o, written ? &*written : nullptr);
+    return verdict_exit(run.r.verdict);
 }
 
 namespace {
@@ -365,12 +378,6 @@ int print_per_layer(const Model &m, const CertifyOptions &o, const PerLayerTight
 
 int run_tight(const Args &args) {
     po::options_description desc("tight options");
-    add_claim_options(desc);
-    desc.add_options()("rel", po::value<std::string>()->default_value("1e-6"),
-                       "stop when beta_hi - beta_lo <= rel * beta_hi")(
-        "per-layer", "one beta per layer (tv): from the one-beta tight beta_hi, each layer's "
-                     "lowered in turn, the others as they stand");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("tight",
                        "MODEL --n N --eps E [--rel R] [--criterion ...] [--per-layer] [--json]",
@@ -381,8 +388,8 @@ int run_tight(const Args &args) {
     Model m = load_model_file(path, common.limits);
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
-    Rational rel = read_fraction(vm, "rel", true);
-    if (vm.count("per-layer")) return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
+    Rational rel = read_fraction(vm, "rel");
+    if (vm["per-layer"].as<bool>()) return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
     std::string why_not;
     bool symbolic = o.criterion == Criterion::Tv &&
                     count_words(m.alphabet.size(), o.n) > o.limits.max_words &&
@@ -444,8 +451,6 @@ int run_tight(const Args &args) {
 
 int run_check(const Args &args) {
     po::options_description desc("check options");
-    desc.add_options()("model", po::value<std::string>(), "the model the certificate is about");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("check", "CERT --model MODEL [--json]", desc, args, "certificate", 1, vm))
         return kExitOk;

@@ -14,16 +14,6 @@ namespace tempcert::cli {
 
 int run_compile(const Args &args) {
     po::options_description desc("compile options");
-    desc.add_options()("alphabet", po::value<std::string>(),
-                       "the symbols, comma-separated (a,b,c)")(
-        "pe", po::value<std::string>(),
-        "positional encoding of the temporal operators: unbounded (j; gaps 1 at every n) or "
-        "bounded (j/n; gaps 1/n); default unbounded")(
-        "accept-at", po::value<std::string>()->default_value("last"),
-        "the position whose truth value decides acceptance: last or first")(
-        "output,o", po::value<std::string>(), "the model file to write")(
-        "mona", po::value<std::string>(), "also write the formula as a MONA (M2L-Str) program");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command(
             "compile",
@@ -35,11 +25,7 @@ int run_compile(const Args &args) {
     std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
     if (!vm.count("output")) throw InputError("", "-o", "expected -o MODEL, the file to write");
     std::string pe_text = vm.count("pe") ? vm["pe"].as<std::string>() : "unbounded";
-    if (pe_text != "unbounded" && pe_text != "bounded")
-        throw InputError("", "--pe", "expected unbounded or bounded, got \"" + pe_text + "\"");
     std::string at = vm["accept-at"].as<std::string>();
-    if (at != "last" && at != "first")
-        throw InputError("", "--accept-at", "expected last or first, got \"" + at + "\"");
     std::string text = vm["formula"].as<std::vector<std::string>>().front();
     Formula f = Formula::parse(text, alphabet);
     if (f.has_counts() && vm.count("mona"))

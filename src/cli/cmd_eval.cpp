@@ -13,14 +13,6 @@ namespace tempcert::cli {
 
 int run_eval(const Args &args) {
     po::options_description desc("eval options");
-    desc.add_options()("input,i", po::value<std::string>(),
-                       "the word to evaluate (abba, or a,b,b,a)")(
-        "hard", po::bool_switch(), "show the hard model (the default without --beta)")(
-        "beta", po::value<std::string>(),
-        "inverse temperature: a rational, an expression in n, or one per layer (2,5,5)")(
-        "width", po::value<std::string>()->default_value("1e-30"),
-        "raise precision until every soft weight interval is narrower than this");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("eval", "MODEL --input WORD [--hard] [--beta B] [--json]", desc, args,
                        "model", 1, vm))
@@ -49,10 +41,7 @@ int run_eval(const Args &args) {
                              " attention weights (n^2 per head), more than the limit " +
                              std::to_string(common.limits.max_entries) + " (--max-entries)");
     }
-    std::string why;
-    auto width = parse_rational_scientific(vm["width"].as<std::string>(), why);
-    if (!width || *width <= 0)
-        throw InputError("", "--width", width ? "expected a positive width" : why);
+    Rational width = read_fraction(vm, "width");
 
     bool want_soft = vm.count("beta") > 0;
     bool want_hard = vm["hard"].as<bool>() || !want_soft;
@@ -62,7 +51,7 @@ int run_eval(const Args &args) {
         BetaSpec beta = BetaSpec::parse(beta_option(vm, m), m.layers.size());
         SoftOptions options;
         options.precision = common.precision;
-        options.target_width = *width;
+        options.target_width = width;
         soft = evaluate_soft(m, w, beta, hard, options);
     }
 

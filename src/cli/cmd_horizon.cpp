@@ -42,12 +42,6 @@ CertJson failure_json(const Violation &v, const Model &m) {
 
 int run_horizon(const Args &args) {
     po::options_description desc("horizon options");
-    desc.add_options()("eps", po::value<std::string>(), "tolerance, 0 < eps < 1")(
-        "criterion", po::value<std::string>()->default_value("tv"), "tv, output or decision")(
-        "beta", po::value<std::string>(),
-        "inverse temperature: a number, an expression in n, per-layer list, or native "
-        "(the model's own; the default when it has one)");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("horizon",
                        "MODEL --eps E [--criterion C] [--beta B|native] [--max-n N] [--json]",
@@ -58,7 +52,7 @@ int run_horizon(const Args &args) {
     CertifyOptions o;
     o.limits = common.limits;
     o.precision = common.precision;
-    o.eps = read_fraction(vm, "eps", true);
+    o.eps = read_fraction(vm, "eps");
     o.criterion = read_criterion(vm);
     o.n = horizon_length(vm, m, common.limits);
     std::string beta_text;

@@ -16,8 +16,6 @@ namespace tempcert::cli {
 
 int run_import(const Args &args) {
     po::options_description desc("import options");
-    desc.add_options()("output,o", po::value<std::string>(), "the model file to write");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("import", "tracr FILE.safetensors -o MODEL.json", desc, args, "input", 2,
                        vm))

@@ -20,10 +20,6 @@ namespace tempcert::cli {
 
 namespace {
 
-// Enumerated brackets to n = 8, symbolic (heads in layer 1) or layerwise
-// beyond: about a minute and a half on two cores for the bundled cases.
-const char *kDefaultNs = "2..8,16,32,64";
-
 nlohmann::json read_manifest(const std::string &path, bool required) {
     std::ifstream in(path);
     if (!in) {
@@ -124,16 +120,6 @@ std::vector<ReportCase> load_cases(const std::vector<std::string> &wanted, const
 
 int run_report(const Args &args) {
     po::options_description desc("report options");
-    desc.add_options()("n", po::value<std::string>()->default_value(kDefaultNs),
-                       "lengths: ranges and lists, e.g. 2..64 or 2..10,16,32")(
-        "eps", po::value<std::string>()->default_value("1/100"),
-        "tolerance, 0 < eps < 1")("rel", po::value<std::string>()->default_value("1e-6"),
-                                  "tight brackets stop when hi - lo <= rel * hi")(
-        "out", po::value<std::string>()->default_value("report"), "directory to write into")(
-        "tight-words", po::value<std::uint64_t>()->default_value(2048),
-        "enumerate every word (tight bracket by bisection) when 1..n has at most this many "
-        "words; beyond, the symbolic tight bracket (heads in layer 1) or layerwise bounds");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("report", "[CASES...] [--n 2..64] [--eps E] [--out DIR]\n\n"
                        "CASES: ids of bundled models (cases/manifest.json; none: all of them), ids of\n"
@@ -147,9 +133,9 @@ int run_report(const Args &args) {
     o.limits = common.limits;
     o.precision = common.precision;
     o.ns = parse_n_list(vm["n"].as<std::string>(), common.limits.max_n);
-    o.eps = read_fraction(vm, "eps", true);
-    o.rel = read_fraction(vm, "rel", true);
-    o.tight_words = vm["tight-words"].as<std::uint64_t>();
+    o.eps = read_fraction(vm, "eps");
+    o.rel = read_fraction(vm, "rel");
+    o.tight_words = static_cast<std::uint64_t>(vm["tight-words"].as<long long>());
     if (o.tight_words > common.limits.max_words)
         throw LimitError("--tight-words " + std::to_string(o.tight_words) +
                          " is more than --max-words " + std::to_string(common.limits.max_words));

@@ -42,91 +42,91 @@ const TheoremRow kTheorems[] = {
      "every word up to n; with --beta, whether B does"},
 };
 
+int print_theorem_list(bool json) {
+    if (json) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto &t : kTheorems)
+            list.push_back({{"id", t.id},
+                            {"proof", t.proof},
+                            {"usage", std::string("tempcert theorem ") + t.id + " " + t.params},
+                            {"claim", t.claim}});
+        std::cout << list.dump(2) << "\n";
+        return kExitOk;
+    }
+    for (const auto &t : kTheorems)
+        std::cout << t.id << "  (" << t.proof << ")\n    tempcert theorem " << t.id << " "
+                  << t.params << "\n    " << t.claim << "\n";
+    return kExitOk;
+}
+
+TheoremOutcome gap_lemma(const po::variables_map &vm, const Common &common) {
+    if (!vm.count("n")) throw InputError("", "--n", "expected --n N, the number of allowed positions");
+    long long n = vm["n"].as<long long>();
+    if (n < 2 || n > static_cast<long long>(common.limits.max_n))
+        throw InputError("", "--n", "expected 2 <= N <= --max-n, got " + std::to_string(n));
+    std::optional<BetaSpec> claimed;
+    if (vm.count("beta")) claimed = BetaSpec::parse(vm["beta"].as<std::string>(), 1);
+    return check_gap_lemma(static_cast<std::size_t>(n), read_fraction(vm, "gap"),
+                           read_fraction(vm, "eps"), claimed, common.precision.start);
+}
+
+// The theorems about one model: profile-vs-gap, ahat-simulation.
+TheoremOutcome model_theorem(const std::string &id, const std::vector<std::string> &ids,
+                             const po::variables_map &vm, const Common &common) {
+    if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a MODEL file");
+    Model m = load_model_file(ids[1], common.limits);
+    if (id == "profile-vs-gap")
+        return check_profile_vs_gap(m, read_n(vm, common.limits), read_fraction(vm, "eps"),
+                                    common.limits);
+    std::optional<Rational> claimed;
+    if (vm.count("beta")) claimed = read_fraction(vm, "beta");
+    return check_ahat_simulation(m, read_n(vm, common.limits), read_fraction(vm, "eps"), claimed,
+                                 common.limits);
+}
+
+// The theorems about a formula over a range of lengths.
+TheoremOutcome formula_theorem(const std::string &id, const std::vector<std::string> &ids,
+                               const po::variables_map &vm, const Common &common) {
+    if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a FORMULA");
+    std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
+    if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
+    std::vector<std::size_t> ns =
+        parse_n_list(vm["range"].as<std::string>(), common.limits.max_n, "--range");
+    Rational eps = read_fraction(vm, "eps");
+    if (id == "ltl-unbounded-pe") {
+        std::optional<Rational> claimed;
+        if (vm.count("beta")) claimed = read_fraction(vm, "beta");
+        return check_ltl_unbounded_pe(ids[1], alphabet, ns, eps, claimed, common.limits);
+    }
+    Rational scale = vm.count("scale") ? read_fraction(vm, "scale") : Rational(1);
+    return id == "counting-temperature"
+               ? check_counting_temperature(ids[1], alphabet, ns, eps, scale, common.limits)
+               : check_ltl_temperature_scaling(ids[1], alphabet, ns, eps, scale, common.limits);
+}
+
 } // namespace
 
 int run_theorem(const Args &args) {
     po::options_description desc("theorem options");
-    desc.add_options()("list", po::bool_switch(), "list the theorems and their proofs")(
-        "n", po::value<long long>(), "N (gap-lemma) or the largest input length")(
-        "gap", po::value<std::string>(),
-        "the gap gamma (gap-lemma)")("eps", po::value<std::string>(), "the tolerance, 0 < eps < 1")(
-        "beta", po::value<std::string>(), "a claimed inverse temperature to check")(
-        "alphabet", po::value<std::string>(), "the symbols of an LTL formula, comma-separated")(
-        "range", po::value<std::string>(), "lengths n for the LTL theorems, e.g. 2..64")(
-        "scale", po::value<std::string>(),
-        "ltl-temperature-scaling, counting-temperature: check scale * beta(n) instead (e.g. 2/3)");
-    add_common_options(desc);
     po::variables_map vm;
     if (!parse_command("theorem", "--list | ID [params] [--json]", desc, args, "id", 2, vm))
         return kExitOk;
     Common common = read_common_options(vm);
-    if (vm["list"].as<bool>()) {
-        if (common.json) {
-            nlohmann::ordered_json list = nlohmann::ordered_json::array();
-            for (const auto &t : kTheorems)
-                list.push_back({{"id", t.id},
-                                {"proof", t.proof},
-                                {"usage", std::string("tempcert theorem ") + t.id + " " + t.params},
-                                {"claim", t.claim}});
-            std::cout << list.dump(2) << "\n";
-            return kExitOk;
-        }
-        for (const auto &t : kTheorems)
-            std::cout << t.id << "  (" << t.proof << ")\n    tempcert theorem " << t.id << " "
-                      << t.params << "\n    " << t.claim << "\n";
-        return kExitOk;
-    }
+    if (vm["list"].as<bool>()) return print_theorem_list(common.json);
     if (!vm.count("id"))
         throw InputError("", "tempcert theorem", "expected a theorem ID (see --list)");
     auto ids = vm["id"].as<std::vector<std::string>>();
     const std::string &id = ids.front();
     TheoremOutcome out;
-    if (id == "gap-lemma") {
-        if (!vm.count("n"))
-            throw InputError("", "--n", "expected --n N, the number of allowed positions");
-        long long n = vm["n"].as<long long>();
-        if (n < 2 || n > static_cast<long long>(common.limits.max_n))
-            throw InputError("", "--n", "expected 2 <= N <= --max-n, got " + std::to_string(n));
-        std::optional<BetaSpec> claimed;
-        if (vm.count("beta")) claimed = BetaSpec::parse(vm["beta"].as<std::string>(), 1);
-        out = check_gap_lemma(static_cast<std::size_t>(n), read_fraction(vm, "gap", false),
-                              read_fraction(vm, "eps", true), claimed, common.precision.start);
-    } else if (id == "profile-vs-gap") {
-        if (ids.size() < 2)
-            throw InputError("", "tempcert theorem profile-vs-gap", "expected a MODEL file");
-        Model m = load_model_file(ids[1], common.limits);
-        out = check_profile_vs_gap(m, read_n(vm, common.limits), read_fraction(vm, "eps", true),
-                                   common.limits);
-    } else if (id == "ahat-simulation") {
-        if (ids.size() < 2)
-            throw InputError("", "tempcert theorem ahat-simulation", "expected a MODEL file");
-        Model m = load_model_file(ids[1], common.limits);
-        std::optional<Rational> claimed;
-        if (vm.count("beta")) claimed = read_fraction(vm, "beta", false);
-        out = check_ahat_simulation(m, read_n(vm, common.limits), read_fraction(vm, "eps", true),
-                                    claimed, common.limits);
-    } else if (id == "ltl-unbounded-pe" || id == "ltl-temperature-scaling" ||
-               id == "counting-temperature") {
-        if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a FORMULA");
-        std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
-        if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
-        std::vector<std::size_t> ns =
-            parse_n_list(vm["range"].as<std::string>(), common.limits.max_n, "--range");
-        Rational eps = read_fraction(vm, "eps", true);
-        if (id == "ltl-unbounded-pe") {
-            std::optional<Rational> claimed;
-            if (vm.count("beta")) claimed = read_fraction(vm, "beta", false);
-            out = check_ltl_unbounded_pe(ids[1], alphabet, ns, eps, claimed, common.limits);
-        } else {
-            Rational scale = vm.count("scale") ? read_fraction(vm, "scale", false) : Rational(1);
-            out = id == "counting-temperature"
-                      ? check_counting_temperature(ids[1], alphabet, ns, eps, scale, common.limits)
-                      : check_ltl_temperature_scaling(ids[1], alphabet, ns, eps, scale,
-                                                      common.limits);
-        }
-    } else {
+    if (id == "gap-lemma")
+        out = gap_lemma(vm, common);
+    else if (id == "profile-vs-gap" || id == "ahat-simulation")
+        out = model_theorem(id, ids, vm, common);
+    else if (id == "ltl-unbounded-pe" || id == "ltl-temperature-scaling" ||
+             id == "counting-temperature")
+        out = formula_theorem(id, ids, vm, common);
+    else
         throw InputError("", "tempcert theorem", "unknown theorem \"" + id + "\" (see --list)");
-    }
     if (common.json) {
         std::cout << nlohmann::ordered_json{{"theorem", id},
                                             {"confirmed", out.confirmed},

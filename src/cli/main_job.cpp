@@ -10,6 +10,7 @@
 // counting formulas (`tempcert report counting`) into report/counting/.
 #include "commands.hpp"
 #include "options.hpp"
+#include "option_table.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -45,6 +46,103 @@ std::pair<int, int> check_words(const nlohmann::json &c, const Model &m) {
     return {ok, total};
 }
 
+// Passed and total checks of the job so far.
+struct Tally {
+    int checks = 0, failures = 0;
+    void add(bool ok) {
+        ++checks;
+        failures += !ok;
+    }
+};
+
+// Exhaustive certification at Lemma GT's beta up to n, its certificate
+// written and re-verified by the checker. Returns the options used.
+CertifyOptions certify_case(const Model &m, const std::string &id, const std::string &model_path,
+                            const Limits &lim, Tally &tally) {
+    CertifyOptions o;
+    o.limits = lim;
+    o.precision.budget = &lim;
+    o.n = m.alphabet.size() == 2 ? 8 : 5;
+    o.eps = Rational(1, 100);
+    GapReport gaps = min_gaps_exhaustive(m, o.n, o.limits, o.precision);
+    GapBound b = model_beta_gap(gaps, o.eps, o.precision.start);
+    std::string beta_text = to_string(beta_to_certify(b));
+    CertifyResult r = certify_auto(m, BetaSpec::parse(beta_text, m.layers.size()), o);
+    CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
+    std::string cert_path = "certificates/" + id + ".certificate.json";
+    write_json_file(cert_path, certificate_json(ci));
+    CheckOutcome chk = check_certificate(cert_path, model_path, o.limits, o.precision);
+    std::cout << "  n <= " << o.n << ": minimum gap "
+              << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"))
+              << ", Lemma GT beta = " << b.beta_decimal_up << ": " << to_string(r.verdict);
+    if (r.counterexample)
+        std::cout << " (counterexample " << format_word(r.counterexample->word, m.alphabet)
+                  << ": soft errors of earlier layers shrink later gaps)";
+    std::cout << "\n  certificate " << cert_path << ": "
+              << (chk.accepted ? "independently re-verified" : "REJECTED: " + chk.reason) << "\n";
+    tally.add(chk.accepted);
+    return o;
+}
+
+void print_tight(const Model &m, const CertifyOptions &o) {
+    CertifyOptions t = o;
+    t.n = m.alphabet.size() == 2 ? 6 : 4;
+    TightResult tr = tight_exhaustive(m, t, Rational(1, 1000000));
+    std::cout << "  n <= " << t.n << ": tight beta in [" << decimal_significant(tr.beta_lo, 12, false)
+              << ", " << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
+    if (tr.lo_witness)
+        std::cout << ", refuted below by " << format_word(tr.lo_witness->word, m.alphabet);
+    std::cout << "\n";
+}
+
+// Beyond enumeration: the layerwise method and its certificate.
+void certify_case_layerwise(const Model &m, const std::string &id, const std::string &model_path,
+                            const CertifyOptions &o, Tally &tally) {
+    std::size_t big = m.features_use_n() ? 500 : 100000;
+    if (std::getenv("TEMPCERT_REPORT_N")) big = m.features_use_n() ? 40 : 1000; // sanitizers
+    LayerwiseResult lw = certify_layerwise(m, big, o.eps, o.limits);
+    if (!lw.applies) {
+        std::cout << "  layerwise method: does not apply (" << lw.failure << ")\n";
+        return;
+    }
+    LayerwiseVerdict lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), big, Criterion::Tv,
+                                            o.precision.start);
+    if (!lv.certificate_ready) {
+        std::cout << "  n <= " << big << " (layerwise): " << lv.certificate_shortfall << "\n";
+        tally.add(false);
+        return;
+    }
+    CertifyOptions lo = o;
+    lo.n = big;
+    std::string lw_path = "certificates/" + id + ".layerwise-certificate.json";
+    write_json_file(lw_path, layerwise_certificate_json(m, model_path, lw, lo,
+                                                        to_string(lw.beta_up), "layerwise"));
+    CheckOutcome lc = check_certificate(lw_path, model_path, lo.limits, lo.precision);
+    std::cout << "  n <= " << big << " (layerwise, no enumeration): beta = "
+              << decimal_significant(lw.beta_up, 12, true) << " certified; " << lw_path << ": "
+              << (lc.accepted ? "independently re-verified" : "REJECTED: " + lc.reason) << "\n";
+    tally.add(lc.accepted);
+}
+
+// The two reports: the bundled models, then the counting formulas
+// (enumerated brackets to n = 6, layerwise to 1000). TEMPCERT_REPORT_N
+// narrows the lengths (the sanitizer test run uses it).
+int write_reports() {
+    std::cout << "writing the report of tight temperatures (tempcert report) ...\n";
+    Args report_args{"--out", "report"};
+    if (const char *ns = std::getenv("TEMPCERT_REPORT_N"))
+        report_args.insert(report_args.end(), {"--n", ns});
+    int rc = run_report(report_args);
+    if (rc != kExitOk) return rc;
+    std::cout << "\nwriting the report of the counting formulas (tempcert report counting) ...\n";
+    Args counting_args{"counting", "--out", "report/counting", "--n", "2..6,16,64,256,1000"};
+    if (const char *ns = std::getenv("TEMPCERT_REPORT_N")) counting_args.back() = ns;
+    rc = run_report(counting_args);
+    std::cout << "\nopen report/report.md and report/counting/report.md (tables, plots, what "
+                 "each column means)\n";
+    return rc;
+}
+
 } // namespace
 
 int run_main_job(const Args &) {
@@ -54,12 +152,11 @@ int run_main_job(const Args &) {
     if (!in) throw InputError(manifest_path, "", "cannot open the bundled cases' manifest");
     nlohmann::json manifest = nlohmann::json::parse(in);
     std::filesystem::create_directories("certificates");
-    const Rational eps(1, 100);
     // every step of the job stops on Ctrl-C (issue 13, item 8)
     Limits lim;
     lim.threads = default_threads();
     lim.interrupted = interrupt_flag();
-    int failures = 0, checks = 0;
+    Tally tally;
     std::cout << "tempcert " << TEMPCERT_VERSION << ": the bundled cases in " << dir
               << ", eps = 1/100, criterion tv\n\n";
     for (const auto &c : manifest.at("cases")) {
@@ -68,97 +165,20 @@ int run_main_job(const Args &) {
         Model m = load_model_file(model_path, lim);
         std::cout << id << ": " << c.at("language").get<std::string>() << "\n";
         auto [ok, total] = check_words(c, m);
-        checks += total;
-        failures += total - ok;
+        tally.checks += total;
+        tally.failures += total - ok;
         std::cout << "  words: " << ok << "/" << total
                   << " as the manifest expects (hard and soft)\n";
-
-        CertifyOptions o;
-        o.limits = lim;
-        o.precision.budget = &lim;
-        o.n = m.alphabet.size() == 2 ? 8 : 5;
-        o.eps = eps;
-        GapReport gaps = min_gaps_exhaustive(m, o.n, o.limits, o.precision);
-        GapBound b = model_beta_gap(gaps, eps, o.precision.start);
-        std::string beta_text = to_string(beta_to_certify(b));
-        CertifyResult r = certify_auto(m, BetaSpec::parse(beta_text, m.layers.size()), o);
-        CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
-        std::string cert_path = "certificates/" + id + ".certificate.json";
-        write_json_file(cert_path, certificate_json(ci));
-        CheckOutcome chk = check_certificate(cert_path, model_path, o.limits, o.precision);
-        std::cout << "  n <= " << o.n << ": minimum gap "
-                  << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"))
-                  << ", Lemma GT beta = " << b.beta_decimal_up << ": " << to_string(r.verdict);
-        if (r.counterexample)
-            std::cout << " (counterexample " << format_word(r.counterexample->word, m.alphabet)
-                      << ": soft errors of earlier layers shrink later gaps)";
-        std::cout << "\n  certificate " << cert_path << ": "
-                  << (chk.accepted ? "independently re-verified" : "REJECTED: " + chk.reason)
-                  << "\n";
-        ++checks;
-        failures += !chk.accepted;
-
-        CertifyOptions t = o;
-        t.n = m.alphabet.size() == 2 ? 6 : 4;
-        TightResult tr = tight_exhaustive(m, t, Rational(1, 1000000));
-        std::cout << "  n <= " << t.n << ": tight beta in ["
-                  << decimal_significant(tr.beta_lo, 12, false) << ", "
-                  << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
-        if (tr.lo_witness)
-            std::cout << ", refuted below by " << format_word(tr.lo_witness->word, m.alphabet);
-        std::cout << "\n";
-
-        // Beyond enumeration: the layerwise method and its certificate.
-        std::size_t big = m.features_use_n() ? 500 : 100000;
-        if (std::getenv("TEMPCERT_REPORT_N")) big = m.features_use_n() ? 40 : 1000; // sanitizers
-        LayerwiseResult lw = certify_layerwise(m, big, eps, lim);
-        LayerwiseVerdict lv;
-        if (lw.applies)
-            lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), big, Criterion::Tv,
-                                   o.precision.start);
-        if (lw.applies && !lv.certificate_ready) {
-            std::cout << "  n <= " << big << " (layerwise): " << lv.certificate_shortfall << "\n";
-            ++checks;
-            ++failures;
-        } else if (lw.applies) {
-            CertifyOptions lo = o;
-            lo.n = big;
-            std::string lw_path = "certificates/" + id + ".layerwise-certificate.json";
-            write_json_file(lw_path,
-                            layerwise_certificate_json(m, model_path, lw, lo, to_string(lw.beta_up),
-                                                       "layerwise"));
-            CheckOutcome lc = check_certificate(lw_path, model_path, lo.limits, lo.precision);
-            std::cout << "  n <= " << big << " (layerwise, no enumeration): beta = "
-                      << decimal_significant(lw.beta_up, 12, true) << " certified; " << lw_path
-                      << ": "
-                      << (lc.accepted ? "independently re-verified" : "REJECTED: " + lc.reason)
-                      << "\n";
-            ++checks;
-            failures += !lc.accepted;
-        } else {
-            std::cout << "  layerwise method: does not apply (" << lw.failure << ")\n";
-        }
+        CertifyOptions o = certify_case(m, id, model_path, lim, tally);
+        print_tight(m, o);
+        certify_case_layerwise(m, id, model_path, o, tally);
         std::cout << "\n";
     }
-    std::cout << "tempcert: " << checks - failures << " passed, " << failures << " failed"
-              << " (certificates in certificates/)\n\n";
-    std::cout << "writing the report of tight temperatures (tempcert report) ...\n";
-    // TEMPCERT_REPORT_N narrows the lengths (the sanitizer test run uses it)
-    Args report_args{"--out", "report"};
-    if (const char *ns = std::getenv("TEMPCERT_REPORT_N"))
-        report_args.insert(report_args.end(), {"--n", ns});
-    int rc = run_report(report_args);
+    std::cout << "tempcert: " << tally.checks - tally.failures << " passed, " << tally.failures
+              << " failed (certificates in certificates/)\n\n";
+    int rc = write_reports();
     if (rc != kExitOk) return rc;
-    // the counting formulas: enumerated brackets to n = 6, layerwise to 1000
-    std::cout << "\nwriting the report of the counting formulas (tempcert report counting) ...\n";
-    Args counting_args{"counting", "--out", "report/counting", "--n",
-                       "2..6,16,64,256,1000"};
-    if (const char *ns = std::getenv("TEMPCERT_REPORT_N")) counting_args.back() = ns;
-    rc = run_report(counting_args);
-    std::cout << "\nopen report/report.md and report/counting/report.md (tables, plots, what "
-                 "each column means)\n";
-    if (rc != kExitOk) return rc;
-    return failures == 0 ? kExitOk : kExitRefuted;
+    return tally.failures == 0 ? kExitOk : kExitRefuted;
 }
 
 } // namespace tempcert::cli

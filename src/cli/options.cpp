@@ -1,6 +1,7 @@
 // Shared options of every command; see options.hpp.
 #include "options.hpp"
 #include "dispatch.hpp"
+#include "option_table.hpp"
 #include "tempcert/error.hpp"
 
 #include <cctype>
@@ -13,68 +14,12 @@
 
 namespace tempcert::cli {
 
-namespace {
-
-// One row per limit: option, default (from Limits), range, help.
-struct LimitRow {
-    const char *name;
-    std::size_t Limits::*field;
-    std::size_t lo, hi;
-    const char *help;
-};
-
-const LimitRow kLimitRows[] = {
-    {"max-width", &Limits::max_width, 1, 1u << 20, "largest residual, key, value or hidden width"},
-    {"max-layers", &Limits::max_layers, 1, 1u << 16, "most layers in a model"},
-    {"max-heads", &Limits::max_heads, 1, 1u << 16, "most heads in one layer"},
-    {"max-alphabet", &Limits::max_alphabet, 1, 1u << 20, "most symbols in an alphabet"},
-    {"max-number-chars", &Limits::max_number_chars, 1, 1u << 24,
-     "most characters in one number of a model file"},
-    {"max-entries", &Limits::max_entries, 1, std::size_t(1) << 32,
-     "most matrix and vector entries in a model"},
-    {"max-file-bytes", &Limits::max_file_bytes, 1, std::size_t(1) << 34, "largest input file"},
-    {"max-n", &Limits::max_n, 1, std::size_t(1) << 32, "longest input length n"},
-    {"max-words", &Limits::max_words, 1, std::size_t(1) << 40,
-     "most words an exhaustive enumeration may visit"},
-    {"max-queries", &Limits::max_queries, 1, std::size_t(1) << 48,
-     "most query configurations one head's symbolic or layerwise analysis may examine, "
-     "each counted at the symbol pairs or positions it compares"},
-    {"max-values", &Limits::max_values, 1, std::size_t(1) << 32,
-     "most hard values one position may hold in the layerwise method"},
-};
-
-} // namespace
-
-void add_common_options(po::options_description &desc) {
-    Limits defaults;
-    desc.add_options()("json", po::bool_switch(), "print machine-readable JSON")(
-        "prec-cap", po::value<long>()->default_value(defaults.prec_cap),
-        "precision cap in bits for interval arithmetic (128..1048576)")(
-        "time-limit", po::value<double>()->default_value(0),
-        "wall-clock budget in seconds (0: none); reaching it exits 3")(
-        "threads", po::value<long long>()->default_value(default_threads()),
-        "worker threads for enumeration (1..256; default: all cores); results do not depend "
-        "on it");
-    for (const auto &row : kLimitRows)
-        desc.add_options()(
-            row.name,
-            po::value<long long>()->default_value(static_cast<long long>(defaults.*row.field)),
-            row.help);
-}
-
 Common read_common_options(const po::variables_map &vm) {
+    // ranges were checked against the option table when parsing
     Common c;
     c.json = vm["json"].as<bool>();
-    long cap = vm["prec-cap"].as<long>();
-    if (cap < kPrecStart || cap > kPrecMax)
-        throw InputError("", "--prec-cap",
-                         "expected a precision from " + std::to_string(kPrecStart) + " to " +
-                             std::to_string(kPrecMax) + " bits, got " + std::to_string(cap));
-    c.limits.prec_cap = cap;
+    c.limits.prec_cap = static_cast<long>(vm["prec-cap"].as<long long>());
     double budget = vm["time-limit"].as<double>();
-    if (!(budget >= 0) || budget > 1e7)
-        throw InputError("", "--time-limit",
-                         "expected seconds from 0 to 10000000, got " + std::to_string(budget));
     if (budget > 0) {
         c.limits.time_limit_seconds = budget;
         c.limits.deadline = std::chrono::steady_clock::now() +
@@ -98,22 +43,12 @@ Common read_common_options(const po::variables_map &vm) {
             if (done + 1 >= total) std::fprintf(stderr, "\r\x1b[K");
         };
     }
-    c.precision.cap = cap;
-    // read signed, so that -1 is reported as -1 (an unsigned read wraps it)
-    long long threads = vm["threads"].as<long long>();
-    if (threads < 1 || threads > kMaxThreads)
-        throw InputError("", "--threads",
-                         "expected a thread count from 1 to " + std::to_string(kMaxThreads) +
-                             ", got " + std::to_string(threads));
-    c.limits.threads = static_cast<unsigned>(threads);
-    for (const auto &row : kLimitRows) {
-        long long v = vm[row.name].as<long long>();
-        if (v < static_cast<long long>(row.lo) || v > static_cast<long long>(row.hi))
-            throw InputError("", std::string("--") + row.name,
-                             "expected a value from " + std::to_string(row.lo) + " to " +
-                                 std::to_string(row.hi) + ", got " + std::to_string(v));
-        c.limits.*row.field = static_cast<std::size_t>(v);
-    }
+    c.precision.cap = c.limits.prec_cap;
+    // counts are read signed, so that -1 is reported as -1 (an unsigned read wraps it)
+    c.limits.threads = static_cast<unsigned>(vm["threads"].as<long long>());
+    for (const auto &row : option_table())
+        if (row.limit)
+            c.limits.*row.limit = static_cast<std::size_t>(vm[row.name].as<long long>());
     return c;
 }
 
@@ -127,7 +62,11 @@ std::size_t read_n(const po::variables_map &vm, const Limits &limits) {
     return static_cast<std::size_t>(n);
 }
 
-Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit) {
+Rational read_fraction(const po::variables_map &vm, const char *name) {
+    bool open_unit = false;
+    for (const auto &row : option_table())
+        if (row.kind == OptionKind::Fraction && std::string(row.name) == name)
+            open_unit = row.fraction == FractionRange::OpenUnit;
     std::string option = std::string("--") + name;
     if (!vm.count(name)) throw InputError("", option, "expected " + option + " VALUE");
     std::string why;
@@ -160,6 +99,7 @@ std::string abbreviate_long_words(const std::string &text) {
 bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,
                    const std::vector<std::string> &args, const char *positional, int max_positional,
                    po::variables_map &vm) {
+    add_command_options(desc, name);
     desc.add_options()("help,h", "show this help");
     po::options_description all(desc);
     po::positional_options_description pos;
@@ -178,15 +118,13 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
         std::cout << "usage: tempcert " << name << " " << usage << "\n\n" << desc << "\n";
         return false;
     }
+    check_command_options(vm, name);
     return true;
 }
 
 Criterion read_criterion(const po::variables_map &vm) {
     Criterion c;
-    const std::string &text = vm["criterion"].as<std::string>();
-    if (!parse_criterion(text, c))
-        throw InputError("", "--criterion",
-                         "expected tv, output or decision, got \"" + text + "\"");
+    parse_criterion(vm["criterion"].as<std::string>(), c); // a choice of the option table
     return c;
 }
 
@@ -203,11 +141,6 @@ std::string beta_option(const po::variables_map &vm, const Model &m) {
         throw InputError(m.source, "--beta native",
                          "the model declares no native inverse temperature (beta_native)");
     return m.beta_native->canonical();
-}
-
-unsigned default_threads() {
-    unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : std::min(n, kMaxThreads);
 }
 
 std::vector<std::string> read_alphabet(const po::variables_map &vm, const Limits &limits) {

@@ -1,6 +1,6 @@
-// The command line's shared options: one table of limits and precision
-// options (name, default, range, help) that every command registers, so
-// parsing, --help and limit checks come from one place.
+// Reading the command line's options. Which flags a command takes, their
+// defaults, ranges, choices and help are one table (option_table.hpp);
+// parse_command registers and checks them, the readers below convert.
 #pragma once
 
 #include "tempcert/eval.hpp"
@@ -26,18 +26,17 @@ struct Common {
     bool json = false;
 };
 
-// Adds --json, --prec-cap and the limit options (--max-*) to `desc`.
-void add_common_options(po::options_description &desc);
-// Reads them back, checking each against its range (InputError, exit 2).
+// The options every command takes: --json, --prec-cap, --time-limit,
+// --threads and the limits (--max-*), as parse_command checked them.
 Common read_common_options(const po::variables_map &vm);
 
 // --n: 1 <= n <= --max-n (InputError / LimitError).
 std::size_t read_n(const po::variables_map &vm, const Limits &limits);
-// An exact positive number option ("0.01", "1/100", "1e-2"); with
-// `open_unit`, also < 1 (tolerances).
-Rational read_fraction(const po::variables_map &vm, const char *name, bool open_unit);
+// An exact number option ("0.01", "1/100", "1e-2"): > 0, and < 1 where
+// the option table says so (tolerances).
+Rational read_fraction(const po::variables_map &vm, const char *name);
 
-// --criterion: tv, output or decision (InputError otherwise).
+// --criterion: tv, output or decision (checked as a choice when parsing).
 Criterion read_criterion(const po::variables_map &vm);
 // The MODEL positional argument (InputError naming `command` when absent).
 std::string model_arg(const po::variables_map &vm, const char *command);
@@ -47,15 +46,13 @@ std::string model_arg(const po::variables_map &vm, const char *command);
 // certificates record the expression and never the word "native".
 std::string beta_option(const po::variables_map &vm, const Model &m);
 
-// Worker threads by default: every core (1 when unknown), at most kMaxThreads.
-unsigned default_threads();
-
 // --alphabet a,b,...: symbols of letters, digits or _, none twice, at most
 // --max-alphabet (InputError naming the column / LimitError).
 std::vector<std::string> read_alphabet(const po::variables_map &vm, const Limits &limits);
 
-// Parses `args` for command `name` with one positional argument kind
-// (`positional` may be empty). Prints help and returns false on --help.
+// Parses `args` for command `name`: the flags the option table gives it,
+// and one positional argument kind (`positional` may be empty). Checks the
+// flags' ranges and choices; prints help and returns false on --help.
 bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,
                    const std::vector<std::string> &args, const char *positional, int max_positional,
                    po::variables_map &vm);

@@ -134,16 +134,29 @@ Offer fixed_offer(const QueryView &qv, const Tables &t, const Vector &q, std::si
             qv.query_symbol};
 }
 
-QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t len, std::size_t i,
-               int a, bool full) {
-    QueryView qv;
-    qv.len = len;
-    qv.query = i;
-    qv.query_symbol = a;
-    std::size_t k = m.alphabet.size();
-    qv.positions = allowed_positions(head.mask, i, len, m.has_bos());
-    if (qv.positions.empty()) return qv;
-    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
+// Keeps, in `b`, the best offer below L and the best from another position.
+void note_below(std::vector<Offer> &b, const Offer &o) {
+    if (b.empty()) {
+        b.push_back(o);
+        return;
+    }
+    if (o.value > b[0].value) {
+        if (o.position != b[0].position)
+            b.insert(b.begin(), o);
+        else
+            b[0] = o;
+    } else if (o.position != b[0].position && (b.size() < 2 || o.value > b[1].value)) {
+        if (b.size() < 2)
+            b.push_back(o);
+        else
+            b[1] = o;
+    }
+    if (b.size() > 2) b.resize(2);
+}
+
+// The symbols' offers A (BOS last) for query vector q, the free symbols by
+// decreasing A, and the first symbol of least offer.
+void order_symbols(QueryView &qv, const Tables &t, const Vector &q, std::size_t k) {
     for (std::size_t s = 0; s < t.KE.size(); ++s)
         qv.A.push_back(dot_exact(q, t.KE[s]));
     for (std::size_t s = 0; s < k; ++s)
@@ -155,9 +168,50 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     for (int s = static_cast<int>(k) - 1; s >= 0; --s)
         if (qv.A[static_cast<std::size_t>(s)] == qv.A[static_cast<std::size_t>(qv.least_symbol)])
             qv.least_symbol = s;
-    const Rational &amax = qv.A[static_cast<std::size_t>(qv.by_A.front())];
-    const Rational &amin = qv.A[static_cast<std::size_t>(qv.by_A.back())];
+}
 
+// The offers of free position j (positional part B_j): those >= L on top,
+// the best below noted; every symbol's offer in qv.all when `full`.
+void place_free_offers(QueryView &qv, std::size_t j, const Rational &Bj, bool full) {
+    const Rational &amax = qv.A[static_cast<std::size_t>(qv.by_A.front())];
+    Rational D = qv.L - Bj; // offer A + B >= L  iff  A >= D
+    bool below_done = false;
+    if (amax >= D || full)
+        for (int sym : qv.by_A) {
+            const Rational &as = qv.A[static_cast<std::size_t>(sym)];
+            if (as >= D)
+                qv.top.push_back({as + Bj, j, sym});
+            else if (!below_done) {
+                note_below(qv.below, {as + Bj, j, sym});
+                below_done = true;
+                if (!full) break;
+            }
+        }
+    else
+        note_below(qv.below, {amax + Bj, j, qv.by_A.front()});
+    if (!full) return;
+    std::vector<Offer> o;
+    for (std::size_t sym = 0; sym < qv.by_A.size(); ++sym)
+        o.push_back({qv.A[sym] + Bj, j, static_cast<int>(sym)});
+    std::sort(o.begin(), o.end(), [](const Offer &x, const Offer &y) {
+        return x.value < y.value || (x.value == y.value && x.symbol < y.symbol);
+    });
+    qv.all.push_back(std::move(o));
+}
+
+QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t len, std::size_t i,
+               int a, bool full) {
+    QueryView qv;
+    qv.len = len;
+    qv.query = i;
+    qv.query_symbol = a;
+    std::size_t k = m.alphabet.size();
+    qv.positions = allowed_positions(head.mask, i, len, m.has_bos());
+    if (qv.positions.empty()) return qv;
+    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
+    order_symbols(qv, t, q, k);
+    const Rational &amin = qv.A[static_cast<std::size_t>(qv.by_A.back())];
+    // L: the largest least offer of a position (the maximum is at least L)
     std::vector<Rational> B(qv.positions.size());
     bool have_L = false;
     for (std::size_t s = 0; s < qv.positions.size(); ++s) {
@@ -167,61 +221,18 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
         if (!have_L || least > qv.L) qv.L = least;
         have_L = true;
     }
-    auto note_below = [&](const Offer &o) {
-        // keep the best offer below L and the best from another position
-        auto &b = qv.below;
-        if (b.empty()) {
-            b.push_back(o);
-            return;
-        }
-        if (o.value > b[0].value) {
-            if (o.position != b[0].position)
-                b.insert(b.begin(), o);
-            else
-                b[0] = o;
-        } else if (o.position != b[0].position && (b.size() < 2 || o.value > b[1].value)) {
-            if (b.size() < 2)
-                b.push_back(o);
-            else
-                b[1] = o;
-        }
-        if (b.size() > 2) b.resize(2);
-    };
     for (std::size_t s = 0; s < qv.positions.size(); ++s) {
         std::size_t j = qv.positions[s];
-        if (fixed_slot(qv, j)) {
-            Offer o = fixed_offer(qv, t, q, j, k);
-            if (o.value >= qv.L)
-                qv.top.push_back(o);
-            else
-                note_below(o);
-            if (full) qv.all.push_back({o});
+        if (!fixed_slot(qv, j)) {
+            place_free_offers(qv, j, B[s], full);
             continue;
         }
-        Rational D = qv.L - B[s]; // offer A + B >= L  iff  A >= D
-        bool below_done = false;
-        if (amax >= D || full)
-            for (int sym : qv.by_A) {
-                const Rational &as = qv.A[static_cast<std::size_t>(sym)];
-                if (as >= D)
-                    qv.top.push_back({as + B[s], j, sym});
-                else if (!below_done) {
-                    note_below({as + B[s], j, sym});
-                    below_done = true;
-                    if (!full) break;
-                }
-            }
+        Offer o = fixed_offer(qv, t, q, j, k);
+        if (o.value >= qv.L)
+            qv.top.push_back(o);
         else
-            note_below({amax + B[s], j, qv.by_A.front()});
-        if (full) {
-            std::vector<Offer> o;
-            for (std::size_t sym = 0; sym < k; ++sym)
-                o.push_back({qv.A[sym] + B[s], j, static_cast<int>(sym)});
-            std::sort(o.begin(), o.end(), [](const Offer &x, const Offer &y) {
-                return x.value < y.value || (x.value == y.value && x.symbol < y.symbol);
-            });
-            qv.all.push_back(std::move(o));
-        }
+            note_below(qv.below, o);
+        if (full) qv.all.push_back({o});
     }
     std::sort(qv.top.begin(), qv.top.end(), [](const Offer &x, const Offer &y) {
         return x.value > y.value ||
@@ -473,6 +484,150 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
 // The fixed split of a head's queries into tasks, independent of --threads.
 constexpr std::size_t kSymbolicTasks = 64;
 
+// One head's scan: its tables (fixed when features do not read n), whether
+// only the query's own length is examined, the closed form where it applies.
+class HeadScanner {
+  public:
+    HeadScanner(const Model &m, const Head &head, std::size_t n, const SymbolicOptions &opt)
+        : m_(m), head_(head), opt_(opt), unique_(head.kind != AttnKind::Average) {
+        // With features free of n, tables are the same at every length, and
+        // under a backward mask a query's view is too: only n' = i is examined.
+        if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
+        one_length_ = looks_backward(head.mask) && fixed_;
+        if (fixed_) fixed_affine_ = closed_form(*fixed_);
+        used_closed_form_ = fixed_affine_.has_value();
+    }
+
+    bool one_length() const { return one_length_; }
+    bool fixed_affine() const { return fixed_affine_.has_value(); }
+    bool used_closed_form() const { return used_closed_form_; }
+
+    // Unit u: query position first + u (one length each), or length u + 1.
+    void scan_unit(std::size_t u, std::size_t first, Scan &scan) {
+        if (one_length_) {
+            std::size_t i = first + u;
+            scan_length(i == 0 ? 1 : i, i, i, *fixed_, fixed_affine_, scan);
+            return;
+        }
+        std::size_t len = u + 1;
+        if (fixed_) {
+            scan_length(len, first, len, *fixed_, fixed_affine_, scan);
+            return;
+        }
+        Limits one_thread; // tables inside a task: the tasks are the parallel part
+        one_thread.threads = 1;
+        Tables local = tables(m_, head_, len, one_thread);
+        std::optional<AffineHead> ah = closed_form(local);
+        if (ah) used_closed_form_ = true;
+        scan_length(len, first, len, local, ah, scan);
+    }
+
+  private:
+    const Model &m_;
+    const Head &head_;
+    const SymbolicOptions &opt_;
+    bool unique_, one_length_ = false;
+    std::optional<Tables> fixed_;
+    std::optional<AffineHead> fixed_affine_;
+    std::atomic<bool> used_closed_form_{false};
+
+    std::optional<AffineHead> closed_form(const Tables &t) const {
+        return opt_.closed_form && !opt_.eps ? affine_head(t) : std::nullopt;
+    }
+
+    // Queries of one length: (i, a) in order.
+    void scan_length(std::size_t len, std::size_t i_lo, std::size_t i_hi, const Tables &t,
+                     const std::optional<AffineHead> &ah, Scan &scan) const {
+        const std::size_t ksym = m_.alphabet.size();
+        for (std::size_t i = i_lo; i <= i_hi; ++i) {
+            int symbols = i == 0 ? 1 : static_cast<int>(ksym);
+            for (int a = 0; a < symbols; ++a) {
+                check_budget(opt_.limits);
+                int sym = i == 0 ? -1 : a;
+                if (ah) {
+                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, scan);
+                    continue;
+                }
+                QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());
+                if (qv.positions.empty()) continue;
+                gaps_and_ties(qv, t, ksym, unique_, scan.best, scan.tie);
+                if (opt_.eps) profile_of(qv, opt_, scan.profile, scan.profile_word);
+            }
+        }
+    }
+};
+
+// Refuses before any work when the scan would exceed --max-queries,
+// counting each query configuration at what it costs: |Sigma|^2 symbol
+// pairs by the closed form, |Sigma| n offers by the general scan (issue 13,
+// item 13: 300 symbols took seconds at n = 3).
+void check_query_budget(const Model &m, std::size_t h, std::size_t n, const HeadScanner &hs,
+                        const Limits &limits) {
+    double k = static_cast<double>(m.alphabet.size()), dn = static_cast<double>(n);
+    double configurations = hs.one_length() ? dn * k + (m.has_bos() ? 1 : 0)
+                                            : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
+    double per_query = hs.fixed_affine() ? std::max(1.0, k * k) : std::max(1.0, k * dn);
+    double queries = configurations * per_query;
+    if (queries <= static_cast<double>(limits.max_queries)) return;
+    char approx[32];
+    std::snprintf(approx, sizeof approx, "%.2g", queries);
+    throw LimitError("the symbolic analysis of " + m.name +
+                     (m.layers[0].heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
+                     " would examine about " + approx +
+                     " query configurations times the symbols or positions each compares (" +
+                     (hs.one_length() ? "one per query position and symbol"
+                                      : "every position at every length: the mask looks forward "
+                                        "or features read n") +
+                     "), more than the limit " + std::to_string(limits.max_queries) +
+                     " (--max-queries)");
+}
+
+// Task boundaries over `units`: equal counts of query positions, or
+// lengths balanced by their squares (a length's cost grows with it).
+std::vector<std::size_t> task_cuts(std::size_t units, std::size_t tasks, bool one_length) {
+    std::vector<std::size_t> cut(tasks + 1, units);
+    for (std::size_t x = 0; x < tasks; ++x) {
+        double f = static_cast<double>(x) / static_cast<double>(tasks);
+        cut[x] = one_length ? units * x / tasks
+                            : static_cast<std::size_t>(static_cast<double>(units) * std::sqrt(f));
+        if (x > 0) cut[x] = std::max(cut[x], cut[x - 1]);
+    }
+    return cut;
+}
+
+// Every witness replayed through the exact evaluator before it is reported.
+void report_head(const Model &m, std::size_t h, const Scan &all, SymbolicReport &out) {
+    const Head &head = m.layers[0].heads[h];
+    HeadGap &g = out.gaps.heads[h];
+    if (all.best) {
+        Word w = realise(all.best->plan, head.mask, m.has_bos());
+        QueryTrace q = replay(m, w, h, all.best->plan.query);
+        if (!q.gap || !q.gap->is_exact() || q.gap->exact() != all.best->gap)
+            throw std::logic_error("symbolic: the witness for the minimum gap does not replay");
+        g.min_gap = Real(all.best->gap);
+        g.witness = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
+    }
+    if (all.tie) {
+        Word w = realise(all.tie->plan, head.mask, m.has_bos());
+        QueryTrace q = replay(m, w, h, all.tie->plan.query);
+        if (q.argmax.size() < 2 || q.ties_share_value)
+            throw std::logic_error("symbolic: the tie witness does not replay");
+        g.tie = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
+    }
+    if (g.min_gap)
+        out.gaps.min_gap =
+            out.gaps.min_gap ? min(*g.min_gap, *out.gaps.min_gap, kPrecStart) : *g.min_gap;
+    HeadProfile prof{1, h + 1, all.profile, std::nullopt};
+    if (all.profile_word) {
+        Word w = realise(*all.profile_word, head.mask, m.has_bos());
+        QueryTrace q = replay(m, w, h, all.profile_word->query);
+        prof.witness = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
+    }
+    out.profile.heads.push_back(prof);
+    out.profile.bound.lo = std::max(out.profile.bound.lo, prof.bound.lo);
+    out.profile.bound.hi = std::max(out.profile.bound.hi, prof.bound.hi);
+}
+
 } // namespace
 
 SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOptions &opt) {
@@ -482,136 +637,24 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
     out.gaps = empty_gap_report(m, n);
     out.gaps.method = "symbolic";
     if (m.layers.empty()) return out;
-    const Layer &layer = m.layers[0];
-    const std::size_t ksym = m.alphabet.size();
     const std::size_t first = m.has_bos() ? 0 : 1;
-    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-        const Head &head = layer.heads[h];
-        HeadGap &g = out.gaps.heads[h];
-        bool unique = head.kind != AttnKind::Average;
-        // With features free of n, tables are the same at every length, and
-        // under a backward mask a query's view is too: only n' = i is examined.
-        std::optional<Tables> fixed;
-        if (!m.features_use_n()) fixed = tables(m, head, n, opt.limits);
-        bool backward = looks_backward(head.mask);
-        bool one_length = backward && fixed;
-        auto closed_form = [&](const Tables &t) {
-            return opt.closed_form && !opt.eps ? affine_head(t) : std::nullopt;
-        };
-        std::optional<AffineHead> fixed_affine;
-        if (fixed) fixed_affine = closed_form(*fixed);
-        std::atomic<bool> used_closed_form{fixed_affine.has_value()};
-        // Queries of one length: (i, a) in order.
-        auto scan_length = [&](std::size_t len, std::size_t i_lo, std::size_t i_hi, const Tables &t,
-                               const std::optional<AffineHead> &ah, Scan &scan) {
-            for (std::size_t i = i_lo; i <= i_hi; ++i) {
-                int symbols = i == 0 ? 1 : static_cast<int>(ksym);
-                for (int a = 0; a < symbols; ++a) {
-                    check_budget(opt.limits);
-                    int sym = i == 0 ? -1 : a;
-                    if (ah) {
-                        scan_affine(m, head, t, *ah, len, i, sym, unique, scan);
-                        continue;
-                    }
-                    QueryView qv = view(m, t, head, len, i, sym, opt.eps.has_value());
-                    if (qv.positions.empty()) continue;
-                    gaps_and_ties(qv, t, ksym, unique, scan.best, scan.tie);
-                    if (opt.eps) profile_of(qv, opt, scan.profile, scan.profile_word);
-                }
-            }
-        };
-        // Refuse before any work when the scan would exceed --max-queries,
-        // counting each query configuration at what it costs: |Sigma|^2
-        // symbol pairs by the closed form, |Sigma| n offers by the general
-        // scan (issue 13, item 13: 300 symbols took seconds at n = 3).
-        {
-            double k = static_cast<double>(ksym), dn = static_cast<double>(n);
-            double configurations = one_length ? dn * k + (m.has_bos() ? 1 : 0)
-                                               : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
-            double per_query = fixed_affine ? std::max(1.0, k * k) : std::max(1.0, k * dn);
-            double queries = configurations * per_query;
-            if (queries > static_cast<double>(opt.limits.max_queries)) {
-                char approx[32];
-                std::snprintf(approx, sizeof approx, "%.2g", queries);
-                throw LimitError("the symbolic analysis of " + m.name +
-                                 (layer.heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
-                                 " would examine about " + approx +
-                                 " query configurations times the symbols or positions each "
-                                 "compares (" +
-                                 (one_length
-                                      ? "one per query position and symbol"
-                                      : "every position at every length: the mask looks forward or "
-                                        "features read n") +
-                                 "), more than the limit " +
-                                 std::to_string(opt.limits.max_queries) + " (--max-queries)");
-            }
-        }
-        // Units: query positions (one length each) or lengths (every query).
-        const std::size_t units = one_length ? n + 1 - first : n;
+    for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h) {
+        HeadScanner hs(m, m.layers[0].heads[h], n, opt);
+        check_query_budget(m, h, n, hs, opt.limits);
+        // units: query positions (one length each) or lengths (every query)
+        const std::size_t units = hs.one_length() ? n + 1 - first : n;
         const std::size_t tasks = std::min(kSymbolicTasks, units);
-        std::vector<std::size_t> cut(tasks + 1, units);
-        for (std::size_t x = 0; x < tasks; ++x) {
-            // a length's cost grows with it: balance lengths by their squares
-            double f = static_cast<double>(x) / static_cast<double>(tasks);
-            cut[x] = one_length
-                         ? units * x / tasks
-                         : static_cast<std::size_t>(static_cast<double>(units) * std::sqrt(f));
-            if (x > 0) cut[x] = std::max(cut[x], cut[x - 1]);
-        }
+        const std::vector<std::size_t> cut = task_cuts(units, tasks, hs.one_length());
         std::vector<Scan> parts(tasks);
-        Limits one_thread; // tables inside a task: the tasks are the parallel part
-        one_thread.threads = 1;
         detail::run_tasks(tasks, opt.limits.threads, [&](std::size_t x) {
-            Scan &scan = parts[x];
-            for (std::size_t u = cut[x]; u < cut[x + 1]; ++u) {
-                if (one_length) {
-                    std::size_t i = first + u;
-                    scan_length(i == 0 ? 1 : i, i, i, *fixed, fixed_affine, scan);
-                    continue;
-                }
-                std::size_t len = u + 1;
-                if (fixed) {
-                    scan_length(len, first, len, *fixed, fixed_affine, scan);
-                    continue;
-                }
-                Tables local = tables(m, head, len, one_thread);
-                std::optional<AffineHead> ah = closed_form(local);
-                if (ah) used_closed_form = true;
-                scan_length(len, first, len, local, ah, scan);
-            }
+            for (std::size_t u = cut[x]; u < cut[x + 1]; ++u)
+                hs.scan_unit(u, first, parts[x]);
         });
-        out.closed_form_heads += used_closed_form;
+        out.closed_form_heads += hs.used_closed_form();
         Scan all;
         for (auto &part : parts)
             merge(all, part);
-        // Replay every witness through the exact evaluator before reporting it.
-        if (all.best) {
-            Word w = realise(all.best->plan, head.mask, m.has_bos());
-            QueryTrace q = replay(m, w, h, all.best->plan.query);
-            if (!q.gap || !q.gap->is_exact() || q.gap->exact() != all.best->gap)
-                throw std::logic_error("symbolic: the witness for the minimum gap does not replay");
-            g.min_gap = Real(all.best->gap);
-            g.witness = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
-        }
-        if (all.tie) {
-            Word w = realise(all.tie->plan, head.mask, m.has_bos());
-            QueryTrace q = replay(m, w, h, all.tie->plan.query);
-            if (q.argmax.size() < 2 || q.ties_share_value)
-                throw std::logic_error("symbolic: the tie witness does not replay");
-            g.tie = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
-        }
-        if (g.min_gap)
-            out.gaps.min_gap =
-                out.gaps.min_gap ? min(*g.min_gap, *out.gaps.min_gap, kPrecStart) : *g.min_gap;
-        HeadProfile prof{1, h + 1, all.profile, std::nullopt};
-        if (all.profile_word) {
-            Word w = realise(*all.profile_word, head.mask, m.has_bos());
-            QueryTrace q = replay(m, w, h, all.profile_word->query);
-            prof.witness = Witness{w, 1, h + 1, q.query, q.argmax, q.runner_up};
-        }
-        out.profile.heads.push_back(prof);
-        out.profile.bound.lo = std::max(out.profile.bound.lo, prof.bound.lo);
-        out.profile.bound.hi = std::max(out.profile.bound.hi, prof.bound.hi);
+        report_head(m, h, all, out);
     }
     return out;
 }

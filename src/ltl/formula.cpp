@@ -444,11 +444,94 @@ bool relation_holds(Formula::Rel rel, const Rational &l, const Rational &r) {
     return false;
 }
 
+using Truths = std::vector<char>; // one subformula's truth at positions 1..n
+
+// Whether some / every position in [lo, hi) holds in `a`.
+bool some_in(const Truths &a, std::size_t lo, std::size_t hi) {
+    for (std::size_t j = lo; j < hi; ++j)
+        if (a[j]) return true;
+    return false;
+}
+
+bool every_in(const Truths &a, std::size_t lo, std::size_t hi) {
+    for (std::size_t j = lo; j < hi; ++j)
+        if (!a[j]) return false;
+    return true;
+}
+
+// a S b at i: some j <= i has b, and a at every k in (j, i].
+bool since(const Truths &a, const Truths &b, std::size_t i) {
+    for (std::size_t j = i + 1; j-- > 0;) {
+        if (b[j]) return true;
+        if (!a[j]) return false;
+    }
+    return false;
+}
+
+// a U b at i: some j >= i has b, and a at every k in [i, j).
+bool until(const Truths &a, const Truths &b, std::size_t i) {
+    for (std::size_t j = i; j < a.size(); ++j) {
+        if (b[j]) return true;
+        if (!a[j]) return false;
+    }
+    return false;
+}
+
+// A temporal node's truth at position i + 1 from its operands' truths.
+bool temporal_at(Formula::Op op, const Truths &a, const Truths *b, std::size_t i) {
+    const std::size_t n = a.size();
+    switch (op) {
+    case Formula::Op::Y:
+        return i > 0 && a[i - 1];
+    case Formula::Op::X:
+        return i + 1 < n && a[i + 1];
+    case Formula::Op::O:
+        return some_in(a, 0, i + 1);
+    case Formula::Op::F:
+        return some_in(a, i, n);
+    case Formula::Op::H:
+        return every_in(a, 0, i + 1);
+    case Formula::Op::G:
+        return every_in(a, i, n);
+    case Formula::Op::S:
+        return since(a, *b, i);
+    case Formula::Op::U:
+        return until(a, *b, i);
+    default:
+        return false;
+    }
+}
+
+// A node's truth at position i + 1 (its operands a and b evaluated before).
+bool node_at(const Formula::Node &nd, const Word &w, const Truths *a, const Truths *b,
+             std::size_t i) {
+    switch (nd.op) {
+    case Formula::Op::Atom:
+        return w[i] == nd.symbol;
+    case Formula::Op::True:
+        return true;
+    case Formula::Op::False:
+        return false;
+    case Formula::Op::Not:
+        return !(*a)[i];
+    case Formula::Op::And:
+        return (*a)[i] && (*b)[i];
+    case Formula::Op::Or:
+        return (*a)[i] || (*b)[i];
+    case Formula::Op::Implies:
+        return !(*a)[i] || (*b)[i];
+    case Formula::Op::Compare:
+        return false; // handled by the caller
+    default:
+        return temporal_at(nd.op, *a, b, i);
+    }
+}
+
 } // namespace
 
 std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
     std::size_t n = w.size();
-    std::vector<std::vector<char>> t(nodes_.size(), std::vector<char>(n, 0));
+    std::vector<Truths> t(nodes_.size(), Truths(n, 0));
     for (std::size_t k = 0; k < nodes_.size(); ++k) { // children precede parents
         const Node &nd = nodes_[k];
         auto &v = t[k];
@@ -458,93 +541,10 @@ std::vector<std::vector<char>> Formula::evaluate(const Word &w) const {
                 v[i] = relation_holds(c.rel, term_value(c.lhs, t, i), term_value(c.rhs, t, i));
             continue;
         }
-        const auto *A = nd.a >= 0 ? &t[static_cast<std::size_t>(nd.a)] : nullptr;
-        const auto *B = nd.b >= 0 ? &t[static_cast<std::size_t>(nd.b)] : nullptr;
-        for (std::size_t i = 0; i < n; ++i) { // position i + 1
-            switch (nd.op) {
-            case Op::Atom:
-                v[i] = w[i] == nd.symbol;
-                break;
-            case Op::True:
-                v[i] = 1;
-                break;
-            case Op::False:
-                v[i] = 0;
-                break;
-            case Op::Not:
-                v[i] = !(*A)[i];
-                break;
-            case Op::And:
-                v[i] = (*A)[i] && (*B)[i];
-                break;
-            case Op::Or:
-                v[i] = (*A)[i] || (*B)[i];
-                break;
-            case Op::Implies:
-                v[i] = !(*A)[i] || (*B)[i];
-                break;
-            case Op::Y:
-                v[i] = i > 0 && (*A)[i - 1];
-                break;
-            case Op::X:
-                v[i] = i + 1 < n && (*A)[i + 1];
-                break;
-            case Op::O: {
-                bool any = false;
-                for (std::size_t j = 0; j <= i; ++j)
-                    any = any || (*A)[j];
-                v[i] = any;
-                break;
-            }
-            case Op::F: {
-                bool any = false;
-                for (std::size_t j = i; j < n; ++j)
-                    any = any || (*A)[j];
-                v[i] = any;
-                break;
-            }
-            case Op::H: {
-                bool all = true;
-                for (std::size_t j = 0; j <= i; ++j)
-                    all = all && (*A)[j];
-                v[i] = all;
-                break;
-            }
-            case Op::G: {
-                bool all = true;
-                for (std::size_t j = i; j < n; ++j)
-                    all = all && (*A)[j];
-                v[i] = all;
-                break;
-            }
-            case Op::S: { // some j <= i has B, and A at every k in (j, i]
-                bool holds = false;
-                for (std::size_t j = i + 1; j-- > 0;) {
-                    if ((*B)[j]) {
-                        holds = true;
-                        break;
-                    }
-                    if (!(*A)[j]) break;
-                }
-                v[i] = holds;
-                break;
-            }
-            case Op::Compare:
-                break; // handled above
-            case Op::U: { // some j >= i has B, and A at every k in [i, j)
-                bool holds = false;
-                for (std::size_t j = i; j < n; ++j) {
-                    if ((*B)[j]) {
-                        holds = true;
-                        break;
-                    }
-                    if (!(*A)[j]) break;
-                }
-                v[i] = holds;
-                break;
-            }
-            }
-        }
+        const Truths *a = nd.a >= 0 ? &t[static_cast<std::size_t>(nd.a)] : nullptr;
+        const Truths *b = nd.b >= 0 ? &t[static_cast<std::size_t>(nd.b)] : nullptr;
+        for (std::size_t i = 0; i < n; ++i) // position i + 1
+            v[i] = node_at(nd, w, a, b, i);
     }
     return t;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 
 namespace tempcert {
@@ -30,7 +31,11 @@ class AtomTable {
     // The atom named `name` (made by `make` the first time), or nullopt once
     // kMaxAtoms atoms exist.
     template <class Make> std::optional<Made> find_or_make(const std::string &name, Make make) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        {
+            std::shared_lock<std::shared_mutex> read(mutex_); // the common case: made before
+            if (auto it = made_.find(name); it != made_.end()) return it->second;
+        }
+        std::unique_lock<std::shared_mutex> lock(mutex_);
         if (auto it = made_.find(name); it != made_.end()) return it->second;
         if (squares_.size() >= kMaxAtoms) return std::nullopt;
         auto [factor, base_name, square] = make();
@@ -48,12 +53,12 @@ class AtomTable {
     }
 
     std::optional<Rational> square(std::uint32_t id) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::shared_lock<std::shared_mutex> read(mutex_);
         return squares_[id];
     }
 
   private:
-    std::mutex mutex_;
+    std::shared_mutex mutex_;
     std::unordered_map<std::string, Made> made_;        // any name -> factor * atom
     std::unordered_map<std::string, std::uint32_t> ids_; // base names -> id
     std::vector<std::optional<Rational>> squares_;       // by id
@@ -153,7 +158,7 @@ Form scale(const Form &a, const Rational &q) {
 }
 
 std::optional<Form> mul(const Form &a, const Form &b) {
-    if (a.terms_.size() * b.terms_.size() > kMaxFormTerms * kMaxFormTerms) return std::nullopt;
+    if (a.terms_.size() * b.terms_.size() > kMaxFormProducts) return std::nullopt;
     Form r;
     for (const auto &[ma, ca] : a.terms_)
         for (const auto &[mb, cb] : b.terms_) {

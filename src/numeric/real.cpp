@@ -79,10 +79,19 @@ Real with_form(Interval x, const std::optional<Form> &f) {
     return Real(std::move(x), f);
 }
 
+// r's form without copying a stored one: the stored form, or `scratch`
+// set to r's constant (r must be formed).
+const Form &form_of(const Real &r, Form &scratch) {
+    if (const Form *f = r.stored_form()) return *f;
+    scratch = Form(r.exact());
+    return scratch;
+}
+
 // The form of a - b when both forms are known (nullopt otherwise).
 std::optional<Form> difference(const Real &a, const Real &b) {
     if (!formed(a) || !formed(b)) return std::nullopt;
-    return sub(*a.form(), *b.form());
+    Form sa, sb;
+    return sub(form_of(a, sa), form_of(b, sb));
 }
 
 } // namespace
@@ -129,7 +138,8 @@ Real add(const Real &a, const Real &b, Prec prec) {
     if (b.is_zero()) return a;
     Interval x = add(a.enclose(prec), b.enclose(prec), prec);
     if (!formed(a) || !formed(b)) return x;
-    return with_form(std::move(x), add(*a.form(), *b.form()));
+    Form sa, sb;
+    return with_form(std::move(x), add(form_of(a, sa), form_of(b, sb)));
 }
 
 Real sub(const Real &a, const Real &b, Prec prec) {
@@ -151,7 +161,8 @@ Real mul(const Real &a, const Real &b, Prec prec) {
     if (b.is_exact()) return mul(a, b.exact(), prec);
     Interval x = mul(*a.interval(), *b.interval(), prec);
     if (!formed(a) || !formed(b)) return x;
-    return with_form(std::move(x), mul(*a.form(), *b.form()));
+    Form sa, sb;
+    return with_form(std::move(x), mul(form_of(a, sa), form_of(b, sb)));
 }
 
 Real mul(const Real &a, const Rational &q, Prec prec) {
@@ -163,7 +174,8 @@ Real mul(const Real &a, const Rational &q, Prec prec) {
     if (q == 1) return a;
     Interval x = mul(*a.interval(), q, prec);
     if (!formed(a)) return x;
-    return with_form(std::move(x), scale(*a.form(), q));
+    Form sa;
+    return with_form(std::move(x), scale(form_of(a, sa), q));
 }
 
 Real relu(const Real &a, Prec prec) {

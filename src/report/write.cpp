@@ -87,6 +87,127 @@ void write_text(const fs::path &p, const std::string &text) {
     write_output_file(p.string(), text);
 }
 
+// results.csv and results.json: the same rows.
+void write_results(const fs::path &dir, const std::vector<ReportRow> &rows,
+                   const ReportOptions &o, const std::vector<std::string> &skipped,
+                   std::vector<std::string> &written) {
+    std::string csv;
+    for (std::size_t k = 0; k < std::size(kColumns); ++k)
+        csv += (k ? "," : "") + std::string(kColumns[k]);
+    csv += "\n";
+    nlohmann::json json_rows = nlohmann::json::array();
+    for (const auto &r : rows) {
+        auto f = fields(r);
+        nlohmann::json row;
+        for (std::size_t k = 0; k < f.size(); ++k) {
+            csv += (k ? "," : "") + csv_field(f[k]);
+            row[kColumns[k]] = f[k];
+        }
+        row["n"] = r.n;
+        row["words"] = r.words;
+        json_rows.push_back(row);
+        csv += "\n";
+    }
+    write_text(dir / "results.csv", csv);
+    written.push_back((dir / "results.csv").string());
+    nlohmann::json doc = {{"format", "tempcert-report/1"},
+                          {"tool", std::string("tempcert ") + TEMPCERT_VERSION},
+                          {"eps", to_string(o.eps)},
+                          {"rel", to_string(o.rel)},
+                          {"criterion", "tv"},
+                          {"tight_words", o.tight_words},
+                          {"rows", json_rows},
+                          {"skipped", skipped}};
+    write_json_file((dir / "results.json").string(), doc);
+    written.push_back((dir / "results.json").string());
+}
+
+// One plot per case, and the overview.
+void write_plots(const fs::path &dir, const std::vector<ReportCase> &cases,
+                 const std::vector<ReportRow> &rows, const ReportOptions &o,
+                 const std::vector<std::string> &stems, std::vector<std::string> &written) {
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+        fs::path svg = dir / (stems[ci] + ".svg");
+        write_text(svg, report::svg_plot(report::case_plot(cases[ci], rows, o.eps)));
+        written.push_back(svg.string());
+    }
+    write_text(dir / "overview.svg", report::svg_plot(report::overview_plot(cases, rows, o.eps)));
+    written.push_back((dir / "overview.svg").string());
+}
+
+// report.md's opening: what was computed, and how to read the columns
+// ({file} in a column note links to proofs/file, `proofs` relative).
+std::string markdown_head(const ReportOptions &o, const std::string &proofs) {
+    std::string md = "# tempcert report: tight inverse temperatures\n\n";
+    md += "Produced by `tempcert " + std::string(TEMPCERT_VERSION) +
+          " report`. Tolerance eps = " + to_string(o.eps) +
+          ", criterion tv (total variation between softmax and hard attention at every query, "
+          "docs/semantics.md), every input of length 1..n.\n\n";
+    md += "## How to read the tables\n\n| column | meaning |\n|---|---|\n";
+    for (const auto &note : report::column_notes()) {
+        std::string text = note.meaning;
+        for (std::size_t at; (at = text.find('{')) != std::string::npos;) {
+            std::size_t end = text.find('}', at);
+            std::string file = text.substr(at + 1, end - at - 1);
+            text.replace(at, end - at + 1, "[" + file + "](" + proofs + "/" + file + ")");
+        }
+        md += "| " + std::string(note.column) + " | " + text + " |\n";
+    }
+    md += "\nNumbers are decimal roundings of exact or interval results in the safe direction: "
+          "upper ends up, lower ends down. Every number equals what `tempcert tight`, `gap` and "
+          "`bound` print for the same case and n. The same rows are in `results.csv` and "
+          "`results.json`; `report.html` has everything in one page.\n\n";
+    return md + "![overview](overview.svg)\n\n";
+}
+
+std::string markdown_row(const ReportRow &r) {
+    return "| " + std::to_string(r.n) + " | " + r.method + " | " +
+           (r.words ? std::to_string(r.words) : std::string("-")) + " | " +
+           (r.min_gap.empty() ? "-" : r.min_gap) + " | " + r.beta_gap + " | " +
+           report::bracket_text(r.profile_lo, r.profile_hi) + " | " +
+           report::bracket_text(r.tight_lo, r.tight_hi) + " | " + (r.kind.empty() ? "-" : r.kind) +
+           " | " +
+           (r.witness.empty() ? "-" : md_text(r.witness) + " " + md_text(r.witness_place)) +
+           " |\n";
+}
+
+// One case's section: its model, table, plot and notes.
+std::string markdown_case(const ReportCase &c, const std::vector<ReportRow> &rows,
+                          const std::string &stem) {
+    std::string md = "## " + md_text(c.id) + "\n\n" +
+                     (c.language.empty() ? "" : "Language: " + md_text(c.language) + ". ") +
+                     "Model: " + md_text(c.model_path) + " (" +
+                     std::to_string(c.model.layers.size()) + " layer" +
+                     (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
+                     std::to_string(c.model.alphabet.size()) + ").\n\n";
+    md += "| n | method | words | min gap | beta_gap | profile | tight | kind | witness |\n"
+          "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto &r : rows)
+        if (r.case_id == c.id) md += markdown_row(r);
+    md += "\n![" + md_text(c.id) + "](" + stem + ".svg)\n\n";
+    const std::vector<std::string> notes = report::case_notes(c, rows);
+    for (const auto &note : notes)
+        md += "- " + md_text(note) + "\n";
+    if (!notes.empty()) md += "\n";
+    return md;
+}
+
+std::string report_markdown(const std::vector<ReportCase> &cases,
+                            const std::vector<ReportRow> &rows, const ReportOptions &o,
+                            const std::vector<std::string> &skipped,
+                            const std::vector<std::string> &stems, const std::string &proofs) {
+    std::string md = markdown_head(o, proofs);
+    for (std::size_t ci = 0; ci < cases.size(); ++ci)
+        md += markdown_case(cases[ci], rows, stems[ci]);
+    if (!skipped.empty()) {
+        md += "## Not computed\n\n";
+        for (const auto &s : skipped)
+            md += "- " + md_text(s) + "\n";
+        md += "\n";
+    }
+    return md;
+}
+
 } // namespace
 
 std::vector<std::string> write_report(const std::string &dir_text,
@@ -94,115 +215,19 @@ std::vector<std::string> write_report(const std::string &dir_text,
                                       const std::vector<ReportRow> &rows, const ReportOptions &o,
                                       const std::vector<std::string> &skipped) {
     const fs::path final_dir = fs::absolute(dir_text);
-    std::vector<std::string> written;
+    // proofs/, relative to where the report will stand
     std::error_code ec;
+    fs::path proofs_dir = fs::path(TEMPCERT_SOURCE_DIR) / "proofs";
+    std::string proofs = fs::relative(proofs_dir, final_dir, ec).string();
+    if (ec || proofs.empty()) proofs = proofs_dir.string();
+    std::vector<std::string> written;
     write_output_directory(dir_text, "results.json", [&](const std::string &tmp) {
         const fs::path dir = tmp;
         const std::vector<std::string> stems = plot_stems(cases);
-
-        // results.csv and results.json: the same rows
-        std::string csv;
-        for (std::size_t k = 0; k < std::size(kColumns); ++k)
-            csv += (k ? "," : "") + std::string(kColumns[k]);
-        csv += "\n";
-        nlohmann::json json_rows = nlohmann::json::array();
-        for (const auto &r : rows) {
-            auto f = fields(r);
-            nlohmann::json row;
-            for (std::size_t k = 0; k < f.size(); ++k) {
-                csv += (k ? "," : "") + csv_field(f[k]);
-                row[kColumns[k]] = f[k];
-            }
-            row["n"] = r.n;
-            row["words"] = r.words;
-            json_rows.push_back(row);
-            csv += "\n";
-        }
-        write_text(dir / "results.csv", csv);
-        written.push_back((dir / "results.csv").string());
-        nlohmann::json doc = {{"format", "tempcert-report/1"},
-                              {"tool", std::string("tempcert ") + TEMPCERT_VERSION},
-                              {"eps", to_string(o.eps)},
-                              {"rel", to_string(o.rel)},
-                              {"criterion", "tv"},
-                              {"tight_words", o.tight_words},
-                              {"rows", json_rows},
-                              {"skipped", skipped}};
-        write_json_file((dir / "results.json").string(), doc);
-        written.push_back((dir / "results.json").string());
-
-        // plots: one per case, and the overview
-        for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-            fs::path svg = dir / (stems[ci] + ".svg");
-            write_text(svg, report::svg_plot(report::case_plot(cases[ci], rows, o.eps)));
-            written.push_back(svg.string());
-        }
-        write_text(dir / "overview.svg",
-                   report::svg_plot(report::overview_plot(cases, rows, o.eps)));
-        written.push_back((dir / "overview.svg").string());
-
-        // report.md
-        fs::path proofs = fs::path(TEMPCERT_SOURCE_DIR) / "proofs";
-        std::string rel = fs::relative(proofs, final_dir, ec).string();
-        if (ec || rel.empty()) rel = proofs.string();
-        auto link = [&](const std::string &file) {
-            return "[" + file + "](" + rel + "/" + file + ")";
-        };
-        std::string md = "# tempcert report: tight inverse temperatures\n\n";
-        md += "Produced by `tempcert " + std::string(TEMPCERT_VERSION) +
-              " report`. Tolerance eps = " + to_string(o.eps) +
-              ", criterion tv (total variation between softmax and hard attention at every query, "
-              "docs/semantics.md), every input of length 1..n.\n\n";
-        md += "## How to read the tables\n\n| column | meaning |\n|---|---|\n";
-        for (const auto &note : report::column_notes()) {
-            std::string text = note.meaning;
-            for (std::size_t at; (at = text.find('{')) != std::string::npos;) {
-                std::size_t end = text.find('}', at);
-                text.replace(at, end - at + 1, link(text.substr(at + 1, end - at - 1)));
-            }
-            md += "| " + std::string(note.column) + " | " + text + " |\n";
-        }
-        md +=
-            "\nNumbers are decimal roundings of exact or interval results in the safe direction: "
-            "upper ends up, lower ends down. Every number equals what `tempcert tight`, `gap` and "
-            "`bound` print for the same case and n. The same rows are in `results.csv` and "
-            "`results.json`; `report.html` has everything in one page.\n\n";
-        md += "![overview](overview.svg)\n\n";
-        for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-            const ReportCase &c = cases[ci];
-            md += "## " + md_text(c.id) + "\n\n" +
-                  (c.language.empty() ? "" : "Language: " + md_text(c.language) + ". ") +
-                  "Model: " + md_text(c.model_path) + " (" + std::to_string(c.model.layers.size()) +
-                  " layer" + (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
-                  std::to_string(c.model.alphabet.size()) + ").\n\n";
-            md += "| n | method | words | min gap | beta_gap | profile | tight | kind | witness |\n"
-                  "|---|---|---|---|---|---|---|---|---|\n";
-            for (const auto &r : rows) {
-                if (r.case_id != c.id) continue;
-                md += "| " + std::to_string(r.n) + " | " + r.method + " | " +
-                      (r.words ? std::to_string(r.words) : std::string("-")) + " | " +
-                      (r.min_gap.empty() ? "-" : r.min_gap) + " | " + r.beta_gap + " | " +
-                      report::bracket_text(r.profile_lo, r.profile_hi) + " | " +
-                      report::bracket_text(r.tight_lo, r.tight_hi) + " | " +
-                      (r.kind.empty() ? "-" : r.kind) + " | " +
-                      (r.witness.empty() ? "-"
-                                         : md_text(r.witness) + " " + md_text(r.witness_place)) +
-                      " |\n";
-            }
-            md += "\n![" + md_text(c.id) + "](" + stems[ci] + ".svg)\n\n";
-            const std::vector<std::string> notes = report::case_notes(c, rows);
-            for (const auto &note : notes)
-                md += "- " + md_text(note) + "\n";
-            if (!notes.empty()) md += "\n";
-        }
-        if (!skipped.empty()) {
-            md += "## Not computed\n\n";
-            for (const auto &s : skipped)
-                md += "- " + md_text(s) + "\n";
-            md += "\n";
-        }
-        write_text(dir / "report.md", md);
-        write_text(dir / "report.html", report::report_html(cases, rows, o, skipped, rel));
+        write_results(dir, rows, o, skipped, written);
+        write_plots(dir, cases, rows, o, stems, written);
+        write_text(dir / "report.md", report_markdown(cases, rows, o, skipped, stems, proofs));
+        write_text(dir / "report.html", report::report_html(cases, rows, o, skipped, proofs));
         written.insert(written.begin(), (dir / "report.html").string());
         written.insert(written.begin(), (dir / "report.md").string());
     });

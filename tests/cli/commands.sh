@@ -51,7 +51,7 @@ expect 2 '--beta, column 3' -- eval "$hasb" --input ab --beta '2+'
 expect 2 'expected --input WORD' -- eval "$hasb"
 expect 2 'expected a MODEL file' -- eval --input ab
 expect 2 'unrecognised option|unrecognized option' -- eval "$hasb" --input ab --frobnicate
-expect 2 '--prec-cap: expected a precision from 128' -- eval "$hasb" --input ab --prec-cap 10
+expect 2 '--prec-cap: expected a value from 128 to 1048576' -- eval "$hasb" --input ab --prec-cap 10
 expect 2 '--width' -- eval "$hasb" --input ab --beta 2 --width -1
 expect 2 'cannot open file' -- eval /nonexistent/model.json --input ab
 expect 2 'unknown command "frobnicate"' -- frobnicate
