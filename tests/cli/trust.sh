@@ -463,5 +463,27 @@ code=$?
 check "item 22: --max-values 2 exits $code (3) naming the option: $m" \
     bash -c '[ "$1" = 3 ] && grep -q -- "--max-values" <<<"$2"' _ $code "$m"
 
+# one option table: every command refuses an out-of-range count or an
+# unknown choice with exit 2 naming the flag and the value as given (the
+# report's --tight-words -5 was wrapped to 18446744073709551611)
+m=$("$tempcert" report has-b --tight-words -5 --n 2..3 --out "$tmp/rp" 2>&1)
+code=$?
+check "item 22: --tight-words -5 exits $code (2) naming -5: $m" \
+    bash -c '[ "$1" = 2 ] && grep -q -- "--tight-words: .*got -5$" <<<"$2"' _ $code "$m"
+for c in eval gap bound certify tight check compile import horizon report theorem; do
+    m=$("$tempcert" $c --threads 0 2>&1); code=$?
+    check "item 22: $c --threads 0 exits $code (2): $m" \
+        bash -c '[ "$1" = 2 ] && grep -q -- "--threads: expected a value from 1 to 256, got 0" <<<"$2"' _ $code "$m"
+done
+for c in certify tight horizon; do
+    n="--n 3"; [ $c = horizon ] && n=""
+    m=$("$tempcert" $c "$hasb" $n --eps 1/100 --criterion tvv 2>&1); code=$?
+    check "item 22: $c --criterion tvv exits $code (2): $m" \
+        bash -c '[ "$1" = 2 ] && grep -q -- "--criterion: expected tv, output or decision, got \"tvv\"" <<<"$2"' _ $code "$m"
+done
+# --rel and --eps read the same in tight and report (one row each)
+a=$("$tempcert" tight --help | grep -A1 -- "^  --rel"); b=$("$tempcert" report --help | grep -A1 -- "^  --rel")
+check "item 22: --rel has one help in tight and report" [ "$a" = "$b" ]
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
