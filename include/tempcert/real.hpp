@@ -43,7 +43,8 @@ class Real {
     Real(const Rational &q);
     Real(Rational &&q);
     Real(Interval x) : v_(Enclosed{std::move(x), nullptr}) {}
-    // `x` must enclose the value `form` denotes.
+    // `x` must enclose the value `form` denotes; a form without atoms makes
+    // the Real that rational, exactly.
     Real(Interval x, std::optional<Form> form);
     Real(long v) : v_(SmallRational{v, 1}) {}
     Real(SmallRational q) : v_(q) {}

@@ -179,8 +179,8 @@ void depth_first(Walk &walk, Word &w, std::size_t stop, std::size_t symbols, con
 } // namespace
 
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
-                bool outputs, const Rational *fast_below, const Limits &limits, const std::function<void(std::size_t)> &ready,
-                const WordVisit &visit) {
+                bool outputs, const Rational *fast_below, const Limits &limits,
+                const std::function<void(std::size_t)> &ready, const WordVisit &visit) {
     const std::size_t k = m.alphabet.size(), split = detail::prefix_split_length(k, n);
     std::vector<Word> roots;
     {

@@ -177,8 +177,11 @@ QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector
     }
     q.scores = detail::scores(matvec(head.query, x_query, prec), keys, q.allowed, bos, prec);
     std::vector<Rational> h = compared(head.kind, hard);
-    const bool uniform = hard.argmax.size() == 1 || head.kind == AttnKind::Average ||
-                         hard.ties_share_value;
+    // the bound needs h uniform on the whole maximising set (not a point
+    // mass on one of several tied positions)
+    const bool uniform = static_cast<std::size_t>(std::count_if(
+                             h.begin(), h.end(), [](const Rational &x) { return x != 0; })) ==
+                         hard.argmax.size();
     if (fast_below && uniform) {
         Rational t = tv_upper_bound(q.scores, h, beta, prec);
         if (t <= *fast_below) {
@@ -202,7 +205,8 @@ QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector
 }
 
 Trace soft_trace(const Model &m, const Word &w, const std::vector<Real> &betas,
-                 const Trace &hard, Prec prec, const Limits *budget, const Rational *fast_below) {
+                 const Trace &hard, Prec prec, const Limits *budget,
+                 const Rational *fast_below) {
     Trace tr;
     tr.n = w.size();
     tr.bos = m.has_bos();

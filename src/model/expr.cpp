@@ -254,9 +254,7 @@ std::optional<Rational> exact_sqrt(const Rational &q) {
 Real with_atom(Interval x, AtomKind kind, const Real &arg) {
     std::optional<Form> f = arg.form();
     if (f) f = atom_of(kind, *f);
-    if (f)
-        if (auto q = f->constant()) return *q;
-    return Real(std::move(x), f);
+    return Real(std::move(x), std::move(f));
 }
 
 Real power(const Real &base, long k, Prec prec, std::size_t column) {

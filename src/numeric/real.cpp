@@ -71,14 +71,6 @@ bool formed(const Real &r) {
     return r.is_exact() || r.has_form();
 }
 
-// `x` as a Real carrying `f` (the exact form of the value x encloses); a
-// form without atoms is that rational exactly.
-Real with_form(Interval x, const std::optional<Form> &f) {
-    if (f)
-        if (auto q = f->constant()) return *q;
-    return Real(std::move(x), f);
-}
-
 // r's form without copying a stored one: the stored form, or `scratch`
 // set to r's constant (r must be formed).
 const Form &form_of(const Real &r, Form &scratch) {
@@ -96,8 +88,13 @@ std::optional<Form> difference(const Real &a, const Real &b) {
 
 } // namespace
 
-Real::Real(Interval x, std::optional<Form> form)
-    : v_(Enclosed{std::move(x), form ? std::make_shared<const Form>(std::move(*form)) : nullptr}) {}
+Real::Real(Interval x, std::optional<Form> form) {
+    std::optional<Rational> q = form ? form->constant() : std::nullopt;
+    if (q)
+        *this = Real(std::move(*q));
+    else
+        v_ = Enclosed{std::move(x), form ? std::make_shared<const Form>(std::move(*form)) : nullptr};
+}
 
 std::optional<Form> Real::form() const {
     if (is_exact()) return Form(exact());
@@ -139,7 +136,7 @@ Real add(const Real &a, const Real &b, Prec prec) {
     Interval x = add(a.enclose(prec), b.enclose(prec), prec);
     if (!formed(a) || !formed(b)) return x;
     Form sa, sb;
-    return with_form(std::move(x), add(form_of(a, sa), form_of(b, sb)));
+    return Real(std::move(x), add(form_of(a, sa), form_of(b, sb)));
 }
 
 Real sub(const Real &a, const Real &b, Prec prec) {
@@ -149,7 +146,7 @@ Real sub(const Real &a, const Real &b, Prec prec) {
     if (a.is_exact() && b.is_exact()) return Rational(a.exact() - b.exact());
     if (b.is_zero()) return a;
     Interval x = sub(a.enclose(prec), b.enclose(prec), prec);
-    return with_form(std::move(x), difference(a, b));
+    return Real(std::move(x), difference(a, b));
 }
 
 Real mul(const Real &a, const Real &b, Prec prec) {
@@ -162,7 +159,7 @@ Real mul(const Real &a, const Real &b, Prec prec) {
     Interval x = mul(*a.interval(), *b.interval(), prec);
     if (!formed(a) || !formed(b)) return x;
     Form sa, sb;
-    return with_form(std::move(x), mul(form_of(a, sa), form_of(b, sb)));
+    return Real(std::move(x), mul(form_of(a, sa), form_of(b, sb)));
 }
 
 Real mul(const Real &a, const Rational &q, Prec prec) {
@@ -175,7 +172,7 @@ Real mul(const Real &a, const Rational &q, Prec prec) {
     Interval x = mul(*a.interval(), q, prec);
     if (!formed(a)) return x;
     Form sa;
-    return with_form(std::move(x), scale(form_of(a, sa), q));
+    return Real(std::move(x), scale(form_of(a, sa), q));
 }
 
 Real relu(const Real &a, Prec prec) {
@@ -206,12 +203,11 @@ Tri equal(const Real &a, const Real &b, Prec prec) {
         return a.small()->num == b.small()->num && a.small()->den == b.small()->den ? Tri::True
                                                                                     : Tri::False;
     if (a.is_exact() && b.is_exact()) return a.exact() == b.exact() ? Tri::True : Tri::False;
-    if (auto d = difference(a, b)) {
-        if (d->is_zero()) return Tri::True;
-        if (d->constant()) return Tri::False; // a nonzero rational apart
-    }
-    Tri lt = less(a, b, prec), gt = less(b, a, prec);
-    if (lt == Tri::True || gt == Tri::True) return Tri::False;
+    if (auto d = difference(a, b))
+        if (auto c = d->constant()) return *c == 0 ? Tri::True : Tri::False;
+    // the forms decide nothing more: the intervals
+    Interval x = a.enclose(prec), y = b.enclose(prec);
+    if (less(x, y) == Tri::True || less(y, x) == Tri::True) return Tri::False;
     return Tri::Unknown;
 }
 
@@ -219,11 +215,12 @@ Real min(const Real &a, const Real &b, Prec prec) {
     if (a.small() && b.small())
         if (auto c = small_cmp(*a.small(), *b.small())) return *c <= 0 ? a : b;
     if (a.is_exact() && b.is_exact()) return a.exact() < b.exact() ? a : b;
-    Tri lt = less(a, b, prec);
-    if (lt == Tri::True) return a;
-    if (less(b, a, prec) == Tri::True) return b;
-    if (equal(a, b, prec) == Tri::True) return a;
-    return min(a.enclose(prec), b.enclose(prec), prec);
+    if (auto d = difference(a, b))
+        if (auto c = d->constant()) return *c <= 0 ? a : b; // a - b is rational
+    Interval x = a.enclose(prec), y = b.enclose(prec);
+    if (less(x, y) == Tri::True) return a;
+    if (less(y, x) == Tri::True) return b;
+    return min(x, y, prec);
 }
 
 Real max(const Real &a, const Real &b, Prec prec) {
