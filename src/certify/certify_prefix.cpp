@@ -22,6 +22,7 @@
 // results, witnesses and counts are the same for any --threads.
 #include "../eval/prefix_eval.hpp"
 #include "../eval/prefix_walk.hpp"
+#include "../numeric/distributed.hpp"
 #include "../numeric/parallel.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
@@ -114,6 +115,26 @@ struct Walk {
         Violation v;
         Prec used = 0;
         certify_word(m, w, beta, o, v, used, &r.bindings);
+    }
+
+    // The failure a node records at `w` on its own (the counterexample or the
+    // undecided place a task found there, rebuilt on another MPI rank: the
+    // judgement is a function of the word alone).
+    Violation rejudge(const Word &w, bool refuted) const {
+        const Prec prec = o.precision.start;
+        std::vector<Real> betas;
+        for (std::size_t l = 0; l < m.layers.size(); ++l)
+            betas.push_back(beta.at(l, 1, prec));
+        detail::PrefixEvaluator ev(m, prec, betas, o.filter);
+        for (int s : w)
+            ev.push(s);
+        CertifyResult scratch;
+        Candidates cand;
+        Tri t = o.filter ? filtered(ev, w, scratch, cand) : mpfi(ev, w, scratch);
+        const auto &found = refuted ? scratch.counterexample : scratch.undecided;
+        if (t == Tri::True || !found || found->word != w)
+            throw std::logic_error("a task's failure at a word did not recur on this rank");
+        return *found;
     }
 
     // The plain path on the whole word: raises precision until decided.
@@ -271,6 +292,70 @@ void merge(CertifyResult &into, const CertifyResult &part) {
             record_binding_value(into.bindings, i, part.bindings[i]);
 }
 
+// A task's part as bytes for the other MPI ranks (distributed.hpp): counts,
+// the words of its failures (judged again where read), its bindings, its
+// binding candidates.
+std::string pack_part(const CertifyResult &part, const Candidates &cand) {
+    detail::ByteWriter out;
+    for (std::uint64_t v : {part.words, part.filter_decided, part.filter_fallbacks,
+                            static_cast<std::uint64_t>(part.max_prec)})
+        out.number(v);
+    for (const auto &v : {part.counterexample, part.undecided}) {
+        out.number(v ? 1 : 0);
+        if (v) out.word(v->word);
+    }
+    out.number(part.bindings.size());
+    for (const Binding &b : part.bindings) {
+        for (std::uint64_t v : {b.layer, b.head, b.query})
+            out.number(v);
+        out.text(to_string(b.value));
+        out.word(b.word);
+    }
+    out.number(cand.dropped ? 1 : 0);
+    out.number(cand.best_lo.size());
+    for (std::size_t idx = 0; idx < cand.best_lo.size(); ++idx) {
+        out.real64(cand.best_lo[idx]);
+        out.number(cand.items[idx].size());
+        for (const auto &[hi, w] : cand.items[idx]) {
+            out.real64(hi);
+            out.word(w);
+        }
+    }
+    return out.take();
+}
+
+void unpack_part(detail::ByteReader &in, const Walk &walk, CertifyResult &part, Candidates &cand) {
+    part.words = in.number();
+    part.filter_decided = in.number();
+    part.filter_fallbacks = in.number();
+    part.max_prec = static_cast<Prec>(in.number());
+    part.counterexample.reset();
+    if (in.number()) part.counterexample = walk.rejudge(in.word(), true);
+    if (in.number()) part.undecided = walk.rejudge(in.word(), false);
+    part.bindings.resize(in.number());
+    for (Binding &b : part.bindings) {
+        b.layer = in.number();
+        b.head = in.number();
+        b.query = in.number();
+        std::string text = in.text(), why;
+        auto value = parse_rational(text, why, text.size() + 1);
+        if (!value) throw std::logic_error("a task's binding is not a rational: " + why);
+        b.value = *value;
+        b.word = in.word();
+    }
+    cand.dropped = in.number() != 0;
+    cand.best_lo.resize(in.number());
+    cand.items.resize(cand.best_lo.size());
+    for (std::size_t idx = 0; idx < cand.best_lo.size(); ++idx) {
+        cand.best_lo[idx] = in.real64();
+        cand.items[idx].resize(in.number());
+        for (auto &[hi, w] : cand.items[idx]) {
+            hi = in.real64();
+            w = in.word();
+        }
+    }
+}
+
 // Calls the progress callback every 50 ms while tasks run (the only caller
 // then), from its own thread; stops when destroyed.
 class ProgressReporter {
@@ -360,7 +445,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     std::vector<CertifyResult> parts(tasks.size());
     cands.resize(tasks.size() + 1);
     ProgressReporter reporter(o.limits, visited, total);
-    detail::run_tasks(tasks.size(), o.limits.threads, [&](std::size_t i) {
+    auto run_task = [&](std::size_t i) {
         const Word &prefix = tasks[i];
         detail::PrefixEvaluator ev(m, prec, betas, o.filter);
         for (int s : prefix)
@@ -375,7 +460,14 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         if (part.counterexample && top.counterexample &&
             part.counterexample->word == top.counterexample->word)
             part.counterexample.reset(); // the top's, merged once
-    });
+    };
+    detail::run_tasks_everywhere(
+        tasks.size(), o.limits.threads, run_task,
+        [&](std::size_t i) { return pack_part(parts[i], cands[i + 1]); },
+        [&](std::size_t i, detail::ByteReader &in) {
+            unpack_part(in, walk, parts[i], cands[i + 1]);
+        },
+        &visited);
     reporter.stop();
     for (const auto &part : parts)
         merge(r, part);

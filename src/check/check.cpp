@@ -138,6 +138,64 @@ void merge_facts(const std::vector<HeadFacts> &part, std::vector<HeadFacts> &int
     }
 }
 
+// One task's facts as bytes for the other MPI ranks (check_prefix.hpp).
+std::string pack_facts(const std::vector<HeadFacts> &facts) {
+    detail::ByteWriter out;
+    auto optional_number = [&](const std::optional<std::size_t> &v) {
+        out.number(v ? 1 : 0);
+        out.number(v.value_or(0));
+    };
+    auto numbers = [&](const std::vector<std::size_t> &v) {
+        out.number(v.size());
+        for (std::size_t x : v)
+            out.number(x);
+    };
+    for (const HeadFacts &f : facts) {
+        out.number(f.min_gap ? 1 : 0);
+        out.text(f.min_gap ? to_string(*f.min_gap) : "");
+        out.word(f.witness);
+        out.word(f.tie);
+        for (std::size_t v : {f.witness_query, f.tie_query, f.N})
+            out.number(v);
+        numbers(f.witness_argmax);
+        numbers(f.tie_argmax);
+        optional_number(f.witness_runner_up);
+        optional_number(f.tie_runner_up);
+    }
+    return out.take();
+}
+
+void unpack_facts(detail::ByteReader &in, std::vector<HeadFacts> &facts) {
+    auto optional_number = [&](std::optional<std::size_t> &v) {
+        bool present = in.number() != 0;
+        std::size_t x = in.number();
+        v = present ? std::optional<std::size_t>(x) : std::nullopt;
+    };
+    auto numbers = [&](std::vector<std::size_t> &v) {
+        v.resize(in.number());
+        for (std::size_t &x : v)
+            x = in.number();
+    };
+    for (HeadFacts &f : facts) {
+        bool has_gap = in.number() != 0;
+        std::string text = in.text(), why;
+        f.min_gap.reset();
+        if (has_gap) {
+            f.min_gap = parse_rational(text, why, text.size() + 1);
+            if (!f.min_gap) throw std::logic_error("a task's least gap is not a rational: " + why);
+        }
+        f.witness = in.word();
+        f.tie = in.word();
+        f.witness_query = in.number();
+        f.tie_query = in.number();
+        f.N = in.number();
+        numbers(f.witness_argmax);
+        numbers(f.tie_argmax);
+        optional_number(f.witness_runner_up);
+        optional_number(f.tie_runner_up);
+    }
+}
+
 std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &limits,
                                  const PrecisionPolicy &policy) {
     std::vector<HeadFacts> facts;
@@ -155,7 +213,11 @@ std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &li
                 [&](std::size_t task, const Word &w, const Trace &hard, const Trace &) {
                     fold_gaps(m, w, hard, parts[task]);
                     return true;
-                });
+                },
+                TaskBytes{[&](std::size_t task) { return pack_facts(parts[task]); },
+                          [&](std::size_t task, detail::ByteReader &in) {
+                              unpack_facts(in, parts[task]);
+                          }});
             for (const auto &part : parts)
                 merge_facts(part, facts);
             return facts;

@@ -180,7 +180,8 @@ void depth_first(Walk &walk, Word &w, std::size_t stop, std::size_t symbols, con
 
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
                 bool outputs, const Rational *fast_below, const Limits &limits,
-                const std::function<void(std::size_t)> &ready, const WordVisit &visit) {
+                const std::function<void(std::size_t)> &ready, const WordVisit &visit,
+                const TaskBytes &bytes) {
     const std::size_t k = m.alphabet.size(), split = detail::prefix_split_length(k, n);
     std::vector<Word> roots;
     {
@@ -191,17 +192,21 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
                     split < n ? &roots : nullptr);
     }
     ready(roots.size() + 1);
-    detail::run_tasks(roots.size(), limits.threads, [&](std::size_t r) {
-        Walk walk(m, betas, prec, outputs, fast_below);
-        Word w = roots[r];
-        for (int s : w)
-            walk.push(s);
-        depth_first(walk, w, n, k, limits,
-                    [&](const Word &x, const Trace &h, const Trace &s) {
-                        return visit(r + 1, x, h, s);
-                    },
-                    nullptr);
-    });
+    detail::run_tasks_everywhere(
+        roots.size(), limits.threads,
+        [&](std::size_t r) {
+            Walk walk(m, betas, prec, outputs, fast_below);
+            Word w = roots[r];
+            for (int s : w)
+                walk.push(s);
+            depth_first(walk, w, n, k, limits,
+                        [&](const Word &x, const Trace &h, const Trace &s) {
+                            return visit(r + 1, x, h, s);
+                        },
+                        nullptr);
+        },
+        [&](std::size_t r) { return bytes.pack(r + 1); },
+        [&](std::size_t r, detail::ByteReader &in) { bytes.unpack(r + 1, in); });
 }
 
 std::optional<std::string>
@@ -249,7 +254,19 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
                 }
                 return t == Tri::True &&
                        (part.failed.empty() || w.size() + 1 < part.failed.size());
-            });
+            },
+            TaskBytes{[&](std::size_t task) {
+                          detail::ByteWriter out;
+                          out.number(parts[task].words);
+                          out.word(parts[task].failed);
+                          out.text(parts[task].failure);
+                          return out.take();
+                      },
+                      [&](std::size_t task, detail::ByteReader &in) {
+                          parts[task].words = in.number();
+                          parts[task].failed = in.word();
+                          parts[task].failure = in.text();
+                      }});
     } catch (const Undecided &) {
         return std::nullopt; // a hard tie needs more precision: the whole-word path
     }

@@ -12,17 +12,25 @@
 namespace tempcert::detail {
 
 // The prefixes of this length are the parallel tasks of a walk over words up
-// to length n: the first length with at least 64 words, fixed by the
-// alphabet and n and never by --threads, so task results (merged in task
-// order) do not depend on the thread count. A one-symbol alphabet has one
-// word per length: no split (the whole walk is one task).
+// to length n, fixed by the alphabet and n and never by --threads or the
+// number of MPI ranks, so task results (merged in task order) do not depend
+// on either. At least 64 tasks; as many as 4096 (enough to balance 1024
+// ranks, bench/RESULTS.md) while each task still has 64 or more words below
+// its root per word above the split, so the serial part above the split
+// stays a small share. A one-symbol alphabet has one word per length: no
+// split (the whole walk is one task).
 inline std::size_t prefix_split_length(std::size_t symbols, std::size_t n) {
-    constexpr std::uint64_t kMinTasks = 64;
     if (symbols < 2) return n;
-    std::size_t split = 1;
-    for (std::uint64_t c = symbols; c < kMinTasks && split < n; c *= symbols)
-        ++split;
-    return std::min(split, n);
+    // the first length with at least `tasks` words of that length
+    auto first_with = [symbols](std::uint64_t tasks) {
+        std::size_t length = 1;
+        for (std::uint64_t c = symbols; c < tasks; c *= symbols)
+            ++length;
+        return length;
+    };
+    const std::size_t few = first_with(64), many = first_with(4096);
+    const std::size_t room = n > few ? n - few : 0; // leaves `few` levels below the split
+    return std::min(std::max(few, std::min(many, room)), n);
 }
 
 // Visits, in preorder and in symbol order, the nodes below the current one,

@@ -6,9 +6,11 @@
 // the walk, and among equal gaps the walk keeps the word that comes first.
 #include "../eval/prefix_eval.hpp"
 #include "../eval/prefix_walk.hpp"
+#include "../numeric/distributed.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/gap.hpp"
 
+#include <stdexcept>
 
 namespace tempcert {
 
@@ -17,48 +19,176 @@ bool word_before(const Word &a, const Word &b) {
     return a < b;
 }
 
-std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Limits &limits) {
-    if (!detail::PrefixEvaluator::applies(m)) return std::nullopt;
-    check_word_budget(m.alphabet.size(), n, limits.max_words);
-    GapReport report = empty_gap_report(m, n);
-    report.method = "exhaustive-prefix";
-    detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
-    Word w;
-    const Prec prec = kPrecStart;
-    auto visit = [&] {
-        ++report.words;
-        const auto &qs = ev.hard_queries();
-        std::size_t idx = 0;
-        for (std::size_t l = 0; l < m.layers.size(); ++l)
-            for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
-                const QueryTrace &q = qs[idx];
-                HeadGap &g = report.heads[idx];
-                Witness here{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};
-                if (m.layers[l].heads[h].kind != AttnKind::Average && q.argmax.size() > 1 &&
-                    !q.ties_share_value && (!g.tie || word_before(w, g.tie->word)))
-                    g.tie = here;
-                if (!q.gap) continue;
-                Tri lt = g.min_gap ? less(*q.gap, *g.min_gap, prec) : Tri::True;
-                bool same = g.min_gap && equal(*q.gap, *g.min_gap, prec) == Tri::True;
-                if (lt == Tri::True || (same && word_before(w, g.witness->word))) {
-                    g.min_gap = *q.gap;
-                    g.witness = here;
-                }
+namespace {
+
+// One walk's least gaps and first ties per head (flat index), folded node by
+// node as the plain path folds words.
+struct GapPart {
+    std::vector<HeadGap> heads;
+    std::uint64_t words = 0;
+};
+
+// The newest queries of the node `w` (held by ev) into `part`.
+void fold_node(const Model &m, const detail::PrefixEvaluator &ev, const Word &w, GapPart &part) {
+    constexpr Prec prec = kPrecStart;
+    ++part.words;
+    const auto &qs = ev.hard_queries();
+    std::size_t idx = 0;
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+            const QueryTrace &q = qs[idx];
+            HeadGap &g = part.heads[idx];
+            Witness here{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};
+            if (m.layers[l].heads[h].kind != AttnKind::Average && q.argmax.size() > 1 &&
+                !q.ties_share_value && (!g.tie || word_before(w, g.tie->word)))
+                g.tie = here;
+            if (!q.gap) continue;
+            Tri lt = g.min_gap ? less(*q.gap, *g.min_gap, prec) : Tri::True;
+            bool same = g.min_gap && equal(*q.gap, *g.min_gap, prec) == Tri::True;
+            if (lt == Tri::True || (same && word_before(w, g.witness->word))) {
+                g.min_gap = *q.gap;
+                g.witness = here;
             }
-        return true;
-    };
+        }
+}
+
+// A later part into an earlier one, by the rule fold_node applies to nodes.
+void merge_part(const GapPart &part, GapPart &into) {
+    constexpr Prec prec = kPrecStart;
+    into.words += part.words;
+    for (std::size_t idx = 0; idx < part.heads.size(); ++idx) {
+        const HeadGap &p = part.heads[idx];
+        HeadGap &g = into.heads[idx];
+        if (p.tie && (!g.tie || word_before(p.tie->word, g.tie->word))) g.tie = p.tie;
+        if (!p.min_gap) continue;
+        Tri lt = g.min_gap ? less(*p.min_gap, *g.min_gap, prec) : Tri::True;
+        bool same = g.min_gap && equal(*p.min_gap, *g.min_gap, prec) == Tri::True;
+        if (lt == Tri::True || (same && word_before(p.witness->word, g.witness->word))) {
+            g.min_gap = p.min_gap;
+            g.witness = p.witness;
+        }
+    }
+}
+
+// Depth-first below `w` (held by ev) down to length `depth`; the nodes at
+// `depth` are the frontier when one is asked for.
+void walk_below(const Model &m, const Limits &limits, detail::PrefixEvaluator &ev, Word &w,
+                std::size_t depth, GapPart &part, std::vector<Word> *frontier) {
+    if (w.size() >= depth) return;
     detail::walk_depth_first(
-        m.alphabet.size(), n,
+        m.alphabet.size(), depth - w.size(),
         [&](std::size_t s) {
             check_budget(limits);
             ev.push(static_cast<int>(s));
             w.push_back(static_cast<int>(s));
         },
-        visit,
+        [&] {
+            fold_node(m, ev, w, part);
+            if (frontier && w.size() == depth) frontier->push_back(w);
+            return true;
+        },
         [&] {
             w.pop_back();
             ev.pop();
         });
+}
+
+// A part as bytes for the other MPI ranks: its word count and, per head, its
+// witness and tie places; a gap that is not an exact rational (irrational
+// features) is evaluated again from the witness word where read.
+void pack_place(detail::ByteWriter &out, const Witness &x) {
+    out.word(x.word);
+    out.number(x.query);
+    out.number(x.argmax.size());
+    for (std::size_t j : x.argmax)
+        out.number(j);
+    out.number(x.runner_up ? *x.runner_up + 1 : 0);
+}
+
+Witness unpack_place(detail::ByteReader &in, const HeadGap &g) {
+    Witness x{in.word(), g.layer, g.head, 0, {}, std::nullopt};
+    x.query = in.number();
+    x.argmax.resize(in.number());
+    for (std::size_t &j : x.argmax)
+        j = in.number();
+    if (std::uint64_t r = in.number()) x.runner_up = r - 1;
+    return x;
+}
+
+std::string pack_part(const GapPart &part) {
+    detail::ByteWriter out;
+    out.number(part.words);
+    for (const HeadGap &g : part.heads) {
+        out.number(g.tie ? 1 : 0);
+        if (g.tie) pack_place(out, *g.tie);
+        out.number(g.witness ? 1 : 0);
+        if (!g.witness) continue;
+        pack_place(out, *g.witness);
+        const bool exact = g.min_gap->is_exact();
+        out.number(exact ? 1 : 0);
+        if (exact) out.text(to_string(g.min_gap->exact()));
+    }
+    return out.take();
+}
+
+void unpack_part(const Model &m, detail::ByteReader &in, GapPart &part) {
+    part.words = in.number();
+    for (std::size_t idx = 0; idx < part.heads.size(); ++idx) {
+        HeadGap &g = part.heads[idx];
+        if (in.number()) g.tie = unpack_place(in, g);
+        if (!in.number()) continue;
+        g.witness = unpack_place(in, g);
+        if (in.number()) {
+            std::string text = in.text(), why;
+            auto gap = parse_rational(text, why, text.size() + 1);
+            if (!gap) throw std::logic_error("a task's least gap is not a rational: " + why);
+            g.min_gap = Real(*gap);
+            continue;
+        }
+        // the newest queries of the witness word, as fold_node saw them at its node
+        detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
+        for (int s : g.witness->word)
+            ev.push(s);
+        const QueryTrace &q = ev.hard_queries().at(idx);
+        if (!q.gap) throw std::logic_error("a task's gap witness has no gap here");
+        g.min_gap = *q.gap;
+    }
+}
+
+} // namespace
+
+// Threads and MPI ranks as in certify_prefix.cpp: the words up to the split
+// length here, each prefix at the split a task, parts merged in task order.
+std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Limits &limits) {
+    if (!detail::PrefixEvaluator::applies(m)) return std::nullopt;
+    check_word_budget(m.alphabet.size(), n, limits.max_words);
+    GapReport report = empty_gap_report(m, n);
+    report.method = "exhaustive-prefix";
+    const std::size_t split = detail::prefix_split_length(m.alphabet.size(), n);
+    GapPart top{report.heads, 0};
+    std::vector<Word> tasks;
+    {
+        detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
+        Word w;
+        walk_below(m, limits, ev, w, split, top, split < n ? &tasks : nullptr);
+    }
+    std::vector<GapPart> parts(tasks.size(), GapPart{report.heads, 0});
+    detail::run_tasks_everywhere(
+        tasks.size(), limits.threads,
+        [&](std::size_t i) {
+            detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
+            for (int s : tasks[i])
+                ev.push(s);
+            Word w = tasks[i];
+            walk_below(m, limits, ev, w, n, parts[i], nullptr);
+        },
+        [&](std::size_t i) { return pack_part(parts[i]); },
+        [&](std::size_t i, detail::ByteReader &in) { unpack_part(m, in, parts[i]); });
+    for (const auto &part : parts)
+        merge_part(part, top);
+    report.heads = std::move(top.heads);
+    report.words = top.words;
+    const Prec prec = kPrecStart;
     for (const auto &g : report.heads)
         if (g.min_gap)
             report.min_gap = report.min_gap ? min(*g.min_gap, *report.min_gap, prec) : *g.min_gap;

@@ -1,4 +1,5 @@
 // Output files and directories: see include/tempcert/output.hpp.
+#include "../numeric/distributed.hpp"
 #include "tempcert/output.hpp"
 #include "tempcert/error.hpp"
 
@@ -133,6 +134,7 @@ void write_output_file(const std::string &path, const std::string &text) {
 }
 
 void write_output_files(const std::vector<std::pair<std::string, std::string>> &files) {
+    if (detail::rank_index() != 0) return; // under MPI, rank 0 writes for the job
     std::vector<Staged> staged;
     try {
         for (const auto &[path, text] : files) {
@@ -166,6 +168,7 @@ void write_output_files(const std::vector<std::pair<std::string, std::string>> &
 
 void write_output_directory(const std::string &dir_text, const std::string &marker,
                             const std::function<void(const std::string &)> &fill) {
+    if (detail::rank_index() != 0) return; // under MPI, rank 0 writes for the job
     fs::path dir = fs::absolute(resolve_links(dir_text)).lexically_normal();
     if (dir.filename().empty()) dir = dir.parent_path();
     std::error_code ec;

@@ -9,6 +9,7 @@
 // Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
 // "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1); bad usage or an
 // unreadable model exits 2, a limit 3, SIGINT 130.
+#include "../../numeric/distributed.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/gmp_memory.hpp"
@@ -106,9 +107,7 @@ Options parse(int argc, char **argv) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-    std::signal(SIGINT, on_sigint);
-    install_gmp_out_of_memory_exit("tempcert-check");
+int run(int argc, char **argv) {
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
                      "[--time-limit S] [--threads T] [--max-n N] [--max-words W] "
@@ -147,4 +146,19 @@ int main(int argc, char **argv) {
         std::cerr << "tempcert-check: internal error: " << e.what() << " (please report this)\n";
         return 70;
     }
+}
+
+int main(int argc, char **argv) {
+    std::signal(SIGINT, on_sigint);
+    install_gmp_out_of_memory_exit("tempcert-check");
+    // under mpirun the walk's tasks are spread over the ranks
+    // (src/numeric/distributed.hpp); rank 0 prints the verdict
+    std::string refused = detail::start_ranks(&argc, &argv);
+    if (!refused.empty()) {
+        std::cerr << "tempcert-check: " << refused << "\n";
+        return kExitBadInput;
+    }
+    int code = run(argc, argv);
+    detail::stop_ranks();
+    return code;
 }

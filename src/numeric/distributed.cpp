@@ -1,0 +1,477 @@
+#include "distributed.hpp"
+
+#include "parallel.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/limits.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+#ifdef TEMPCERT_MPI
+#include <mpfr.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <fcntl.h>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+#endif
+
+namespace tempcert::detail {
+
+void ByteWriter::number(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+        out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+void ByteWriter::text(std::string_view s) {
+    number(s.size());
+    out_.append(s);
+}
+
+void ByteWriter::word(const std::vector<int> &w) {
+    number(w.size());
+    for (int s : w)
+        number(static_cast<std::uint64_t>(static_cast<std::uint32_t>(s)));
+}
+
+void ByteWriter::real64(double d) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &d, sizeof bits);
+    number(bits);
+}
+
+std::string_view ByteReader::take(std::size_t bytes) {
+    if (bytes > in_.size() - at_) throw std::runtime_error("a task's result ends early");
+    std::string_view s = in_.substr(at_, bytes);
+    at_ += bytes;
+    return s;
+}
+
+std::uint64_t ByteReader::number() {
+    std::string_view s = take(8);
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i)
+        v = (v << 8) | static_cast<unsigned char>(s[static_cast<std::size_t>(i)]);
+    return v;
+}
+
+std::string ByteReader::text() {
+    return std::string(take(number()));
+}
+
+std::vector<int> ByteReader::word() {
+    std::uint64_t size = number();
+    if (size > (in_.size() - at_) / 8) throw std::runtime_error("a task's result ends early");
+    std::vector<int> w(size);
+    for (auto &s : w)
+        s = static_cast<int>(static_cast<std::uint32_t>(number()));
+    return w;
+}
+
+double ByteReader::real64() {
+    std::uint64_t bits = number();
+    double d = 0;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+namespace {
+
+// The number of processes mpirun started, from its environment (0: not
+// started by mpirun).
+long launched_ranks() {
+    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
+        if (const char *v = std::getenv(name)) return std::strtol(v, nullptr, 10);
+    return 0;
+}
+
+} // namespace
+
+#ifndef TEMPCERT_MPI
+
+std::string start_ranks(int *, char ***) {
+    if (launched_ranks() > 1)
+        return "this tempcert was built without MPI, so each of the " +
+               std::to_string(launched_ranks()) +
+               " processes would do all the work and write the same files; build with "
+               "-DTEMPCERT_MPI=ON or run one process";
+    return "";
+}
+void stop_ranks() {}
+int rank_index() { return 0; }
+int rank_count() { return 1; }
+
+void run_tasks_everywhere(std::size_t count, unsigned threads,
+                          const std::function<void(std::size_t)> &task,
+                          const std::function<std::string(std::size_t)> &,
+                          const std::function<void(std::size_t, ByteReader &)> &,
+                          std::atomic<std::uint64_t> *) {
+    run_tasks(count, threads, task);
+}
+
+#else
+
+namespace {
+
+bool g_started = false;
+int g_rank = 0, g_size = 1;
+
+constexpr int kTagAsk = 71, kTagGrant = 72;
+constexpr std::uint64_t kNone = ~std::uint64_t{0};
+
+// What a rank other than 0 was granted and has not yet run (rank 0's workers
+// take task numbers from hand_out's counter), and on every rank the results
+// of the tasks run there and the failure of the lowest-numbered one.
+class TaskQueue {
+  public:
+    void push(std::size_t i) {
+        {
+            std::lock_guard lock(mutex_);
+            items_.push_back(i);
+        }
+        ready_.notify_one();
+    }
+    void close() {
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        ready_.notify_all();
+    }
+    // The next task, or kNone once closed and empty (or after a failure).
+    std::uint64_t pop() {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [&] { return closed_ || !items_.empty() || failed_; });
+        if (failed_ || items_.empty()) return kNone;
+        std::size_t i = items_.front();
+        items_.pop_front();
+        low_.notify_all();
+        return i;
+    }
+    // Waits (without polling) until fewer than `depth` tasks wait or a task
+    // failed.
+    void wait_until_below(std::size_t depth) {
+        std::unique_lock lock(mutex_);
+        low_.wait(lock, [&] { return items_.size() < depth || failed_; });
+    }
+    std::size_t waiting() {
+        std::lock_guard lock(mutex_);
+        return items_.size();
+    }
+    // Records a task's failure (keeping the lowest-numbered); the workers
+    // then take no more tasks.
+    void fail(std::size_t i, std::exception_ptr e) {
+        {
+            std::lock_guard lock(mutex_);
+            if (i < failed_task_) {
+                failed_task_ = i;
+                failure_ = e;
+            }
+            failed_ = true;
+        }
+        ready_.notify_all();
+        low_.notify_all();
+    }
+    bool failed() {
+        std::lock_guard lock(mutex_);
+        return failed_;
+    }
+    std::uint64_t failed_task() const { return failed_task_; }
+    std::exception_ptr failure() const { return failure_; }
+    void keep(std::size_t i, std::string bytes) {
+        std::lock_guard lock(mutex_);
+        results_.emplace_back(i, std::move(bytes));
+    }
+    std::vector<std::pair<std::size_t, std::string>> &results() { return results_; }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable ready_, low_;
+    std::deque<std::size_t> items_;
+    bool closed_ = false, failed_ = false;
+    std::uint64_t failed_task_ = kNone;
+    std::exception_ptr failure_;
+    std::vector<std::pair<std::size_t, std::string>> results_;
+};
+
+// Between polls of MPI (its blocking calls spin, taking a core from the
+// workers): rank 0 between looks for asks (a rank asks while it still holds
+// tasks, so an answer may take this long), the others while a grant is due.
+void pause_briefly() {
+    std::this_thread::sleep_for(std::chrono::microseconds(g_rank == 0 ? 500 : 100));
+}
+
+// How many tasks one grant hands out: a share of what is left (guided
+// self-scheduling), so that short tasks cost few messages and the last
+// grants are single tasks that even out the ranks' finishing times.
+std::size_t batch_size(std::size_t left, unsigned threads) {
+    std::size_t share = left / (4 * static_cast<std::size_t>(g_size) * threads);
+    return std::clamp<std::size_t>(share, 1, 256);
+}
+
+// Rank 0 hands out task numbers from `next`, which its own workers also
+// take from one at a time, to each rank that asks, until none are left or a
+// task failed; it returns once every other rank has been told there are no
+// more.
+void hand_out(std::size_t count, unsigned threads, std::atomic<std::size_t> &next,
+              std::atomic<bool> &stop, TaskQueue &queue, std::atomic<std::uint64_t> *progress) {
+    int told_done = 0;
+    while (true) {
+        if (queue.failed()) stop = true;
+        int asked = 0;
+        MPI_Status status;
+        MPI_Iprobe(MPI_ANY_SOURCE, kTagAsk, MPI_COMM_WORLD, &asked, &status);
+        if (asked) {
+            std::uint64_t ask[2]; // progress made since the last ask; whether a task failed
+            MPI_Recv(ask, 2, MPI_UINT64_T, status.MPI_SOURCE, kTagAsk, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            if (progress) progress->fetch_add(ask[0], std::memory_order_relaxed);
+            if (ask[1] != 0) stop = true;
+            std::uint64_t grant[2] = {kNone, 0}; // first task, how many
+            std::size_t seen = next.load();
+            if (!stop && seen < count) {
+                std::size_t first = next.fetch_add(batch_size(count - seen, threads));
+                if (first < count) {
+                    grant[0] = first;
+                    grant[1] = std::min(batch_size(count - seen, threads), count - first);
+                }
+            }
+            if (grant[0] == kNone) ++told_done;
+            MPI_Send(grant, 2, MPI_UINT64_T, status.MPI_SOURCE, kTagGrant, MPI_COMM_WORLD);
+            continue;
+        }
+        if (told_done == g_size - 1 && (stop || next.load() >= count)) break;
+        pause_briefly();
+    }
+}
+
+// A rank other than 0 asks rank 0 for tasks whenever it holds fewer than
+// twice `threads`, and at once after a failure, until told there are no
+// more.
+void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t> *progress) {
+    std::uint64_t reported = 0, grant[2] = {0, 0};
+    bool waiting_for_grant = false;
+    MPI_Request request = MPI_REQUEST_NULL;
+    while (true) {
+        if (!waiting_for_grant) queue.wait_until_below(2 * threads);
+        if (!waiting_for_grant) {
+            std::uint64_t now = progress ? progress->load(std::memory_order_relaxed) : 0;
+            std::uint64_t ask[2] = {now - reported, queue.failed() ? 1u : 0u};
+            reported = now;
+            MPI_Send(ask, 2, MPI_UINT64_T, 0, kTagAsk, MPI_COMM_WORLD);
+            MPI_Irecv(grant, 2, MPI_UINT64_T, 0, kTagGrant, MPI_COMM_WORLD, &request);
+            waiting_for_grant = true;
+        }
+        int arrived = 0;
+        if (waiting_for_grant) MPI_Test(&request, &arrived, MPI_STATUS_IGNORE);
+        if (arrived) {
+            waiting_for_grant = false;
+            if (grant[0] == kNone) break;
+            for (std::uint64_t k = 0; k < grant[1]; ++k)
+                queue.push(static_cast<std::size_t>(grant[0] + k));
+            continue;
+        }
+        pause_briefly();
+    }
+    queue.close();
+}
+
+enum class ErrorKind : std::uint64_t { Input, Limit, Undecided, Interrupted, Memory, Other };
+
+void write_failure(ByteWriter &out, std::uint64_t task, const std::exception_ptr &e) {
+    out.number(task);
+    if (task == kNone) return;
+    auto put = [&](ErrorKind k, std::string_view what, std::string_view file = {},
+                   std::string_view place = {}) {
+        out.number(static_cast<std::uint64_t>(k));
+        out.text(what);
+        out.text(file);
+        out.text(place);
+    };
+    try {
+        std::rethrow_exception(e);
+    } catch (const InputError &x) {
+        put(ErrorKind::Input, x.what(), x.file(), x.place());
+    } catch (const LimitError &x) {
+        put(ErrorKind::Limit, x.what());
+    } catch (const Undecided &x) {
+        put(ErrorKind::Undecided, x.what());
+    } catch (const Interrupted &) {
+        put(ErrorKind::Interrupted, "");
+    } catch (const std::bad_alloc &) {
+        put(ErrorKind::Memory, "");
+    } catch (const std::exception &x) {
+        put(ErrorKind::Other, x.what());
+    } catch (...) {
+        put(ErrorKind::Other, "unknown error");
+    }
+}
+
+[[noreturn]] void throw_failure(ByteReader &in) {
+    auto kind = static_cast<ErrorKind>(in.number());
+    std::string what = in.text(), file = in.text(), place = in.text();
+    switch (kind) {
+    case ErrorKind::Input: throw InputError(file, place, what);
+    case ErrorKind::Limit: throw LimitError(what);
+    case ErrorKind::Undecided: throw Undecided(what);
+    case ErrorKind::Interrupted: throw Interrupted{};
+    case ErrorKind::Memory: throw std::bad_alloc();
+    default: throw std::runtime_error(what);
+    }
+}
+
+// Every rank's bytes, to every rank: [result count, (task, bytes)...,
+// failed task or kNone, failure].
+std::vector<std::string> exchange(const std::string &mine) {
+    if (mine.size() > static_cast<std::size_t>(INT32_MAX))
+        throw LimitError("one rank's task results exceed 2 GiB; use more ranks");
+    int size = static_cast<int>(mine.size());
+    std::vector<int> sizes(static_cast<std::size_t>(g_size)), offsets(sizes.size());
+    MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    long long total = 0;
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+        offsets[r] = static_cast<int>(total);
+        total += sizes[r];
+        if (total > INT32_MAX) throw LimitError("the task results exceed 2 GiB; use fewer tasks");
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    MPI_Allgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
+                   MPI_CHAR, MPI_COMM_WORLD);
+    std::vector<std::string> parts;
+    for (std::size_t r = 0; r < sizes.size(); ++r)
+        parts.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
+                                   static_cast<std::size_t>(sizes[r])));
+    return parts;
+}
+
+} // namespace
+
+std::string start_ranks(int *argc, char ***argv) {
+    if (launched_ranks() < 1) return "";
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    g_started = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    if (g_rank != 0) { // rank 0 speaks for the job
+        int null = ::open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::close(null);
+        }
+    }
+    return "";
+}
+
+void stop_ranks() {
+    if (g_started) MPI_Finalize();
+    g_started = false;
+}
+
+int rank_index() { return g_rank; }
+int rank_count() { return g_size; }
+
+void run_tasks_everywhere(std::size_t count, unsigned threads,
+                          const std::function<void(std::size_t)> &task,
+                          const std::function<std::string(std::size_t)> &pack,
+                          const std::function<void(std::size_t, ByteReader &)> &unpack,
+                          std::atomic<std::uint64_t> *progress) {
+    if (!g_started || g_size < 2) return run_tasks(count, threads, task);
+    if (count == 0) return;
+    threads = std::max(threads, 1u);
+    TaskQueue queue;
+    std::atomic<std::size_t> next{0}; // rank 0: the next task not yet handed out
+    std::atomic<bool> stop{false};    // rank 0: a task failed somewhere
+    auto run_one = [&](std::size_t i) {
+        try {
+            task(i);
+            queue.keep(i, pack(i));
+        } catch (...) {
+            queue.fail(i, std::current_exception());
+        }
+    };
+    std::vector<std::thread> workers;
+    for (unsigned k = 0; k < threads; ++k)
+        workers.emplace_back([&] {
+            if (g_rank == 0) {
+                for (std::size_t i; !stop && !queue.failed() && (i = next.fetch_add(1)) < count;)
+                    run_one(i);
+            } else {
+                for (std::uint64_t i; (i = queue.pop()) != kNone;)
+                    run_one(static_cast<std::size_t>(i));
+            }
+            mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+        });
+    if (g_rank == 0)
+        hand_out(count, threads, next, stop, queue, progress);
+    else
+        ask_for_tasks(threads, queue, progress);
+    for (auto &w : workers)
+        w.join();
+
+    ByteWriter out;
+    out.number(queue.results().size());
+    for (auto &[i, bytes] : queue.results()) {
+        out.number(i);
+        out.text(bytes);
+    }
+    write_failure(out, queue.failed_task(), queue.failure());
+    std::vector<std::string> parts = exchange(out.take());
+
+    // Failures first: the lowest-numbered task's error, on every rank.
+    std::uint64_t lowest = kNone;
+    std::size_t lowest_rank = 0;
+    std::vector<std::size_t> ran(count, 0);
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+        ByteReader in(parts[r]);
+        std::uint64_t results = in.number();
+        for (std::uint64_t k = 0; k < results; ++k) {
+            std::uint64_t i = in.number();
+            if (i >= count) throw std::runtime_error("a rank returned a task that does not exist");
+            ++ran[i];
+            in.text();
+        }
+        std::uint64_t failed = in.number();
+        if (failed < lowest) {
+            lowest = failed;
+            lowest_rank = r;
+        }
+    }
+    if (lowest != kNone) {
+        ByteReader in(parts[lowest_rank]);
+        for (std::uint64_t k = 0, results = in.number(); k < results; ++k) {
+            in.number();
+            in.text();
+        }
+        in.number();
+        throw_failure(in);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        if (ran[i] != 1)
+            throw std::runtime_error("task " + std::to_string(i) + " ran " +
+                                     std::to_string(ran[i]) + " times across the ranks");
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+        if (static_cast<int>(r) == g_rank) continue;
+        ByteReader in(parts[r]);
+        for (std::uint64_t k = 0, results = in.number(); k < results; ++k) {
+            std::size_t i = static_cast<std::size_t>(in.number());
+            std::string bytes = in.text();
+            ByteReader task_in(bytes);
+            unpack(i, task_in);
+            if (!task_in.done()) throw std::runtime_error("a task's result has bytes left over");
+        }
+    }
+}
+
+#endif
+
+} // namespace tempcert::detail

@@ -1,0 +1,80 @@
+// Tasks spread over the processes of an MPI job (issue 19), with threads
+// inside each process. Every rank runs the whole command; the enumerations
+// hand their fixed task lists (prefix_split_length) to run_tasks_everywhere,
+// which runs each task on exactly one rank and then gives every rank every
+// task's result, so that all ranks merge the same parts in task order and
+// go on in step. Results therefore do not depend on the number of ranks, as
+// they do not depend on --threads. Only rank 0 prints or writes files.
+//
+// Without -DTEMPCERT_MPI=ON, or when not started by mpirun, there is one
+// rank and run_tasks_everywhere is run_tasks.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tempcert::detail {
+
+// A task's result as bytes: whole numbers, texts, words and doubles, in an
+// order the reader repeats. The reader throws std::runtime_error (an
+// internal error) on bytes that end early.
+class ByteWriter {
+  public:
+    void number(std::uint64_t v);
+    void text(std::string_view s);
+    void word(const std::vector<int> &w);
+    void real64(double d);
+    std::string take() { return std::move(out_); }
+
+  private:
+    std::string out_;
+};
+
+class ByteReader {
+  public:
+    explicit ByteReader(std::string_view in) : in_(in) {}
+    std::uint64_t number();
+    std::string text();
+    std::vector<int> word();
+    double real64();
+    bool done() const { return at_ == in_.size(); }
+
+  private:
+    std::string_view take(std::size_t bytes);
+    std::string_view in_;
+    std::size_t at_ = 0;
+};
+
+// Starts MPI when this process was started by mpirun (OpenMPI or PMIx in
+// the environment) and tempcert was built with it; a rank other than 0 then
+// sends its standard output and error to /dev/null. Without MPI support, a
+// job of more than one process is refused (each would do all the work and
+// write the same files): returns a message for that, else "".
+std::string start_ranks(int *argc, char ***argv);
+// MPI_Finalize, when started.
+void stop_ranks();
+int rank_index(); // 0 without MPI
+int rank_count(); // 1 without MPI
+
+// Runs task(0..count-1), each once, on some rank with `threads` workers
+// there; tasks are handed out in order, one at a time, to the rank that
+// asks (a rank asks while it holds fewer than `threads` waiting tasks).
+// After a task ran, pack(i) turns its result into bytes; when every task
+// ran, each rank calls unpack(i, bytes) for each task another rank ran.
+// Every rank checks that each task ran exactly once. A task that throws
+// stops the handing out; every rank then throws the error of the
+// lowest-numbered failed task (as run_tasks does), rebuilt from its kind
+// and message. `progress`, when given, counts on rank 0 what the other
+// ranks add to their own counters too (they report it when they ask).
+void run_tasks_everywhere(std::size_t count, unsigned threads,
+                          const std::function<void(std::size_t)> &task,
+                          const std::function<std::string(std::size_t)> &pack,
+                          const std::function<void(std::size_t, ByteReader &)> &unpack,
+                          std::atomic<std::uint64_t> *progress = nullptr);
+
+} // namespace tempcert::detail

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Issue 19, item 2: under mpirun the commands give what one process gives.
+# For certify (certified and refuted, filter and MPFI, tv and output), gap,
+# tight, horizon, check and tempcert-check, on a two-symbol two-layer model
+# and a four-symbol one: standard output, exit code and written files are
+# byte-identical to a plain run for np 1, 2 and 4 (threads 1) and np 2 with
+# 2 threads each. A rank killed mid-run ends the job with an error and no
+# output file; SIGINT to mpirun stops the job within two seconds.
+# Usage: mpi.sh TEMPCERT TEMPCERT-CHECK CASES
+set -u
+tempcert=$1
+checker=$2
+cases=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# containers often forbid the cross-memory attach vader would use
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+pass=0
+fail=0
+two="$cases/models/has-ab-two-layer.json"
+four="$cases/models/last-cd-is-d.json"
+
+# run NAME OUTFILE-OR-- COMMAND...: the plain run, then under mpirun
+run() {
+    local name=$1 out=$2
+    shift 2
+    local want_rc got_rc
+    (cd "$tmp" && "$@" >"$tmp/$name.plain.out" 2>"$tmp/$name.plain.err")
+    want_rc=$?
+    [ "$out" != - ] && { cp "$tmp/$out" "$tmp/$name.plain.file" 2>/dev/null || :; rm -f "$tmp/$out"; }
+    for ranks in "1 1" "2 1" "4 1" "2 2"; do
+        local np=${ranks% *} threads=${ranks#* }
+        (cd "$tmp" && mpirun --oversubscribe -np "$np" "$@" --threads "$threads" \
+            >"$tmp/$name.mpi.out" 2>"$tmp/$name.mpi.err")
+        got_rc=$?
+        local what="$name (np $np, threads $threads)"
+        if [ "$got_rc" != "$want_rc" ]; then
+            fail=$((fail + 1)); echo "FAIL: $what: exit $got_rc, plain $want_rc"
+            sed 's/^/    /' "$tmp/$name.mpi.err" | head -5
+        elif ! cmp -s "$tmp/$name.plain.out" "$tmp/$name.mpi.out"; then
+            fail=$((fail + 1)); echo "FAIL: $what: standard output differs"
+            diff "$tmp/$name.plain.out" "$tmp/$name.mpi.out" | head -6
+        elif [ "$out" != - ] && ! cmp -s "$tmp/$name.plain.file" "$tmp/$out"; then
+            fail=$((fail + 1)); echo "FAIL: $what: $out differs from the plain run's"
+        else
+            pass=$((pass + 1))
+        fi
+        [ "$out" != - ] && rm -f "$tmp/$out"
+    done
+}
+
+run certified cert.json "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 20 -o cert.json
+run refuted - "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 3
+run no-filter - "$tempcert" certify "$two" --n 9 --eps 1/100 --beta 20 --no-filter
+run output - "$tempcert" certify "$two" --n 11 --eps 1/100 --beta 4 --criterion output
+run four-symbols cert4.json "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 30 -o cert4.json
+run four-refuted - "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 2
+run gap - "$tempcert" gap "$two" --n 12 --json
+run gap-four - "$tempcert" gap "$four" --n 7
+run tight - "$tempcert" tight "$two" --n 9 --eps 1/100 --rel 1e-3
+run horizon - "$tempcert" horizon "$two" --eps 1/100 --beta 5 --max-n 12
+
+# the certificates checked under MPI, by both checkers
+"$tempcert" certify "$two" --n 12 --eps 1/100 --beta 20 -o "$tmp/c2.json" >/dev/null
+"$tempcert" certify "$four" --n 7 --eps 1/100 --beta 30 -o "$tmp/c4.json" >/dev/null
+run check - "$tempcert" check "$tmp/c2.json" --model "$two"
+run check-four - "$checker" "$tmp/c4.json" --model "$four"
+sed 's/"spec": "20"/"spec": "2"/; s/"value": "20"/"value": "2"/' "$tmp/c2.json" >"$tmp/bad.json"
+run check-rejects - "$checker" "$tmp/bad.json" --model "$two"
+grep -q "NOT VERIFIED" "$tmp/check-rejects.mpi.out" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: a lowered beta is not rejected under MPI"; }
+
+# the pid of rank R of the job started by mpirun PID
+rank_pid() {
+    local p
+    for p in $(pgrep -f "tempcert certify"); do
+        [ "$p" = "$1" ] && continue
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" &&
+            { echo "$p"; return; }
+    done
+}
+
+# a rank that dies: an error, no certificate, no debris
+long=(certify "$two" --n 21 --eps 1/100 --beta 20 --max-words 100000000 --threads 1)
+(cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" -o died.json \
+    >"$tmp/died.out" 2>"$tmp/died.err") &
+job=$!
+victim=""
+for _ in $(seq 1 50); do
+    sleep 0.1
+    victim=$(rank_pid "$job" 1)
+    [ -n "$victim" ] && break
+done
+sleep 1
+if [ -z "$victim" ]; then
+    fail=$((fail + 1)); echo "FAIL: rank 1 of the job was not found"
+    kill "$job" 2>/dev/null
+else
+    kill -9 "$victim"
+    wait "$job"
+    rc=$?
+    leftovers=$(ls "$tmp" | grep -c '^died\.json' || :)
+    if [ "$rc" = 0 ] || [ "$leftovers" != 0 ] || ! [ -s "$tmp/died.err" ]; then
+        fail=$((fail + 1)); echo "FAIL: a killed rank: exit $rc, $leftovers output files"
+        head -3 "$tmp/died.err"
+    else
+        pass=$((pass + 1))
+    fi
+fi
+
+# SIGINT to mpirun stops every rank soon
+(cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" -o int.json \
+    >"$tmp/int.out" 2>"$tmp/int.err") &
+job=$!
+sleep 2
+start=$(date +%s%N)
+kill -INT "$job"
+wait "$job"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+sleep 0.2
+if [ "$rc" = 0 ] || [ "$ms" -gt 2000 ] || [ -n "$(pgrep -f "tempcert certify $two --n 21")" ] ||
+    ls "$tmp" | grep -q '^int\.json'; then
+    fail=$((fail + 1)); echo "FAIL: SIGINT: exit $rc after $ms ms, ranks or output left"
+    pkill -9 -f "tempcert certify $two --n 21"
+else
+    pass=$((pass + 1))
+fi
+
+echo "mpi: $pass passed, $fail failed"
+[ "$fail" = 0 ]
