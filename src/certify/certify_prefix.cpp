@@ -78,6 +78,12 @@ struct Candidates {
         std::erase_if(list, [&](const auto &c) { return c.first < best_lo[idx]; });
         dropped = keep_largest(list) || dropped;
     }
+    // Drops the entries below their head's best lower end: no other part's
+    // can be lower than that, so binding_words would skip them.
+    void drop_below_best() {
+        for (std::size_t idx = 0; idx < items.size(); ++idx)
+            std::erase_if(items[idx], [&](const auto &c) { return c.first < best_lo[idx]; });
+    }
 };
 
 struct Walk {
@@ -460,6 +466,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         if (part.counterexample && top.counterexample &&
             part.counterexample->word == top.counterexample->word)
             part.counterexample.reset(); // the top's, merged once
+        cands[i + 1].drop_below_best(); // binding_words would skip them anyway
     };
     detail::run_tasks_everywhere(
         tasks.size(), o.limits.threads, run_task,
@@ -477,10 +484,17 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     std::vector<Word> words = binding_words(cands, r);
     // re-evaluated in parallel, one result per word, merged order-free as the parts are
     std::vector<CertifyResult> rebound(words.size());
-    detail::run_tasks(words.size(), o.limits.threads, [&](std::size_t i) {
-        check_budget(o.limits);
-        walk.rebind(words[i], rebound[i]);
-    });
+    std::vector<Candidates> none(words.size());
+    detail::run_tasks_everywhere(
+        words.size(), o.limits.threads,
+        [&](std::size_t i) {
+            check_budget(o.limits);
+            walk.rebind(words[i], rebound[i]);
+        },
+        [&](std::size_t i) { return pack_part(rebound[i], none[i]); },
+        [&](std::size_t i, detail::ByteReader &in) {
+            unpack_part(in, walk, rebound[i], none[i]);
+        });
     for (const auto &part : rebound) // bindings only: rebind counts no words
         merge(r, part);
     return r;

@@ -4,6 +4,7 @@
 // in chunks; between chunks the wall-clock budget and SIGINT are checked, so
 // a FIFO nobody writes to stops on Ctrl-C or --time-limit, and a stream that
 // never ends is refused once it passes --max-file-bytes.
+#include "../numeric/distributed.hpp"
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/output.hpp"
@@ -68,6 +69,7 @@ std::string read_text_file(const std::string &path, std::size_t max_bytes, const
             throw LimitError(InputError(path, "", too_large(max_bytes)).message());
         text.append(buf, static_cast<std::size_t>(got));
     }
+    detail::note_input_bytes(text); // under MPI, every rank must read the same
     return text;
 }
 

@@ -36,10 +36,14 @@ void ByteWriter::text(std::string_view s) {
     out_.append(s);
 }
 
+// Symbols as base-128 varints: one byte each below 128.
 void ByteWriter::word(const std::vector<int> &w) {
     number(w.size());
     for (int s : w)
-        number(static_cast<std::uint64_t>(static_cast<std::uint32_t>(s)));
+        for (auto v = static_cast<std::uint32_t>(s);; v >>= 7) {
+            out_.push_back(static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+            if (v < 0x80) break;
+        }
 }
 
 void ByteWriter::real64(double d) {
@@ -69,10 +73,18 @@ std::string ByteReader::text() {
 
 std::vector<int> ByteReader::word() {
     std::uint64_t size = number();
-    if (size > (in_.size() - at_) / 8) throw std::runtime_error("a task's result ends early");
+    if (size > in_.size() - at_) throw std::runtime_error("a task's result ends early");
     std::vector<int> w(size);
-    for (auto &s : w)
-        s = static_cast<int>(static_cast<std::uint32_t>(number()));
+    for (auto &s : w) {
+        std::uint32_t v = 0;
+        for (int shift = 0;; shift += 7) {
+            auto byte = static_cast<unsigned char>(take(1)[0]);
+            if (shift > 28) throw std::runtime_error("a task's result holds a bad symbol");
+            v |= static_cast<std::uint32_t>(byte & 0x7f) << shift;
+            if (!(byte & 0x80)) break;
+        }
+        s = static_cast<int>(v);
+    }
     return w;
 }
 
@@ -81,6 +93,19 @@ double ByteReader::real64() {
     double d = 0;
     std::memcpy(&d, &bits, sizeof d);
     return d;
+}
+
+namespace {
+
+std::atomic<std::uint64_t> g_input_digest{0xcbf29ce484222325ull}; // FNV-1a offset basis
+
+} // namespace
+
+void note_input_bytes(std::string_view bytes) {
+    std::uint64_t h = g_input_digest.load();
+    for (unsigned char c : bytes)
+        h = (h ^ c) * 0x100000001b3ull;
+    g_input_digest = (h ^ bytes.size()) * 0x100000001b3ull;
 }
 
 namespace {
@@ -359,6 +384,8 @@ std::string start_ranks(int *argc, char ***argv) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     g_started = true;
+    for (int i = 0; i < *argc; ++i)
+        note_input_bytes((*argv)[i]);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     if (g_rank != 0) { // rank 0 speaks for the job
@@ -386,6 +413,14 @@ void run_tasks_everywhere(std::size_t count, unsigned threads,
                           const std::function<void(std::size_t, ByteReader &)> &unpack,
                           std::atomic<std::uint64_t> *progress) {
     if (!g_started || g_size < 2) return run_tasks(count, threads, task);
+    // every rank must have the same tasks: the same count from the same inputs
+    std::uint64_t mine[2] = {count, g_input_digest.load()}, low[2], high[2];
+    MPI_Allreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(mine, high, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (low[0] != high[0] || low[1] != high[1])
+        throw InputError("", "mpirun",
+                         "the ranks read different inputs (a file differs between them, or "
+                         "changed while they read it); every rank must see the same files");
     if (count == 0) return;
     threads = std::max(threads, 1u);
     TaskQueue queue;

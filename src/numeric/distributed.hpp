@@ -61,6 +61,13 @@ void stop_ranks();
 int rank_index(); // 0 without MPI
 int rank_count(); // 1 without MPI
 
+// Folds bytes every rank must have read alike (the input files, the command
+// line) into this process's digest of its inputs. run_tasks_everywhere
+// refuses to go on when the ranks' digests or task counts differ (a file
+// changed or not shared between machines), since their tasks would then
+// not fit together.
+void note_input_bytes(std::string_view bytes);
+
 // Runs task(0..count-1), each once, on some rank with `threads` workers
 // there; tasks are handed out in order, one at a time, to the rank that
 // asks (a rank asks while it holds fewer than `threads` waiting tasks).

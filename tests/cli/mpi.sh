@@ -71,6 +71,21 @@ run check-rejects - "$checker" "$tmp/bad.json" --model "$two"
 grep -q "NOT VERIFIED" "$tmp/check-rejects.mpi.out" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL: a lowered beta is not rejected under MPI"; }
 
+# ranks that read different files (same command line, different working
+# directories): refused on every rank, nothing written
+mkdir -p "$tmp/d0" "$tmp/d1"
+cp "$two" "$tmp/d0/model.json"
+sed 's/"name": *"[^"]*"/"name": "other"/' "$two" >"$tmp/d1/model.json"
+mpirun --oversubscribe -np 2 bash -c 'cd "$0/d$OMPI_COMM_WORLD_RANK" && exec "$1" certify model.json --n 10 --eps 1/100 --beta 20 --threads 1 -o c.json' \
+    "$tmp" "$tempcert" >"$tmp/differ.out" 2>"$tmp/differ.err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "the ranks read different inputs" "$tmp/differ.err" &&
+    ! [ -e "$tmp/d0/c.json" ] && ! [ -e "$tmp/d1/c.json" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: ranks with different files: exit $rc"; head -3 "$tmp/differ.err"
+fi
+
 # the pid of rank R of the job started by mpirun PID
 rank_pid() {
     local p
