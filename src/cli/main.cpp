@@ -19,6 +19,6 @@ int main(int argc, char **argv) {
         return tempcert::kExitBadInput;
     }
     int code = tempcert::cli::dispatch(tempcert::cli::Args(argv + 1, argv + argc));
-    tempcert::detail::stop_ranks();
+    tempcert::detail::stop_ranks(code);
     return code;
 }

@@ -130,7 +130,7 @@ std::string start_ranks(int *, char ***) {
                "-DTEMPCERT_MPI=ON or run one process";
     return "";
 }
-void stop_ranks() {}
+void stop_ranks(int) {}
 int rank_index() { return 0; }
 int rank_count() { return 1; }
 
@@ -148,6 +148,19 @@ namespace {
 
 bool g_started = false;
 int g_rank = 0, g_size = 1;
+MPI_Comm g_exit_comm = MPI_COMM_NULL; // the end's barrier, apart from the work's collectives
+int g_stderr = -1; // ranks other than 0: the standard error mpirun gave them
+
+// What this rank wrote to its standard error (kept aside), on the one
+// mpirun shows, before it ends the job alone.
+void show_own_errors() {
+    if (g_stderr < 0) return;
+    char text[4096];
+    ssize_t got = ::pread(2, text, sizeof text, 0);
+    std::string line = "tempcert: rank " + std::to_string(g_rank) + " stops the job: ";
+    line += got > 0 ? std::string(text, static_cast<std::size_t>(got)) : "(no message)\n";
+    if (::write(g_stderr, line.data(), line.size()) < 0) return;
+}
 
 constexpr int kTagAsk = 71, kTagGrant = 72;
 constexpr std::uint64_t kNone = ~std::uint64_t{0};
@@ -388,19 +401,42 @@ std::string start_ranks(int *argc, char ***argv) {
         note_input_bytes((*argv)[i]);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);
     if (g_rank != 0) { // rank 0 speaks for the job
+        // standard error is kept aside in an unlinked file, shown only when
+        // this rank ends the job alone (stop_ranks)
+        g_stderr = ::dup(2);
+        char name[] = "/tmp/tempcert-rank-XXXXXX";
+        int aside = ::mkstemp(name);
+        if (aside >= 0) ::unlink(name);
         int null = ::open("/dev/null", O_WRONLY);
         if (null >= 0) {
             ::dup2(null, 1);
-            ::dup2(null, 2);
+            ::dup2(aside >= 0 ? aside : null, 2);
             ::close(null);
         }
+        if (aside >= 0) ::close(aside);
     }
     return "";
 }
 
-void stop_ranks() {
-    if (g_started) MPI_Finalize();
+void stop_ranks(int exit_code) {
+    if (!g_started) return;
+    MPI_Request all_here;
+    MPI_Ibarrier(g_exit_comm, &all_here);
+    const bool consistent = exit_code == 0 || exit_code == 1; // a verdict every rank reached
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    for (int done = 0;;) {
+        MPI_Test(&all_here, &done, MPI_STATUS_IGNORE);
+        if (done) break;
+        if (!consistent && std::chrono::steady_clock::now() > give_up) {
+            show_own_errors();
+            MPI_Abort(MPI_COMM_WORLD, exit_code);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    MPI_Comm_free(&g_exit_comm);
+    MPI_Finalize();
     g_started = false;
 }
 

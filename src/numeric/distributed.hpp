@@ -56,8 +56,13 @@ class ByteReader {
 // job of more than one process is refused (each would do all the work and
 // write the same files): returns a message for that, else "".
 std::string start_ranks(int *argc, char ***argv);
-// MPI_Finalize, when started.
-void stop_ranks();
+// MPI_Finalize, when started, once every rank has come to its end. A rank
+// whose command failed (exit code other than 0 and 1) may be the only one:
+// the others may wait for it in a collective step it never reaches (a
+// --time-limit or SIGINT met outside a task, a file one machine cannot
+// read). It waits at most a second for the others and then ends the job
+// with MPI_Abort (mpirun names the rank and the code) rather than hang.
+void stop_ranks(int exit_code);
 int rank_index(); // 0 without MPI
 int rank_count(); // 1 without MPI
 

@@ -162,13 +162,22 @@ Real mul(const Real &a, const Real &b, Prec prec) {
     return Real(std::move(x), mul(form_of(a, sa), form_of(b, sb)));
 }
 
+// Sign and unit tests on a GMP rational without the temporary that comparing
+// with an integer literal builds (init, set, compare, clear: the hot loop's
+// largest cost before, bench/RESULTS.md).
+static bool is_zero_q(const Rational &q) { return mpq_sgn(q.backend().data()) == 0; }
+static bool is_one_q(const Rational &q) {
+    mpq_srcptr r = q.backend().data();
+    return mpz_cmp_ui(mpq_numref(r), 1) == 0 && mpz_cmp_ui(mpq_denref(r), 1) == 0;
+}
+
 Real mul(const Real &a, const Rational &q, Prec prec) {
-    if (q == 0) return Real(0L);
+    if (is_zero_q(q)) return Real(0L);
     if (a.small())
         if (auto qs = to_small(q))
             if (auto r = small_mul(*a.small(), *qs)) return *r;
     if (a.is_exact()) return Rational(a.exact() * q);
-    if (q == 1) return a;
+    if (is_one_q(q)) return a;
     Interval x = mul(*a.interval(), q, prec);
     if (!formed(a)) return x;
     Form sa;
@@ -235,7 +244,7 @@ Tri is_positive(const Real &a, Prec prec) {
 Real dot(const Vector &row, const RealVector &x, Prec prec) {
     Real sum(0L);
     for (std::size_t k = 0; k < row.size(); ++k)
-        if (row[k] != 0 && !x[k].is_zero()) sum = add(sum, mul(x[k], row[k], prec), prec);
+        if (!is_zero_q(row[k]) && !x[k].is_zero()) sum = add(sum, mul(x[k], row[k], prec), prec);
     return sum;
 }
 

@@ -86,6 +86,22 @@ else
     fail=$((fail + 1)); echo "FAIL: ranks with different files: exit $rc"; head -3 "$tmp/differ.err"
 fi
 
+# one rank fails before the work (its model is missing) while the other
+# waits for it: the job ends within seconds, with that rank's message,
+# writing nothing
+rm -f "$tmp/d1/model.json"
+start=$(date +%s)
+timeout 60 mpirun --oversubscribe -np 2 bash -c 'cd "$0/d$OMPI_COMM_WORLD_RANK" && exec "$1" certify model.json --n 14 --eps 1/100 --beta 20 --threads 1 -o c.json' \
+    "$tmp" "$tempcert" >"$tmp/alone.out" 2>"$tmp/alone.err"
+rc=$?
+took=$(($(date +%s) - start))
+if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$took" -le 10 ] && ! [ -e "$tmp/d0/c.json" ] &&
+    grep -q "rank 1 stops the job: .*model.json: cannot open file" "$tmp/alone.err"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: a rank failing alone: exit $rc after $took s"; head -3 "$tmp/alone.err"
+fi
+
 # the pid of rank R of the job started by mpirun PID
 rank_pid() {
     local p

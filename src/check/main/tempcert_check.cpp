@@ -159,6 +159,6 @@ int main(int argc, char **argv) {
         return kExitBadInput;
     }
     int code = run(argc, argv);
-    detail::stop_ranks();
+    detail::stop_ranks(code);
     return code;
 }
