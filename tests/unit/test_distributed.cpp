@@ -79,9 +79,10 @@ TEST_CASE("distributed: the task split depends on the alphabet and n only") {
         {1, 50, 50}, {2, 1, 1},  {2, 5, 5},  {2, 6, 6},   {2, 12, 6}, {2, 14, 8},
         {2, 16, 10}, {2, 18, 12}, {2, 40, 12}, {3, 10, 6}, {4, 3, 3},  {4, 8, 5},
         {4, 9, 6},   {4, 30, 6},  {64, 5, 2},  {65, 5, 2}, {4096, 3, 1}};
-    for (auto [k, n, split] : table) {
+    for (const auto &row : table) {
+        const std::size_t k = row[0], n = row[1]; // named: clang 14 captures no bindings
         INFO("symbols " << k << " n " << n);
-        CHECK(prefix_split_length(k, n) == split);
+        CHECK(prefix_split_length(k, n) == row[2]);
     }
     for (std::size_t k = 2; k <= 8; ++k)
         for (std::size_t n = 1; n <= 40; ++n) {
