@@ -1,11 +1,13 @@
 // Shared options of every command; see options.hpp.
 #include "options.hpp"
+#include "../numeric/distributed.hpp"
 #include "dispatch.hpp"
 #include "option_table.hpp"
 #include "tempcert/error.hpp"
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -13,6 +15,17 @@
 #include <unistd.h>
 
 namespace tempcert::cli {
+
+namespace {
+
+// TEMPCERT_PROGRESS=1 asks for the progress line where standard error is not
+// a terminal; under MPI only rank 0 prints it.
+bool progress_asked() {
+    const char *v = std::getenv("TEMPCERT_PROGRESS");
+    return v && std::string(v) == "1" && detail::rank_index() == 0;
+}
+
+} // namespace
 
 Common read_common_options(const po::variables_map &vm) {
     // ranges were checked against the option table when parsing
@@ -29,8 +42,10 @@ Common read_common_options(const po::variables_map &vm) {
     c.limits.interrupted = interrupt_flag();
     if (progress_hook()) {
         c.limits.progress = progress_hook();
-    } else if (isatty(STDERR_FILENO)) {
-        // A progress line on the terminal, at most every 200 ms; nothing when piped.
+    } else if (isatty(STDERR_FILENO) || progress_asked()) {
+        // A progress line on the terminal, at most every 200 ms; nothing when
+        // piped unless TEMPCERT_PROGRESS=1 (under mpirun, where standard error
+        // is always a pipe: rank 0's line counts every rank's words).
         auto last = std::make_shared<std::chrono::steady_clock::time_point>();
         c.limits.progress = [last](std::uint64_t done, std::uint64_t total) {
             auto now = std::chrono::steady_clock::now();

@@ -295,7 +295,10 @@ void hand_out(std::size_t count, unsigned threads, std::atomic<std::size_t> &nex
 // twice `threads`, and at once after a failure, until told there are no
 // more.
 void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t> *progress) {
-    std::uint64_t reported = 0, grant[2] = {0, 0};
+    // what this rank counted before the tasks (the words above the split,
+    // which rank 0 counts itself) is not reported
+    std::uint64_t reported = progress ? progress->load(std::memory_order_relaxed) : 0;
+    std::uint64_t grant[2] = {0, 0};
     bool waiting_for_grant = false;
     MPI_Request request = MPI_REQUEST_NULL;
     while (true) {

@@ -102,6 +102,17 @@ else
     fail=$((fail + 1)); echo "FAIL: a rank failing alone: exit $rc after $took s"; head -3 "$tmp/alone.err"
 fi
 
+# progress on rank 0 (TEMPCERT_PROGRESS=1: mpirun's standard error is a
+# pipe) counts the other rank's words too, and never more than there are
+TEMPCERT_PROGRESS=1 mpirun -x TEMPCERT_PROGRESS --oversubscribe -np 2 "$tempcert" certify "$two" \
+    --n 16 --eps 1/100 --beta 20 --threads 1 >/dev/null 2>"$tmp/progress.err"
+shown=$(tr '\r' '\n' <"$tmp/progress.err" | sed -n 's|^ *\([0-9]*\) / 131070 words.*|\1|p' | sort -n | tail -1)
+if [ -n "$shown" ] && [ "$shown" -gt 78642 ] && [ "$shown" -le 131070 ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: progress under np 2 reached ${shown:-nothing} of 131070 words"
+fi
+
 # the pid of rank R of the job started by mpirun PID
 rank_pid() {
     local p
