@@ -74,8 +74,10 @@ int rank_count(); // 1 without MPI
 void note_input_bytes(std::string_view bytes);
 
 // Runs task(0..count-1), each once, on some rank with `threads` workers
-// there; tasks are handed out in order, one at a time, to the rank that
-// asks (a rank asks while it holds fewer than `threads` waiting tasks).
+// there; tasks are handed out in order: rank 0's workers take them one at a
+// time, and a rank that asks (while it holds fewer than 2 x `threads`
+// waiting tasks) gets a run of them, a share of what is left (at most 256,
+// down to one at the end).
 // After a task ran, pack(i) turns its result into bytes; when every task
 // ran, each rank calls unpack(i, bytes) for each task another rank ran.
 // Every rank checks that each task ran exactly once. A task that throws
