@@ -90,8 +90,17 @@ struct Walk {
     const Model &m;
     const BetaSpec &beta;
     const CertifyOptions &o;
+    const std::vector<Real> &betas; // per layer, at the starting precision
     DInterval eps_d;
     std::atomic<std::uint64_t> *progress = nullptr;
+
+    // An evaluator holding the word w.
+    detail::PrefixEvaluator evaluator_at(const Word &w) const {
+        detail::PrefixEvaluator ev(m, o.precision.start, betas, o.filter);
+        for (int s : w)
+            ev.push(s);
+        return ev;
+    }
 
     // Judges the node `w` (the evaluator holds w); folds into r. Returns
     // whether the walk may go below it.
@@ -127,13 +136,7 @@ struct Walk {
     // undecided place a task found there, rebuilt on another MPI rank: the
     // judgement is a function of the word alone).
     Violation rejudge(const Word &w, bool refuted) const {
-        const Prec prec = o.precision.start;
-        std::vector<Real> betas;
-        for (std::size_t l = 0; l < m.layers.size(); ++l)
-            betas.push_back(beta.at(l, 1, prec));
-        detail::PrefixEvaluator ev(m, prec, betas, o.filter);
-        for (int s : w)
-            ev.push(s);
+        detail::PrefixEvaluator ev = evaluator_at(w);
         CertifyResult scratch;
         Candidates cand;
         Tri t = o.filter ? filtered(ev, w, scratch, cand) : mpfi(ev, w, scratch);
@@ -314,7 +317,7 @@ std::string pack_part(const CertifyResult &part, const Candidates &cand) {
     for (const Binding &b : part.bindings) {
         for (std::uint64_t v : {b.layer, b.head, b.query})
             out.number(v);
-        out.text(to_string(b.value));
+        out.rational(b.value);
         out.word(b.word);
     }
     out.number(cand.dropped ? 1 : 0);
@@ -343,10 +346,7 @@ void unpack_part(detail::ByteReader &in, const Walk &walk, CertifyResult &part, 
         b.layer = in.number();
         b.head = in.number();
         b.query = in.number();
-        std::string text = in.text(), why;
-        auto value = parse_rational(text, why, text.size() + 1);
-        if (!value) throw std::logic_error("a task's binding is not a rational: " + why);
-        b.value = *value;
+        b.value = in.rational();
         b.word = in.word();
     }
     cand.dropped = in.number() != 0;
@@ -431,7 +431,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     const std::uint64_t total = count_words(m.alphabet.size(), o.n);
 
     std::atomic<std::uint64_t> visited{0};
-    Walk walk{m, beta, o, to_dinterval(o.eps), &visited};
+    Walk walk{m, beta, o, betas, to_dinterval(o.eps), &visited};
     CertifyResult r;
     std::vector<Candidates> cands(1);
     r.method = "exhaustive-prefix";
@@ -441,8 +441,8 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     const std::size_t split = detail::prefix_split_length(m.alphabet.size(), o.n);
     std::vector<Word> tasks;
     {
-        detail::PrefixEvaluator ev(m, prec, betas, o.filter);
         Word w;
+        detail::PrefixEvaluator ev = walk.evaluator_at(w);
         walk.below(ev, w, split, r, cands.front(), split < o.n ? &tasks : nullptr);
     }
     // A task is one subtree: its root node, then everything below it. The
@@ -453,9 +453,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     ProgressReporter reporter(o.limits, visited, total);
     auto run_task = [&](std::size_t i) {
         const Word &prefix = tasks[i];
-        detail::PrefixEvaluator ev(m, prec, betas, o.filter);
-        for (int s : prefix)
-            ev.push(s);
+        detail::PrefixEvaluator ev = walk.evaluator_at(prefix);
         CertifyResult &part = parts[i];
         part.counterexample = top.counterexample; // prunes as the serial walk would
         Word w = prefix;

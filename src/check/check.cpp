@@ -141,58 +141,34 @@ void merge_facts(const std::vector<HeadFacts> &part, std::vector<HeadFacts> &int
 // One task's facts as bytes for the other MPI ranks (check_prefix.hpp).
 std::string pack_facts(const std::vector<HeadFacts> &facts) {
     detail::ByteWriter out;
-    auto optional_number = [&](const std::optional<std::size_t> &v) {
-        out.number(v ? 1 : 0);
-        out.number(v.value_or(0));
-    };
-    auto numbers = [&](const std::vector<std::size_t> &v) {
-        out.number(v.size());
-        for (std::size_t x : v)
-            out.number(x);
-    };
     for (const HeadFacts &f : facts) {
         out.number(f.min_gap ? 1 : 0);
-        out.text(f.min_gap ? to_string(*f.min_gap) : "");
+        if (f.min_gap) out.rational(*f.min_gap);
         out.word(f.witness);
         out.word(f.tie);
         for (std::size_t v : {f.witness_query, f.tie_query, f.N})
             out.number(v);
-        numbers(f.witness_argmax);
-        numbers(f.tie_argmax);
-        optional_number(f.witness_runner_up);
-        optional_number(f.tie_runner_up);
+        out.numbers(f.witness_argmax);
+        out.numbers(f.tie_argmax);
+        out.maybe_number(f.witness_runner_up);
+        out.maybe_number(f.tie_runner_up);
     }
     return out.take();
 }
 
 void unpack_facts(detail::ByteReader &in, std::vector<HeadFacts> &facts) {
-    auto optional_number = [&](std::optional<std::size_t> &v) {
-        bool present = in.number() != 0;
-        std::size_t x = in.number();
-        v = present ? std::optional<std::size_t>(x) : std::nullopt;
-    };
-    auto numbers = [&](std::vector<std::size_t> &v) {
-        v.resize(in.number());
-        for (std::size_t &x : v)
-            x = in.number();
-    };
     for (HeadFacts &f : facts) {
-        bool has_gap = in.number() != 0;
-        std::string text = in.text(), why;
         f.min_gap.reset();
-        if (has_gap) {
-            f.min_gap = parse_rational(text, why, text.size() + 1);
-            if (!f.min_gap) throw std::logic_error("a task's least gap is not a rational: " + why);
-        }
+        if (in.number()) f.min_gap = in.rational();
         f.witness = in.word();
         f.tie = in.word();
         f.witness_query = in.number();
         f.tie_query = in.number();
         f.N = in.number();
-        numbers(f.witness_argmax);
-        numbers(f.tie_argmax);
-        optional_number(f.witness_runner_up);
-        optional_number(f.tie_runner_up);
+        f.witness_argmax = in.numbers();
+        f.tie_argmax = in.numbers();
+        f.witness_runner_up = in.maybe_number();
+        f.tie_runner_up = in.maybe_number();
     }
 }
 

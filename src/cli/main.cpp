@@ -7,18 +7,12 @@
 #include "tempcert/gmp_memory.hpp"
 
 #include <csignal>
-#include <iostream>
 
 int main(int argc, char **argv) {
     tempcert::install_gmp_out_of_memory_exit("tempcert");
     std::signal(SIGINT, tempcert::cli::on_sigint);
     // under mpirun, every rank runs the command (src/numeric/distributed.hpp)
-    std::string refused = tempcert::detail::start_ranks(&argc, &argv);
-    if (!refused.empty()) {
-        std::cerr << "tempcert: " << refused << "\n";
-        return tempcert::kExitBadInput;
-    }
-    int code = tempcert::cli::dispatch(tempcert::cli::Args(argv + 1, argv + argc));
-    tempcert::detail::stop_ranks(code);
-    return code;
+    return tempcert::detail::run_on_ranks(&argc, &argv, "tempcert", [&] {
+        return tempcert::cli::dispatch(tempcert::cli::Args(argv + 1, argv + argc));
+    });
 }

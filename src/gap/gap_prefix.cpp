@@ -28,9 +28,32 @@ struct GapPart {
     std::uint64_t words = 0;
 };
 
+// A hard evaluator holding the word w.
+detail::PrefixEvaluator evaluator_at(const Model &m, const Word &w) {
+    detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
+    for (int s : w)
+        ev.push(s);
+    return ev;
+}
+
+// The rule every fold keeps, whether of a node or of a part: the first tie
+// in word order, and the least gap with the first word attaining it.
+void keep_first_tie(HeadGap &g, const Witness &tie) {
+    if (!g.tie || word_before(tie.word, g.tie->word)) g.tie = tie;
+}
+
+void keep_least_gap(HeadGap &g, const Real &gap, const Witness &where) {
+    constexpr Prec prec = kPrecStart;
+    Tri lt = g.min_gap ? less(gap, *g.min_gap, prec) : Tri::True;
+    bool same = g.min_gap && equal(gap, *g.min_gap, prec) == Tri::True;
+    if (lt == Tri::True || (same && word_before(where.word, g.witness->word))) {
+        g.min_gap = gap;
+        g.witness = where;
+    }
+}
+
 // The newest queries of the node `w` (held by ev) into `part`.
 void fold_node(const Model &m, const detail::PrefixEvaluator &ev, const Word &w, GapPart &part) {
-    constexpr Prec prec = kPrecStart;
     ++part.words;
     const auto &qs = ev.hard_queries();
     std::size_t idx = 0;
@@ -40,33 +63,19 @@ void fold_node(const Model &m, const detail::PrefixEvaluator &ev, const Word &w,
             HeadGap &g = part.heads[idx];
             Witness here{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};
             if (m.layers[l].heads[h].kind != AttnKind::Average && q.argmax.size() > 1 &&
-                !q.ties_share_value && (!g.tie || word_before(w, g.tie->word)))
-                g.tie = here;
-            if (!q.gap) continue;
-            Tri lt = g.min_gap ? less(*q.gap, *g.min_gap, prec) : Tri::True;
-            bool same = g.min_gap && equal(*q.gap, *g.min_gap, prec) == Tri::True;
-            if (lt == Tri::True || (same && word_before(w, g.witness->word))) {
-                g.min_gap = *q.gap;
-                g.witness = here;
-            }
+                !q.ties_share_value)
+                keep_first_tie(g, here);
+            if (q.gap) keep_least_gap(g, *q.gap, here);
         }
 }
 
 // A later part into an earlier one, by the rule fold_node applies to nodes.
 void merge_part(const GapPart &part, GapPart &into) {
-    constexpr Prec prec = kPrecStart;
     into.words += part.words;
     for (std::size_t idx = 0; idx < part.heads.size(); ++idx) {
         const HeadGap &p = part.heads[idx];
-        HeadGap &g = into.heads[idx];
-        if (p.tie && (!g.tie || word_before(p.tie->word, g.tie->word))) g.tie = p.tie;
-        if (!p.min_gap) continue;
-        Tri lt = g.min_gap ? less(*p.min_gap, *g.min_gap, prec) : Tri::True;
-        bool same = g.min_gap && equal(*p.min_gap, *g.min_gap, prec) == Tri::True;
-        if (lt == Tri::True || (same && word_before(p.witness->word, g.witness->word))) {
-            g.min_gap = p.min_gap;
-            g.witness = p.witness;
-        }
+        if (p.tie) keep_first_tie(into.heads[idx], *p.tie);
+        if (p.min_gap) keep_least_gap(into.heads[idx], *p.min_gap, *p.witness);
     }
 }
 
@@ -99,19 +108,15 @@ void walk_below(const Model &m, const Limits &limits, detail::PrefixEvaluator &e
 void pack_place(detail::ByteWriter &out, const Witness &x) {
     out.word(x.word);
     out.number(x.query);
-    out.number(x.argmax.size());
-    for (std::size_t j : x.argmax)
-        out.number(j);
-    out.number(x.runner_up ? *x.runner_up + 1 : 0);
+    out.numbers(x.argmax);
+    out.maybe_number(x.runner_up);
 }
 
 Witness unpack_place(detail::ByteReader &in, const HeadGap &g) {
     Witness x{in.word(), g.layer, g.head, 0, {}, std::nullopt};
     x.query = in.number();
-    x.argmax.resize(in.number());
-    for (std::size_t &j : x.argmax)
-        j = in.number();
-    if (std::uint64_t r = in.number()) x.runner_up = r - 1;
+    x.argmax = in.numbers();
+    x.runner_up = in.maybe_number();
     return x;
 }
 
@@ -126,7 +131,7 @@ std::string pack_part(const GapPart &part) {
         pack_place(out, *g.witness);
         const bool exact = g.min_gap->is_exact();
         out.number(exact ? 1 : 0);
-        if (exact) out.text(to_string(g.min_gap->exact()));
+        if (exact) out.rational(g.min_gap->exact());
     }
     return out.take();
 }
@@ -139,16 +144,11 @@ void unpack_part(const Model &m, detail::ByteReader &in, GapPart &part) {
         if (!in.number()) continue;
         g.witness = unpack_place(in, g);
         if (in.number()) {
-            std::string text = in.text(), why;
-            auto gap = parse_rational(text, why, text.size() + 1);
-            if (!gap) throw std::logic_error("a task's least gap is not a rational: " + why);
-            g.min_gap = Real(*gap);
+            g.min_gap = Real(in.rational());
             continue;
         }
         // the newest queries of the witness word, as fold_node saw them at its node
-        detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
-        for (int s : g.witness->word)
-            ev.push(s);
+        detail::PrefixEvaluator ev = evaluator_at(m, g.witness->word);
         const QueryTrace &q = ev.hard_queries().at(idx);
         if (!q.gap) throw std::logic_error("a task's gap witness has no gap here");
         g.min_gap = *q.gap;
@@ -168,17 +168,15 @@ std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Li
     GapPart top{report.heads, 0};
     std::vector<Word> tasks;
     {
-        detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
         Word w;
+        detail::PrefixEvaluator ev = evaluator_at(m, w);
         walk_below(m, limits, ev, w, split, top, split < n ? &tasks : nullptr);
     }
     std::vector<GapPart> parts(tasks.size(), GapPart{report.heads, 0});
     detail::run_tasks_everywhere(
         tasks.size(), limits.threads,
         [&](std::size_t i) {
-            detail::PrefixEvaluator ev(m, kPrecStart, std::nullopt);
-            for (int s : tasks[i])
-                ev.push(s);
+            detail::PrefixEvaluator ev = evaluator_at(m, tasks[i]);
             Word w = tasks[i];
             walk_below(m, limits, ev, w, n, parts[i], nullptr);
         },

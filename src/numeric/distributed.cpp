@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <new>
 #include <stdexcept>
 
@@ -52,6 +53,19 @@ void ByteWriter::real64(double d) {
     number(bits);
 }
 
+void ByteWriter::rational(const Rational &q) { text(to_string(q)); }
+
+void ByteWriter::numbers(const std::vector<std::size_t> &v) {
+    number(v.size());
+    for (std::size_t x : v)
+        number(x);
+}
+
+void ByteWriter::maybe_number(const std::optional<std::size_t> &v) {
+    number(v ? 1 : 0);
+    if (v) number(*v);
+}
+
 std::string_view ByteReader::take(std::size_t bytes) {
     if (bytes > in_.size() - at_) throw std::runtime_error("a task's result ends early");
     std::string_view s = in_.substr(at_, bytes);
@@ -95,6 +109,27 @@ double ByteReader::real64() {
     return d;
 }
 
+std::vector<std::size_t> ByteReader::numbers() {
+    std::uint64_t size = number();
+    if (size > (in_.size() - at_) / 8) throw std::runtime_error("a task's result ends early");
+    std::vector<std::size_t> v(size);
+    for (std::size_t &x : v)
+        x = number();
+    return v;
+}
+
+std::optional<std::size_t> ByteReader::maybe_number() {
+    if (!number()) return std::nullopt;
+    return number();
+}
+
+Rational ByteReader::rational() {
+    std::string digits = text(), why;
+    auto q = parse_rational(digits, why, digits.size() + 1);
+    if (!q) throw std::runtime_error("a task's result holds no rational where one was written: " + why);
+    return *q;
+}
+
 namespace {
 
 std::atomic<std::uint64_t> g_input_digest{0xcbf29ce484222325ull}; // FNV-1a offset basis
@@ -119,6 +154,17 @@ long launched_ranks() {
 }
 
 } // namespace
+
+int run_on_ranks(int *argc, char ***argv, const char *program, const std::function<int()> &run) {
+    std::string refused = start_ranks(argc, argv);
+    if (!refused.empty()) {
+        std::cerr << program << ": " << refused << "\n";
+        return kExitBadInput;
+    }
+    int code = run();
+    stop_ranks(code);
+    return code;
+}
 
 #ifndef TEMPCERT_MPI
 
@@ -276,10 +322,11 @@ void hand_out(std::size_t count, unsigned threads, std::atomic<std::size_t> &nex
             std::uint64_t grant[2] = {kNone, 0}; // first task, how many
             std::size_t seen = next.load();
             if (!stop && seen < count) {
-                std::size_t first = next.fetch_add(batch_size(count - seen, threads));
+                const std::size_t batch = batch_size(count - seen, threads);
+                std::size_t first = next.fetch_add(batch);
                 if (first < count) {
                     grant[0] = first;
-                    grant[1] = std::min(batch_size(count - seen, threads), count - first);
+                    grant[1] = std::min(batch, count - first);
                 }
             }
             if (grant[0] == kNone) ++told_done;
@@ -302,8 +349,8 @@ void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t
     bool waiting_for_grant = false;
     MPI_Request request = MPI_REQUEST_NULL;
     while (true) {
-        if (!waiting_for_grant) queue.wait_until_below(2 * threads);
         if (!waiting_for_grant) {
+            queue.wait_until_below(2 * threads);
             std::uint64_t now = progress ? progress->load(std::memory_order_relaxed) : 0;
             std::uint64_t ask[2] = {now - reported, queue.failed() ? 1u : 0u};
             reported = now;
@@ -369,8 +416,8 @@ void write_failure(ByteWriter &out, std::uint64_t task, const std::exception_ptr
     }
 }
 
-// Every rank's bytes, to every rank: [result count, (task, bytes)...,
-// failed task or kNone, failure].
+// Every rank's bytes, to every rank: [failed task or kNone, its failure,
+// result count, (task, bytes)...].
 std::vector<std::string> exchange(const std::string &mine) {
     if (mine.size() > static_cast<std::size_t>(INT32_MAX))
         throw LimitError("one rank's task results exceed 2 GiB; use more ranks");
@@ -493,57 +540,48 @@ void run_tasks_everywhere(std::size_t count, unsigned threads,
         w.join();
 
     ByteWriter out;
+    write_failure(out, queue.failed_task(), queue.failure());
     out.number(queue.results().size());
     for (auto &[i, bytes] : queue.results()) {
         out.number(i);
         out.text(bytes);
     }
-    write_failure(out, queue.failed_task(), queue.failure());
     std::vector<std::string> parts = exchange(out.take());
 
     // Failures first: the lowest-numbered task's error, on every rank.
     std::uint64_t lowest = kNone;
     std::size_t lowest_rank = 0;
-    std::vector<std::size_t> ran(count, 0);
-    for (std::size_t r = 0; r < parts.size(); ++r) {
-        ByteReader in(parts[r]);
-        std::uint64_t results = in.number();
-        for (std::uint64_t k = 0; k < results; ++k) {
-            std::uint64_t i = in.number();
-            if (i >= count) throw std::runtime_error("a rank returned a task that does not exist");
-            ++ran[i];
-            in.text();
-        }
-        std::uint64_t failed = in.number();
-        if (failed < lowest) {
+    for (std::size_t r = 0; r < parts.size(); ++r)
+        if (std::uint64_t failed = ByteReader(parts[r]).number(); failed < lowest) {
             lowest = failed;
             lowest_rank = r;
         }
-    }
     if (lowest != kNone) {
         ByteReader in(parts[lowest_rank]);
-        for (std::uint64_t k = 0, results = in.number(); k < results; ++k) {
-            in.number();
-            in.text();
-        }
         in.number();
         throw_failure(in);
+    }
+    // No failure, so each rank's bytes start with kNone alone; then its
+    // results: every task must be there exactly once.
+    std::vector<std::size_t> ran(count, 0);
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+        ByteReader in(parts[r]);
+        in.number();
+        for (std::uint64_t k = 0, results = in.number(); k < results; ++k) {
+            std::uint64_t i = in.number();
+            if (i >= count) throw std::runtime_error("a rank returned a task that does not exist");
+            ++ran[i];
+            std::string bytes = in.text();
+            if (static_cast<int>(r) == g_rank) continue; // set here already
+            ByteReader task_in(bytes);
+            unpack(static_cast<std::size_t>(i), task_in);
+            if (!task_in.done()) throw std::runtime_error("a task's result has bytes left over");
+        }
     }
     for (std::size_t i = 0; i < count; ++i)
         if (ran[i] != 1)
             throw std::runtime_error("task " + std::to_string(i) + " ran " +
                                      std::to_string(ran[i]) + " times across the ranks");
-    for (std::size_t r = 0; r < parts.size(); ++r) {
-        if (static_cast<int>(r) == g_rank) continue;
-        ByteReader in(parts[r]);
-        for (std::uint64_t k = 0, results = in.number(); k < results; ++k) {
-            std::size_t i = static_cast<std::size_t>(in.number());
-            std::string bytes = in.text();
-            ByteReader task_in(bytes);
-            unpack(i, task_in);
-            if (!task_in.done()) throw std::runtime_error("a task's result has bytes left over");
-        }
-    }
 }
 
 #endif

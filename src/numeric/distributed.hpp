@@ -10,10 +10,13 @@
 // rank and run_tasks_everywhere is run_tasks.
 #pragma once
 
+#include "tempcert/rational.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,13 +25,16 @@ namespace tempcert::detail {
 
 // A task's result as bytes: whole numbers, texts, words and doubles, in an
 // order the reader repeats. The reader throws std::runtime_error (an
-// internal error) on bytes that end early.
+// internal error) on bytes that end early or do not hold what is read.
 class ByteWriter {
   public:
     void number(std::uint64_t v);
     void text(std::string_view s);
     void word(const std::vector<int> &w);
     void real64(double d);
+    void rational(const Rational &q); // exactly, as its text
+    void numbers(const std::vector<std::size_t> &v);
+    void maybe_number(const std::optional<std::size_t> &v);
     std::string take() { return std::move(out_); }
 
   private:
@@ -42,6 +48,9 @@ class ByteReader {
     std::string text();
     std::vector<int> word();
     double real64();
+    Rational rational();
+    std::vector<std::size_t> numbers();
+    std::optional<std::size_t> maybe_number();
     bool done() const { return at_ == in_.size(); }
 
   private:
@@ -63,6 +72,10 @@ std::string start_ranks(int *argc, char ***argv);
 // read). It waits at most a second for the others and then ends the job
 // with MPI_Abort (mpirun names the rank and the code) rather than hang.
 void stop_ranks(int exit_code);
+
+// A program's main under MPI: start_ranks (a refusal is printed as
+// "PROGRAM: message", exit 2), then run(), then stop_ranks with its code.
+int run_on_ranks(int *argc, char ***argv, const char *program, const std::function<int()> &run);
 int rank_index(); // 0 without MPI
 int rank_count(); // 1 without MPI
 

@@ -64,6 +64,27 @@ TEST_CASE("distributed: bytes read back as written, and short bytes are refused"
         };
         CHECK_THROWS_AS(read_all(), std::runtime_error);
     }
+    // exact rationals, lists and optional numbers
+    {
+        ByteWriter out;
+        const tempcert::Rational big("-123456789012345678901234567890/7");
+        out.rational(big);
+        out.numbers({0, 5, std::numeric_limits<std::size_t>::max()});
+        out.maybe_number(std::nullopt);
+        out.maybe_number(0);
+        std::string bytes = out.take();
+        ByteReader in(bytes);
+        CHECK(in.rational() == big);
+        CHECK(in.numbers() == std::vector<std::size_t>{0, 5, std::numeric_limits<std::size_t>::max()});
+        CHECK(!in.maybe_number());
+        CHECK(in.maybe_number() == std::optional<std::size_t>(0));
+        CHECK(in.done());
+        ByteWriter bad;
+        bad.text("1/0x");
+        std::string bad_bytes = bad.take();
+        ByteReader bad_in(bad_bytes);
+        CHECK_THROWS_AS(bad_in.rational(), std::runtime_error);
+    }
     // a word whose length claims more than the bytes hold is refused before allocating
     ByteWriter out;
     out.number(std::numeric_limits<std::uint64_t>::max());

@@ -153,12 +153,5 @@ int main(int argc, char **argv) {
     install_gmp_out_of_memory_exit("tempcert-check");
     // under mpirun the walk's tasks are spread over the ranks
     // (src/numeric/distributed.hpp); rank 0 prints the verdict
-    std::string refused = detail::start_ranks(&argc, &argv);
-    if (!refused.empty()) {
-        std::cerr << "tempcert-check: " << refused << "\n";
-        return kExitBadInput;
-    }
-    int code = run(argc, argv);
-    detail::stop_ranks(code);
-    return code;
+    return detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
 }
