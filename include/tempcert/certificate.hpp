@@ -5,6 +5,7 @@
 #include "tempcert/certify.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/perturbation.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,15 @@ CertJson certificate_json(const CertificateInput &in);
 // the number of hard values entering it, each head's minimum gap over them,
 // N and Lemma GT's beta, and the perturbed coordinates after it; whether
 // read-outs are exact. `check` recomputes all of it (src/check/).
+// A certificate of the perturbation argument (method
+// "layerwise-perturbation", verdict certified; proofs/perturbation.md): per
+// layer its value counts, each head's gap, N, score deviation and TV bound,
+// and the radius after it; the read-out's deviation (and margin for
+// decision). The run must be certified at constant betas.
+CertJson perturbation_certificate_json(const Model &m, const std::string &model_file,
+                                       const PerturbationRun &run, const CertifyOptions &o,
+                                       const std::string &beta_spec,
+                                       const std::string &beta_source);
 CertJson layerwise_certificate_json(const Model &m, const std::string &model_file,
                                     const LayerwiseResult &lw, const CertifyOptions &o,
                                     const std::string &beta_spec, const std::string &beta_source);

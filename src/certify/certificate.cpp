@@ -126,6 +126,48 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
     return doc;
 }
 
+CertJson perturbation_certificate_json(const Model &m, const std::string &model_file,
+                                       const PerturbationRun &run, const CertifyOptions &o,
+                                       const std::string &beta_spec,
+                                       const std::string &beta_source) {
+    CertJson layers = CertJson::array();
+    for (std::size_t l = 0; l < run.layers.size(); ++l) {
+        const PerturbedLayer &ly = run.layers[l];
+        CertJson heads = CertJson::array();
+        for (const auto &h : ly.heads)
+            heads.push_back({{"head", h.gap.head},
+                             {"min_gap", h.gap.min_gap ? real_text(*h.gap.min_gap) : CertJson("inf")},
+                             {"N", h.gap.max_allowed},
+                             {"score_deviation", to_string(h.score_dev)},
+                             {"tv", to_string(h.tv)}});
+        CertJson radius = CertJson::array();
+        for (const auto &x : ly.radius)
+            radius.push_back(to_string(x));
+        layers.push_back({{"layer", l + 1},
+                          {"values", ly.values},
+                          {"bos_values", ly.bos_values},
+                          {"heads", heads},
+                          {"kinks", ly.kinks},
+                          {"radius", radius}});
+    }
+    CertJson doc;
+    doc["format"] = "tempcert-certificate/1";
+    doc["tool"] = std::string("tempcert ") + TEMPCERT_VERSION;
+    doc["model"] = {{"name", m.name}, {"sha256", model_sha256(m)}, {"file", model_file}};
+    doc["n"] = o.n;
+    doc["eps"] = to_string(o.eps);
+    doc["criterion"] = to_string(o.criterion);
+    doc["method"] = "layerwise-perturbation";
+    doc["beta"] = {{"spec", beta_spec}, {"source", beta_source}};
+    doc["layers"] = layers;
+    doc["readout"] = {{"deviation", to_string(run.readout_dev)},
+                      {"margin", run.readout_margin ? CertJson(to_string(*run.readout_margin))
+                                                    : CertJson(nullptr)}};
+    doc["verdict"] = "certified";
+    doc["proofs"] = {"proofs/perturbation.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"};
+    return doc;
+}
+
 void write_json_file(const std::string &path, const CertJson &doc) {
     write_output_file(path, doc.dump(2) + "\n");
 }

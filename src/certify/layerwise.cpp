@@ -31,22 +31,7 @@
 
 namespace tempcert {
 
-namespace {
-
-// shared with the count analysis (layerwise_counts.hpp)
-using layerwise_detail::reads;
-using layerwise_detail::times;
-using layerwise_detail::writes;
-
-std::string vec_text(const Vector &v) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : "") + to_string(v[i]);
-    return s + ")";
-}
-
-using layerwise_detail::CountCoords;
-using layerwise_detail::Fail;
+namespace layerwise_detail {
 
 std::string head_name(std::size_t l, std::size_t h) {
     return "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1);
@@ -72,21 +57,6 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features) {
                     throw Fail{"layer " + std::to_string(l + 1) +
                                ": the feed-forward sublayer touches feature coordinate " +
                                std::to_string(c)};
-    }
-}
-
-// Nothing in the layer may read what earlier layers perturbed.
-void check_tainted_reads(const Layer &layer, std::size_t l, const std::set<std::size_t> &tainted) {
-    for (std::size_t c : tainted) {
-        for (std::size_t h = 0; h < layer.heads.size(); ++h)
-            if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) ||
-                reads(layer.heads[h].value, c))
-                throw Fail{head_name(l, h) + " reads coordinate " + std::to_string(c) +
-                           ", which the soft model perturbs"};
-        if (layer.ffn && reads(layer.ffn->w1, c))
-            throw Fail{"layer " + std::to_string(l + 1) +
-                       ": the feed-forward sublayer reads coordinate " + std::to_string(c) +
-                       ", which the soft model perturbs"};
     }
 }
 
@@ -157,6 +127,44 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
                    ": some input can tie positions with different values, so its output "
                    "leaves the finite value set"};
     return g;
+}
+
+} // namespace layerwise_detail
+
+namespace {
+
+// shared with the count analysis (layerwise_counts.hpp)
+using layerwise_detail::reads;
+using layerwise_detail::times;
+using layerwise_detail::writes;
+
+std::string vec_text(const Vector &v) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + to_string(v[i]);
+    return s + ")";
+}
+
+using layerwise_detail::CountCoords;
+using layerwise_detail::Fail;
+
+using layerwise_detail::check_feature_use;
+using layerwise_detail::head_name;
+using layerwise_detail::symbolic_head_gap;
+
+// Nothing in the layer may read what earlier layers perturbed.
+void check_tainted_reads(const Layer &layer, std::size_t l, const std::set<std::size_t> &tainted) {
+    for (std::size_t c : tainted) {
+        for (std::size_t h = 0; h < layer.heads.size(); ++h)
+            if (reads(layer.heads[h].query, c) || reads(layer.heads[h].key, c) ||
+                reads(layer.heads[h].value, c))
+                throw Fail{head_name(l, h) + " reads coordinate " + std::to_string(c) +
+                           ", which the soft model perturbs"};
+        if (layer.ffn && reads(layer.ffn->w1, c))
+            throw Fail{"layer " + std::to_string(l + 1) +
+                       ": the feed-forward sublayer reads coordinate " + std::to_string(c) +
+                       ", which the soft model perturbs"};
+    }
 }
 
 // The head's possible hard outputs W_O W_V d over the given value sets

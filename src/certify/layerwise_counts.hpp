@@ -17,6 +17,7 @@
 #pragma once
 
 #include "tempcert/gap.hpp"
+#include "tempcert/layerwise.hpp"
 #include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 
@@ -77,5 +78,20 @@ HeadGap counting_head_gap(const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B,
                           const CountCoords &counts, std::size_t n, bool bos,
                           const Limits &limits);
+
+// Shared with the perturbation argument (src/certify/perturbation.cpp):
+// "layer L head H" (1-based) for 0-based l, h;
+std::string head_name(std::size_t l, std::size_t h);
+// fails unless values, outputs and feed-forward sublayers leave the feature
+// coordinates alone (queries and keys may read them);
+void check_feature_use(const Model &m, const std::set<std::size_t> &features);
+// the head's least gap over the value set S (every position picks any
+// element) and BOS's set B, by the symbolic method; fails on a possible tie
+// between positions with different values. With profiles, widens
+// info.profile by the head's.
+HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
+                          const std::vector<Vector> &S, const std::vector<Vector> &B,
+                          std::size_t n, const Rational &eps, const Limits &limits,
+                          bool with_profile, LayerwiseLayer &info);
 
 } // namespace tempcert::layerwise_detail

@@ -11,6 +11,7 @@
 #include "check_fields.hpp"
 #include "check_judge.hpp"
 #include "check_layerwise.hpp"
+#include "check_perturbation.hpp"
 #include "check_prefix.hpp"
 #include "check_soft.hpp"
 #include "../eval/layer_ops.hpp"
@@ -430,7 +431,7 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
     text(model, "$.model", "file"); // where it was read from: a string, not a claim
     std::string method = text(cert, "$", "method");
     out.method = method;
-    if (method == "layerwise") {
+    if (method == "layerwise" || method == "layerwise-perturbation") {
         std::uint64_t n = count(cert, "$", "n");
         if (n < 1 || n > limits.max_n)
             reject("$.n", "expected 1 <= n <= " + std::to_string(limits.max_n));
@@ -438,8 +439,12 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
             reject("$.n", "the model is defined up to length " + std::to_string(*m.max_length));
         Rational eps = exact(cert, "$", "eps");
         if (eps <= 0 || eps >= 1) reject("$.eps", "expected 0 < eps < 1, got " + to_string(eps));
-        check::verify_layerwise(cert, m, static_cast<std::size_t>(n), eps,
-                                text(cert, "$", "criterion"), limits, policy);
+        if (method == "layerwise")
+            check::verify_layerwise(cert, m, static_cast<std::size_t>(n), eps,
+                                    text(cert, "$", "criterion"), limits, policy);
+        else
+            check::verify_perturbation(cert, m, static_cast<std::size_t>(n), eps,
+                                       text(cert, "$", "criterion"), limits, policy);
         return;
     }
     if (method != "exhaustive" && method != "exhaustive-prefix")

@@ -648,4 +648,39 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
     check_layerwise_readout(cert, m, v, criterion);
 }
 
+std::set<std::size_t> feature_coordinates(const Model &m) {
+    return untouched_features(m);
+}
+
+BetaSpec certificate_beta(const OJson &cert, const Model &m) {
+    return layerwise_beta(cert, m);
+}
+
+std::optional<Rational> value_set_gap(const Model &m, const Head &head,
+                                      const std::vector<Vector> &S, const std::vector<Vector> &B,
+                                      std::size_t n, const std::string &hp, const Limits &limits) {
+    GapFacts f;
+    for (std::size_t x = 0; x < std::max<std::size_t>(B.size(), 1); ++x) {
+        GapFacts one = head_facts(m, head, S, B.empty() ? nullptr : &B[x], n, hp, limits);
+        if (one.gap && (!f.gap || *one.gap < *f.gap)) f.gap = one.gap;
+        f.tie = f.tie || one.tie;
+    }
+    if (f.tie) reject(hp, "two positions can tie with different values");
+    return f.gap;
+}
+
+std::vector<Vector> distinct_outputs(const Head &head,
+                                     const std::vector<const std::vector<Vector> *> &sets,
+                                     bool empty, std::size_t width) {
+    return head_outputs(head, sets, empty, width);
+}
+
+Vector matrix_times(const Matrix &w, const Vector &x) {
+    return mul_vec(w, x);
+}
+
+Vector position_vector(const Model &m, std::size_t j, std::size_t len, const std::string &where) {
+    return position(m, j, len, where);
+}
+
 } // namespace tempcert::check

@@ -1,4 +1,5 @@
 // `tempcert certify`, `tempcert tight` and `tempcert check` (docs/semantics.md, docs/commands.md).
+#include "certify_perturbation.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
@@ -68,8 +69,8 @@ namespace {
 int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::variables_map &vm,
                       const CertifyOptions &o, const Common &common) {
     if (!lw.applies)
-        throw Undecided("the layerwise method does not apply: " + lw.failure +
-                        " (--method exhaustive enumerates words instead)");
+        return certify_by_perturbation(m, PerturbationArgument(m, o.n, o.limits), lw.failure, vm,
+                                       o, common);
     std::string beta_text = vm.count("beta") ? beta_option(vm, m) : to_string(lw.beta_up);
     BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
     LayerwiseVerdict lv = layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start);
