@@ -44,7 +44,8 @@ struct Range {
 using FeatureRanges = std::map<std::size_t, Range>;
 
 struct HeadPlan {
-    HeadGap gap;
+    HeadGap gap; // over lengths 1..n: a lower bound at every shorter length too
+    Mask mask = Mask::None;
     Matrix abs_q, abs_k, abs_ov; // |W_Q|, |W_K|, |W_O W_V|
     Vector q_max, k_max;         // per row: the largest |(W_Q x)_r|, |(W_K x)_r| over hard x
     Vector span;                 // per coordinate: range of W_O W_V x over the values mixed
@@ -272,6 +273,7 @@ HeadPlan plan_head(const Model &m, std::size_t l, std::size_t h, std::size_t n,
     LayerwiseLayer unused;
     hp.gap = layerwise_detail::symbolic_head_gap(m, head, l, h, S, B, n, Rational(1, 2), limits,
                                                  false, unused);
+    hp.mask = head.mask;
     hp.abs_q = abs_of(head.query);
     hp.abs_k = abs_of(head.key);
     Matrix ov = product(head.output, head.value);
@@ -445,9 +447,9 @@ PerturbationArgument::PerturbationArgument(const Model &m, std::size_t n, const 
 namespace {
 
 // One pass at fixed per-layer betas (intervals).
-PerturbationRun run_at(const PerturbationPlan &plan, const std::vector<Interval> &betas,
-                       const Rational &eps, Criterion criterion, Prec prec,
-                       const Limits &limits) {
+PerturbationRun run_at(const PerturbationPlan &plan, std::size_t len,
+                       const std::vector<Interval> &betas, const Rational &eps,
+                       Criterion criterion, Prec prec, const Limits &limits) {
     const Model &m = plan.model;
     PerturbationRun run;
     Vector r(m.width, Rational(0));
@@ -461,9 +463,10 @@ PerturbationRun run_at(const PerturbationPlan &plan, const std::vector<Interval>
         for (std::size_t h = 0; h < lp.heads.size(); ++h) {
             const HeadPlan &hp = lp.heads[h];
             PerturbedHead ph;
-            ph.gap = hp.gap;
+            ph.gap = hp.gap; // N at this length (the gap at n bounds every length's)
+            ph.gap.max_allowed = max_allowed(hp.mask, len, m.has_bos());
             ph.score_dev = score_deviation(hp, r);
-            std::optional<Rational> tv = head_tv(hp.gap, ph.score_dev, betas[l], prec);
+            std::optional<Rational> tv = head_tv(ph.gap, ph.score_dev, betas[l], prec);
             if (!tv) {
                 run.shortfall = head_name(l, h) + ": its scores may move by " +
                                 decimal(ph.score_dev) + ", at least half its gap " +
@@ -524,7 +527,7 @@ PerturbationRun PerturbationArgument::run(const BetaSpec &beta, const Rational &
         std::vector<Interval> betas;
         for (std::size_t l = 0; l < layers; ++l)
             betas.push_back(beta.at(l, len, prec).enclose(prec));
-        last = run_at(*plan_, betas, eps, criterion, prec, limits);
+        last = run_at(*plan_, len, betas, eps, criterion, prec, limits);
         if (last.verdict != Verdict::Certified) {
             if (beta.uses_n()) last.shortfall = "at length " + std::to_string(len) + ": " + last.shortfall;
             return last;

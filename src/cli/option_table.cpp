@@ -19,8 +19,8 @@ const char *const kClaim = "certify tight";
 
 const char *const kMethodHelp =
     "auto (exhaustive while --max-words allows, else layerwise), exhaustive (prefix sharing "
-    "where the masks allow it), plain (every word from scratch), or layerwise (rounded models, "
-    "any n)";
+    "where the masks allow it), plain (every word from scratch), or layerwise (any n: exact "
+    "rounding, else perturbation bounds)";
 
 // Fields a row leaves out take OptionRow's defaults (no default value, no
 // range, no choices, a positive fraction, no limit).

@@ -36,6 +36,11 @@ bool rule(const std::string &name, const Word &w) {
             if (w[i] == 0 && (i == 0 || w[i - 1] != 1)) return false;
         return true;
     }
+    if (name == "contains:abb") {
+        for (std::size_t i = 0; i + 2 < n; ++i)
+            if (w[i] == 0 && w[i + 1] == 1 && w[i + 2] == 1) return true;
+        return false;
+    }
     if (name == "contains:ab") {
         for (std::size_t i = 0; i + 1 < n; ++i)
             if (w[i] == 0 && w[i + 1] == 1) return true;

@@ -85,6 +85,20 @@ TEST_CASE("perturbation betas on has-ab-two-layer are certified by enumeration")
     }
 }
 
+TEST_CASE("a perturbation-certified beta in n holds by enumeration, N taken length by length") {
+    Model m = load_case("has-ab-two-layer");
+    const std::size_t n = reduced() ? 7 : 9;
+    PerturbationArgument arg(m, n, Limits{});
+    BetaSpec beta = BetaSpec::parse("2*log(n)+5", m.layers.size());
+    PerturbationRun run = arg.run(beta, Rational(1, 10), Criterion::Tv, kPrecStart, Limits{});
+    REQUIRE_MESSAGE(run.verdict == Verdict::Certified, run.shortfall);
+    CHECK(run.layers[1].heads[0].gap.max_allowed == n); // the last length's N
+    CertifyOptions o;
+    o.n = n;
+    o.eps = Rational(1, 10);
+    CHECK(certify_auto(m, beta, o).verdict == Verdict::Certified);
+}
+
 TEST_CASE("perturbation-certified betas hold by enumeration on random multi-layer models") {
     int applied = 0, compared = 0, kinked = 0;
     // TEMPCERT_HUNT_SEEDS=K runs seeds 1..K instead (a longer hunt, by hand)

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Issue 17: the perturbation argument from the command line, as a new user
+# and as a hostile one would run it. Usage: perturbation.sh TEMPCERT
+# TEMPCERT_CHECK CASES
+set -u
+tempcert=$(readlink -f "$1")
+checker=$(readlink -f "$2")
+cases=$(readlink -f "$3")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+pass=0
+fail=0
+check() {
+    local name=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+abb="$cases/models/has-abb-three-layer.json"
+hasab="$cases/models/has-ab-two-layer.json"
+
+# a model exact rounding does not cover: certified at n = 10^4, beta found
+out=$("$tempcert" certify "$abb" --n 10000 --eps 1/100 --method layerwise -o "$tmp/abb.json")
+rc=$?
+check "abb certified (exit 0)" [ $rc = 0 ]
+check "abb says which argument" grep -q "method layerwise (perturbation bounds, no enumeration)" <<<"$out"
+check "abb says why exact rounding does not apply" grep -q "exact rounding does not apply: layer 1: ReLU unit 1" <<<"$out"
+check "abb layer 3 reads perturbed keys" grep -q "layer 3: 8 hard values per position; head 1 min gap 1, N = 10000, scores move <= 0.00112" <<<"$out"
+check "abb beta found" grep -q "^beta = 17091/1024$" <<<"$out"
+"$checker" "$tmp/abb.json" --model "$abb" >"$tmp/chk.txt"
+check "tempcert-check verifies it (exit 0)" [ $? = 0 ]
+check "tempcert check verifies it" "$tempcert" check "$tmp/abb.json" --model "$abb"
+
+# JSON output carries every bound
+"$tempcert" certify "$hasab" --n 1000 --eps 1/100 --method layerwise --criterion decision --json >"$tmp/ab.json"
+check "json: decision certified, margin 1/2" "$py" - "$tmp/ab.json" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = json.load(open(sys.argv[1]))
+assert d["argument"] == "perturbation" and d["verdict"] == "certified", d
+assert F(d["readout_margin"]) == F(1, 2)
+assert F(d["readout_deviation"]) < F(1, 2)
+l1, l2 = d["layers"]
+assert F(l1["heads"][0]["score_deviation"]) == 0
+assert F(l2["heads"][0]["score_deviation"]) == F(l1["heads"][0]["tv"])
+PY
+
+# too low a beta: undecided (exit 3) with the layer and head, no certificate
+out=$("$tempcert" certify "$hasab" --n 1000 --eps 1/100 --method layerwise --beta 5 -o "$tmp/low.json" 2>&1)
+rc=$?
+check "beta 5: exit 3" [ $rc = 3 ]
+check "beta 5: names layer 2 head 1" grep -q "layer 2 head 1: its scores may move by" <<<"$out"
+check "beta 5: no certificate" [ ! -e "$tmp/low.json" ]
+# a beta depending on n certifies but writes no certificate
+out=$("$tempcert" certify "$hasab" --n 50 --eps 1/100 --method layerwise --beta "3*log(n)+10" -o "$tmp/logn.json" 2>&1)
+rc=$?
+check "beta in n: exit 3 with -o" [ $rc = 3 ]
+check "beta in n: says why" grep -q "records betas that do not depend on n" <<<"$out"
+check "beta in n: no file" [ ! -e "$tmp/logn.json" ]
+"$tempcert" certify "$hasab" --n 50 --eps 1/100 --method layerwise --beta "3*log(n)+10" >/dev/null
+check "beta in n: certified without -o" [ $? = 0 ]
+
+# hostile certificates: every lowered claim and malformed field is refused
+tamper() { # NAME PYTHON-EDIT: edits d, then the checker must say NOT VERIFIED (exit 1)
+    local name=$1
+    "$py" - "$tmp/abb.json" "$tmp/t.json" "$2" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    "$checker" "$tmp/t.json" --model "$abb" >"$tmp/t.out" 2>&1
+    local rc=$?
+    check "$name: exit 1" [ $rc = 1 ]
+    check "$name: NOT VERIFIED" grep -q "NOT VERIFIED" "$tmp/t.out"
+}
+tamper "tv lowered" 'h = d["layers"][2]["heads"][0]; h["tv"] = str(F(h["tv"]) * F(99, 100))'
+tamper "radius lowered" 'r = d["layers"][1]["radius"]; r[5] = str(F(r[5]) / 2)'
+tamper "score deviation lowered" 'h = d["layers"][2]["heads"][0]; h["score_deviation"] = "0"'
+tamper "gap raised" 'd["layers"][0]["heads"][0]["min_gap"] = "2"'
+tamper "beta lowered" 'd["beta"]["spec"] = "16"'
+tamper "radius negative" 'd["layers"][0]["radius"][0] = "-1"'
+tamper "radius not a number" 'd["layers"][0]["radius"][0] = "zero"'
+tamper "radius too short" 'd["layers"][0]["radius"].pop()'
+tamper "unknown field" 'd["layers"][0]["extra"] = 1'
+tamper "deviation lowered" 'd["readout"]["deviation"] = "0"'
+tamper "wrong proofs" 'd["proofs"] = ["proofs/layerwise.md"]'
+"$checker" "$tmp/t.json" --model "$abb" 2>&1 | grep -q '\$\.proofs'
+check "the rejection names the field" [ $? = 0 ]
+tamper "verdict" 'd["verdict"] = "refuted"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
