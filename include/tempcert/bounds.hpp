@@ -66,6 +66,9 @@ ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational 
 // Decimal text of a positive rational with `sig` significant digits, rounded
 // up or down.
 std::string decimal_significant(const Rational &q, int sig, bool up);
+// The same, in scientific notation ("8.08482e-247") for positive numbers
+// below 1e-4 or from 1e9 on, where the plain decimal would be long.
+std::string short_significant(const Rational &q, int sig, bool up);
 
 // Smallest rational with `digits` decimals >= x (up) or <= x (down).
 Rational round_decimal(const Rational &x, int digits, bool up);

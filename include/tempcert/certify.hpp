@@ -124,6 +124,12 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
 // symbolic profile bound (every word up to o.n), beta_lo refuted by the word
 // attaining it. Undecided for unique-hard ties between different values.
 TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel);
+// Beyond enumeration, multi-layer models (src/certify/tight_layers.cpp):
+// beta_hi certified by the layerwise method (exact rounding, else the
+// perturbation argument); for tv, beta_lo refuted at layer 1 (whose soft
+// weights the whole model shares) by the word its symbolic bracket names.
+// Undecided when neither layerwise argument applies.
+TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Rational &rel);
 // A unique-hard head tied between positions with different values: at every
 // beta softmax gives the tied positions equal weight, at most 1/2 each,
 // against the hard head's one, so TV >= 1/2 on that word and no beta meets

@@ -430,7 +430,7 @@ Vector ffn_radius(const Ffn &f, const LayerPlan &lp, const Vector &r, std::size_
 
 // Shown rounded up (every quantity shown is an upper bound).
 std::string decimal(const Rational &q) {
-    return decimal_significant(q, 6, true);
+    return short_significant(q, 6, true);
 }
 
 } // namespace

@@ -14,7 +14,7 @@ namespace tempcert::cli {
 namespace {
 
 std::string up(const Rational &q) {
-    return decimal_significant(q, 6, true);
+    return short_significant(q, 6, true);
 }
 
 Rational largest(const Vector &v) {

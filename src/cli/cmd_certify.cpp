@@ -395,7 +395,10 @@ int run_tight(const Args &args) {
     bool symbolic = o.criterion == Criterion::Tv &&
                     count_words(m.alphabet.size(), o.n) > o.limits.max_words &&
                     symbolic_applies(m, why_not);
-    TightResult t = symbolic ? tight_symbolic(m, o, rel) : tight_exhaustive(m, o, rel);
+    bool enumerable = count_words(m.alphabet.size(), o.n) <= o.limits.max_words;
+    TightResult t = symbolic    ? tight_symbolic(m, o, rel)
+                    : enumerable ? tight_exhaustive(m, o, rel)
+                                 : tight_by_layers(m, o, rel);
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
     const bool profiled = !t.profile.heads.empty(); // empty: irrational scores
@@ -437,14 +440,18 @@ int run_tight(const Args &args) {
             std::cout << "  beta_lo " << lo << ": refuted by "
                       << format_word(t.lo_witness->word, m.alphabet) << " (" << t.lo_witness->detail
                       << ")\n";
-        if (profiled)
+        if (t.gaps.method == "layerwise") // beyond enumeration: no profile, no model gap
+            ;
+        else if (profiled)
             std::cout << "  profile bound (hard scores, proofs/profile-bound.md): ["
                       << decimal_significant(t.profile.bound.lo, 15, false) << ", "
                       << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
         else
             std::cout << "  profile bound: not computed (irrational scores)\n";
-        std::cout << "  Lemma GT beta_gap: " << (beta_shown_up(t.beta_gap)) << " (minimum gap "
-                  << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf")) << ")\n";
+        if (t.gaps.method != "layerwise")
+            std::cout << "  Lemma GT beta_gap: " << (beta_shown_up(t.beta_gap)) << " (minimum gap "
+                      << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf"))
+                      << ")\n";
         if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";
     }
     return t.converged ? kExitOk : kExitUndecided;

@@ -35,6 +35,23 @@ std::string decimal_significant(const Rational &q, int sig, bool up) {
     return to_decimal(q, after, up);
 }
 
+std::string short_significant(const Rational &q, int sig, bool up) {
+    if (q <= 0 || (q >= Rational(1, 10000) && q < Rational(1000000000)))
+        return decimal_significant(q, sig, up);
+    Rational a = q;
+    int magnitude = 0; // a in [1, 10) after scaling by 10^-magnitude
+    for (; a >= 10; ++magnitude)
+        a /= 10;
+    for (; a < 1; --magnitude)
+        a *= 10;
+    std::string mantissa = to_decimal(a, sig - 1, up);
+    if (mantissa.rfind("10", 0) == 0) { // rounded up to 10: one more power of ten
+        mantissa = to_decimal(a / 10, sig - 1, up);
+        ++magnitude;
+    }
+    return mantissa + "e" + std::to_string(magnitude);
+}
+
 Rational beta_to_certify(const GapBound &b) {
     return b.trivial ? Rational(1) : b.beta_up;
 }

@@ -91,5 +91,32 @@ tamper "wrong proofs" 'd["proofs"] = ["proofs/layerwise.md"]'
 check "the rejection names the field" [ $? = 0 ]
 tamper "verdict" 'd["verdict"] = "refuted"'
 
+# tight beyond enumeration: beta_hi by the perturbation argument, beta_lo
+# refuted at layer 1 by a named word; not narrowed, so exit 3
+out=$("$tempcert" tight "$abb" --n 2000 --eps 1/100 --json)
+rc=$?
+check "tight beyond enumeration: exit 3 (a wide bracket)" [ $rc = 3 ]
+check "tight beyond enumeration: both ends" "$py" -c '
+import json, sys
+from fractions import Fraction as F
+d = json.load(sys.stdin)
+assert d["kind"] == "bracket" and d["method"] == "layerwise", d
+lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
+assert F(4605, 1000) < lo < F(4606, 1000), lo   # ln(100): layer 1 alone
+assert 14 < hi < 17, hi
+assert d["lo_witness"] and "layer 1 head 1" in d["lo_violation"]["detail"], d["lo_violation"]
+assert "perturbation argument" in d["note"]
+' <<<"$out"
+w=$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["lo_witness"])' "$out")
+# the witness itself, evaluated alone at beta_lo: some TV exceeds eps
+"$tempcert" eval "$abb" --input "$w" --beta "$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["beta_lo_exact"])' "$out")" --json >"$tmp/wit.json"
+check "the witness refutes the whole model at beta_lo" "$py" - "$tmp/wit.json" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = json.load(open(sys.argv[1]))
+tvs = [q for l in d["soft"]["layers"] for h in l["heads"] for q in h["queries"]]
+assert any(F(q["tv"][0]) > F(1, 100) for q in tvs if "tv" in q), "no TV above eps"
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

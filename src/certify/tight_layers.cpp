@@ -1,0 +1,80 @@
+// The tight bracket beyond enumeration for multi-layer models (issue 17,
+// item 2; proofs/tight-bracket.md, "Beyond enumeration"): beta_hi from the
+// layerwise method (exact rounding, else the perturbation argument), beta_lo
+// (tv) from layer 1 alone, whose soft weights the whole model shares: its
+// symbolic tight bracket's lower end (over words up to 256 long, which are
+// words up to n) is refuted by a named word, and that word refutes the whole
+// model at that beta.
+#include "tempcert/certify.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/layerwise.hpp"
+#include "tempcert/perturbation.hpp"
+#include "tempcert/symbolic.hpp"
+
+namespace tempcert {
+
+namespace {
+
+constexpr std::size_t kLowerEndLength = 256;
+
+// The upper end and how it was found, or Undecided naming both methods.
+Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
+                         std::string &how) {
+    LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
+    if (lw.applies) {
+        LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n,
+                                               o.criterion, o.precision.start);
+        if (v.verdict == Verdict::Certified) {
+            how = "layerwise (exact rounding)";
+            return lw.beta_up;
+        }
+    }
+    PerturbationArgument arg(m, o.n, o.limits);
+    if (!arg.applies())
+        throw Undecided("tight: beyond enumeration neither layerwise argument applies (exact "
+                        "rounding: " + lw.failure + "; perturbation bounds: " + arg.failure() + ")");
+    std::optional<Rational> beta = arg.find_beta(o.eps, o.criterion, o.precision.start, o.limits, rel);
+    if (!beta) throw Undecided("tight: the perturbation bounds close at no beta up to 2^64");
+    how = "the perturbation argument";
+    return *beta;
+}
+
+} // namespace
+
+TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    TightResult t;
+    t.kind = "bracket";
+    t.gaps.method = "layerwise";
+    std::string how;
+    t.beta_hi = certified_upper(m, o, rel, how);
+    t.beta_lo = 0;
+    t.note = "beta_hi certified by " + how + " (no enumeration)";
+    if (o.criterion != Criterion::Tv) {
+        t.note += "; no lower end refuted (beyond enumeration only tv has one: layer 1 alone)";
+        return t;
+    }
+    Model first = m;
+    first.layers.resize(1);
+    std::string why_not;
+    if (!symbolic_applies(first, why_not)) {
+        t.note += "; no lower end refuted (layer 1: " + why_not + ")";
+        return t;
+    }
+    // the symbolic bracket's profile scan is cubic in n: a witness of length
+    // at most 256 is a word of length at most n as well
+    CertifyOptions short_words = o;
+    short_words.n = std::min<std::size_t>(o.n, kLowerEndLength);
+    TightResult one = tight_symbolic(first, short_words, rel);
+    if (one.lo_witness && one.beta_lo < t.beta_hi) {
+        t.beta_lo = one.beta_lo;
+        t.lo_witness = one.lo_witness; // layer 1's weights are the whole model's
+        t.note += "; beta_lo refuted at layer 1, whose tight beta up to n = " +
+                  std::to_string(short_words.n) + " is in [" +
+                  decimal_significant(one.beta_lo, 9, false) + ", " +
+                  decimal_significant(one.beta_hi, 9, true) + "] (symbolic, proofs/tight-bracket.md)";
+    }
+    t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
+    return t;
+}
+
+} // namespace tempcert
