@@ -40,6 +40,8 @@ CertJson certificate_json(const CertificateInput &in);
 // layer its value counts, each head's gap, N, score deviation and TV bound,
 // and the radius after it; the read-out's deviation (and margin for
 // decision). The run must be certified at constant betas.
+// Its layers[] (also what `certify --json` prints for the argument).
+CertJson perturbation_layers_json(const PerturbationRun &run);
 CertJson perturbation_certificate_json(const Model &m, const std::string &model_file,
                                        const PerturbationRun &run, const CertifyOptions &o,
                                        const std::string &beta_spec,

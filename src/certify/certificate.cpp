@@ -91,6 +91,23 @@ CertJson certificate_json(const CertificateInput &in) {
     return doc;
 }
 
+namespace {
+
+// The fields every argument's certificate starts with.
+CertJson certificate_header(const Model &m, const std::string &model_file,
+                            const CertifyOptions &o) {
+    CertJson doc;
+    doc["format"] = "tempcert-certificate/1";
+    doc["tool"] = std::string("tempcert ") + TEMPCERT_VERSION;
+    doc["model"] = {{"name", m.name}, {"sha256", model_sha256(m)}, {"file", model_file}};
+    doc["n"] = o.n;
+    doc["eps"] = to_string(o.eps);
+    doc["criterion"] = to_string(o.criterion);
+    return doc;
+}
+
+} // namespace
+
 CertJson layerwise_certificate_json(const Model &m, const std::string &model_file,
                                     const LayerwiseResult &lw, const CertifyOptions &o,
                                     const std::string &beta_spec, const std::string &beta_source) {
@@ -110,13 +127,7 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
                           {"heads", heads},
                           {"perturbed", lw.layers[l].perturbed}});
     }
-    CertJson doc;
-    doc["format"] = "tempcert-certificate/1";
-    doc["tool"] = std::string("tempcert ") + TEMPCERT_VERSION;
-    doc["model"] = {{"name", m.name}, {"sha256", model_sha256(m)}, {"file", model_file}};
-    doc["n"] = o.n;
-    doc["eps"] = to_string(o.eps);
-    doc["criterion"] = to_string(o.criterion);
+    CertJson doc = certificate_header(m, model_file, o);
     doc["method"] = "layerwise";
     doc["beta"] = {{"spec", beta_spec}, {"source", beta_source}};
     doc["layers"] = layers;
@@ -126,10 +137,7 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
     return doc;
 }
 
-CertJson perturbation_certificate_json(const Model &m, const std::string &model_file,
-                                       const PerturbationRun &run, const CertifyOptions &o,
-                                       const std::string &beta_spec,
-                                       const std::string &beta_source) {
+CertJson perturbation_layers_json(const PerturbationRun &run) {
     CertJson layers = CertJson::array();
     for (std::size_t l = 0; l < run.layers.size(); ++l) {
         const PerturbedLayer &ly = run.layers[l];
@@ -150,16 +158,17 @@ CertJson perturbation_certificate_json(const Model &m, const std::string &model_
                           {"kinks", ly.kinks},
                           {"radius", radius}});
     }
-    CertJson doc;
-    doc["format"] = "tempcert-certificate/1";
-    doc["tool"] = std::string("tempcert ") + TEMPCERT_VERSION;
-    doc["model"] = {{"name", m.name}, {"sha256", model_sha256(m)}, {"file", model_file}};
-    doc["n"] = o.n;
-    doc["eps"] = to_string(o.eps);
-    doc["criterion"] = to_string(o.criterion);
+    return layers;
+}
+
+CertJson perturbation_certificate_json(const Model &m, const std::string &model_file,
+                                       const PerturbationRun &run, const CertifyOptions &o,
+                                       const std::string &beta_spec,
+                                       const std::string &beta_source) {
+    CertJson doc = certificate_header(m, model_file, o);
     doc["method"] = "layerwise-perturbation";
     doc["beta"] = {{"spec", beta_spec}, {"source", beta_source}};
-    doc["layers"] = layers;
+    doc["layers"] = perturbation_layers_json(run);
     doc["readout"] = {{"deviation", to_string(run.readout_dev)},
                       {"margin", run.readout_margin ? CertJson(to_string(*run.readout_margin))
                                                     : CertJson(nullptr)}};

@@ -129,6 +129,29 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
     return g;
 }
 
+// Every start vector plus one output of each head, in turn; fails beyond
+// `cap` distinct vectors (--max-values).
+std::vector<Vector> add_outputs(std::vector<Vector> start,
+                                const std::vector<std::vector<Vector>> &outputs, std::size_t cap,
+                                std::size_t l) {
+    for (const auto &out : outputs) {
+        std::vector<Vector> next;
+        std::set<Vector> seen;
+        for (const auto &d : start)
+            for (const auto &o : out) {
+                Vector s = d;
+                for (std::size_t c = 0; c < s.size(); ++c)
+                    s[c] += o[c];
+                if (seen.insert(s).second) next.push_back(std::move(s));
+            }
+        if (next.size() > cap)
+            throw Fail{"layer " + std::to_string(l + 1) + ": more than " + std::to_string(cap) +
+                       " hard values per position (--max-values)"};
+        start = std::move(next);
+    }
+    return start;
+}
+
 } // namespace layerwise_detail
 
 namespace {
@@ -208,22 +231,7 @@ struct LayerStep {
 
     std::vector<Vector> half(std::vector<Vector> start,
                              const std::vector<std::vector<Vector>> &outputs) const {
-        for (const auto &out : outputs) {
-            std::vector<Vector> next;
-            std::set<Vector> seen;
-            for (const auto &d : start)
-                for (const auto &o : out) {
-                    Vector s = d;
-                    for (std::size_t c = 0; c < s.size(); ++c)
-                        s[c] += o[c];
-                    if (seen.insert(s).second) next.push_back(std::move(s));
-                }
-            if (next.size() > cap)
-                throw Fail{"layer " + std::to_string(l + 1) + ": more than " + std::to_string(cap) +
-                           " hard values per position (--max-values)"};
-            start = std::move(next);
-        }
-        return start;
+        return layerwise_detail::add_outputs(std::move(start), outputs, cap, l);
     }
 
     std::vector<char> phases(const Ffn &f, const Vector &d, Vector &pre) const {

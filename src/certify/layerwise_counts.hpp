@@ -93,5 +93,10 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
                           const std::vector<Vector> &S, const std::vector<Vector> &B,
                           std::size_t n, const Rational &eps, const Limits &limits,
                           bool with_profile, LayerwiseLayer &info);
+// the half-activations: every start vector plus one output of each head in
+// turn, distinct; fails beyond `cap` of them (--max-values) at layer l.
+std::vector<Vector> add_outputs(std::vector<Vector> start,
+                                const std::vector<std::vector<Vector>> &outputs, std::size_t cap,
+                                std::size_t l);
 
 } // namespace tempcert::layerwise_detail

@@ -34,6 +34,7 @@ namespace tempcert {
 
 namespace {
 
+using layerwise_detail::add_outputs;
 using layerwise_detail::Fail;
 using layerwise_detail::head_name;
 using layerwise_detail::times;
@@ -176,27 +177,6 @@ Vector span_of(const std::vector<Vector> &outs, std::size_t width) {
         span[c] = hi - lo;
     }
     return span;
-}
-
-// Every start vector plus one output of each head, in turn.
-std::vector<Vector> add_outputs(std::vector<Vector> start, const std::vector<std::vector<Vector>> &outputs,
-                                std::size_t cap, std::size_t l) {
-    for (const auto &out : outputs) {
-        std::vector<Vector> next;
-        std::set<Vector> seen;
-        for (const auto &d : start)
-            for (const auto &o : out) {
-                Vector s = d;
-                for (std::size_t c = 0; c < s.size(); ++c)
-                    s[c] += o[c];
-                if (seen.insert(s).second) next.push_back(std::move(s));
-            }
-        if (next.size() > cap)
-            throw Fail{"layer " + std::to_string(l + 1) + ": more than " + std::to_string(cap) +
-                       " hard values per position (--max-values)"};
-        start = std::move(next);
-    }
-    return start;
 }
 
 Vector pre_activation(const Ffn &f, const Vector &d) {

@@ -26,25 +26,6 @@ Rational largest(const Vector &v) {
 
 CertJson run_json(const Model &m, const PerturbationRun &run, const std::string &beta_text,
                   const CertifyOptions &o, const std::string &rounding_failure) {
-    CertJson layers = CertJson::array();
-    for (std::size_t l = 0; l < run.layers.size(); ++l) {
-        const PerturbedLayer &ly = run.layers[l];
-        CertJson heads = CertJson::array();
-        for (const auto &h : ly.heads)
-            heads.push_back({{"head", h.gap.head},
-                             {"min_gap", h.gap.min_gap ? to_string(*h.gap.min_gap) : "inf"},
-                             {"N", h.gap.max_allowed},
-                             {"score_deviation", to_string(h.score_dev)},
-                             {"tv", to_string(h.tv)}});
-        CertJson radius = CertJson::array();
-        for (const auto &x : ly.radius)
-            radius.push_back(to_string(x));
-        layers.push_back({{"layer", l + 1},
-                          {"values", ly.values},
-                          {"heads", heads},
-                          {"kinks", ly.kinks},
-                          {"radius", radius}});
-    }
     return CertJson{{"model", m.name},
                     {"n", o.n},
                     {"eps", to_string(o.eps)},
@@ -57,7 +38,7 @@ CertJson run_json(const Model &m, const PerturbationRun &run, const std::string 
                     {"readout_deviation", to_string(run.readout_dev)},
                     {"readout_margin", run.readout_margin ? CertJson(to_string(*run.readout_margin))
                                                           : CertJson(nullptr)},
-                    {"layers", layers},
+                    {"layers", perturbation_layers_json(run)},
                     {"reason", run.shortfall},
                     {"proof", "proofs/perturbation.md"}};
 }

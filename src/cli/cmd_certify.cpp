@@ -481,7 +481,10 @@ int run_check(const Args &args) {
                   << (out.method == "layerwise"
                           ? std::string("layerwise argument recomputed: value sets, gaps, "
                                         "rounding checks; no enumeration")
-                          : std::to_string(out.words) + " words re-evaluated")
+                          : out.method == "layerwise-perturbation"
+                              ? std::string("perturbation argument recomputed: value sets, gaps, "
+                                            "score deviations, TV bounds, radii; no enumeration")
+                              : std::to_string(out.words) + " words re-evaluated")
                   << ")\n";
     } else {
         std::cout << "s NOT VERIFIED " << cert << ": " << out.reason << "\n";

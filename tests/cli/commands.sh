@@ -136,7 +136,9 @@ expect 0 'layer 3: 8 hard values per position' -- certify "$cases/models/prev-a-
 expect 3 'undecided: layer 1 needs beta >= 4\.605173.*profile bound' -- certify "$cases/models/prev-a-earlier-b.json" --n 24 --eps 0.01 --beta 4 --method layerwise
 expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 24 --eps 0.01 --beta 4.61 --method layerwise
 expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 65 --eps 0.01 --beta 8 --method layerwise
-expect 3 'layerwise method does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
+expect 0 'exact rounding does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
+expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "$two" --n 64 --eps 0.01 --method layerwise -o "$work/pt.cert"
+expect 0 's VERIFIED .*perturbation argument recomputed' -- check "$work/pt.cert" --model "$two"
 expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
 expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
 expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10

@@ -30,6 +30,7 @@ check "abb layer 3 reads perturbed keys" grep -q "layer 3: 8 hard values per pos
 check "abb beta found" grep -q "^beta = 17091/1024$" <<<"$out"
 "$checker" "$tmp/abb.json" --model "$abb" >"$tmp/chk.txt"
 check "tempcert-check verifies it (exit 0)" [ $? = 0 ]
+check "tempcert-check names the argument" grep -q "s VERIFIED .*(perturbation argument recomputed)" "$tmp/chk.txt"
 check "tempcert check verifies it" "$tempcert" check "$tmp/abb.json" --model "$abb"
 
 # JSON output carries every bound

@@ -121,8 +121,9 @@ int run(int argc, char **argv) {
         if (out.accepted)
             std::cout << "s VERIFIED " << o.certificate << " ("
                       << (out.method == "layerwise" ? std::string("layerwise argument recomputed")
-                                                    : std::to_string(out.words) +
-                                                          " words re-evaluated")
+                          : out.method == "layerwise-perturbation"
+                              ? std::string("perturbation argument recomputed")
+                              : std::to_string(out.words) + " words re-evaluated")
                       << ")\n";
         else
             std::cout << "s NOT VERIFIED " << o.certificate << ": " << out.reason << "\n";
