@@ -25,7 +25,7 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
         LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n,
                                                o.criterion, o.precision.start);
         if (v.verdict == Verdict::Certified) {
-            how = "layerwise (exact rounding)";
+            how = "the layerwise method with exact rounding";
             return lw.beta_up;
         }
     }
@@ -48,7 +48,7 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
     std::string how;
     t.beta_hi = certified_upper(m, o, rel, how);
     t.beta_lo = 0;
-    t.note = "beta_hi certified by " + how + " (no enumeration)";
+    t.note = "beta_hi certified by " + how + ", no enumeration";
     if (o.criterion != Criterion::Tv) {
         t.note += "; no lower end refuted (beyond enumeration only tv has one: layer 1 alone)";
         return t;
