@@ -30,6 +30,11 @@ struct PerturbedHead {
     HeadGap gap;        // the hard least gap over the layer's value set
     Rational score_dev; // |soft score - hard score| <= score_dev, every query and key
     Rational tv;        // TV(soft weights, hard weights) <= tv at every query
+    // Spread competitors (proofs/perturbation.md): keys' positional scores
+    // step by at least `spread` > 0, at most `classes` keys per such step;
+    // spread 0: competitors counted as N - 1.
+    Rational spread;
+    std::size_t classes = 0;
 };
 
 struct PerturbedLayer {

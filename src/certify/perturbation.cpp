@@ -50,6 +50,11 @@ struct HeadPlan {
     Matrix abs_q, abs_k, abs_ov; // |W_Q|, |W_K|, |W_O W_V|
     Vector q_max, k_max;         // per row: the largest |(W_Q x)_r|, |(W_K x)_r| over hard x
     Vector span;                 // per coordinate: range of W_O W_V x over the values mixed
+    // Spread competitors (proofs/perturbation.md): scores alpha + c (j - 1)
+    // with |c| >= spread > 0 and at most `classes` values of alpha, so at
+    // most `classes` keys have a gap in any interval of width `spread`.
+    Rational spread = 0;
+    std::size_t classes = 0;
 };
 
 struct LayerPlan {
@@ -130,6 +135,31 @@ FeatureRanges feature_ranges(const Model &m, std::size_t n, const Limits &limits
         }
     }
     return ranges;
+}
+
+// P(j + 1) - P(j) when the features are affine in j on 1..n and do not read
+// n (proofs/perturbation.md, "Spread competitors"); empty otherwise.
+std::optional<Vector> feature_step(const Model &m, std::size_t n, const Limits &limits) {
+    if (m.features_use_n() || n < 2) return std::nullopt;
+    auto at = [&](std::size_t j) {
+        Vector p(m.width, Rational(0));
+        for (const auto &f : m.positions)
+            p[f.dim] += f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)),
+                                    kPrecStart)
+                            .exact();
+        return p;
+    };
+    const Vector first = at(1), second = at(2);
+    Vector step(m.width, Rational(0));
+    for (std::size_t c = 0; c < m.width; ++c)
+        step[c] = second[c] - first[c];
+    for (std::size_t j = 3; j <= n; ++j) {
+        if (j % 4096 == 0) check_budget(limits);
+        Vector p = at(j);
+        for (std::size_t c = 0; c < m.width; ++c)
+            if (p[c] != first[c] + Rational(static_cast<long>(j - 1)) * step[c]) return std::nullopt;
+    }
+    return step;
 }
 
 // Per row r of w: the largest |(w x)_r| over x = d + P(j), d in the sets.
@@ -245,9 +275,36 @@ void readout_margin(const Model &m, const std::vector<Vector> &S, const FeatureR
     plan.readout_margin = margin ? *margin : Rational(1);
 }
 
+// The head's spread and classes, when its query reads no feature: every
+// query vector q = W_Q d gives key scores q.W_K d' + q.W_K P(j), whose
+// positional part moves by c = q.W_K step per position.
+void spread_of(const Head &head, const std::vector<Vector> &S, const std::vector<Vector> &B,
+               const Vector &step, const FeatureRanges &features, HeadPlan &hp) {
+    for (const auto &[c, range] : features)
+        for (const auto &row : head.query)
+            if (row[c] != 0) return;
+    const Vector key_step = times(head.key, step);
+    std::optional<Rational> least;
+    for (const auto *set : {&S, &B})
+        for (const auto &d : *set) {
+            Vector q = times(head.query, d);
+            Rational c = 0;
+            for (std::size_t r = 0; r < q.size(); ++r)
+                c += q[r] * key_step[r];
+            least = least ? std::min(*least, abs_of(c)) : abs_of(c);
+        }
+    if (!least || *least == 0) return;
+    std::set<Vector> keys;
+    for (const auto &d : S)
+        keys.insert(times(head.key, d));
+    hp.spread = *least;
+    hp.classes = keys.size() + (B.empty() ? 0 : 1); // BOS: one position of its own
+}
+
 HeadPlan plan_head(const Model &m, std::size_t l, std::size_t h, std::size_t n,
                    const std::vector<Vector> &S, const std::vector<Vector> &B,
-                   const FeatureRanges &features, const Limits &limits) {
+                   const FeatureRanges &features, const std::optional<Vector> &step,
+                   const Limits &limits) {
     const Head &head = m.layers[l].heads[h];
     HeadPlan hp;
     LayerwiseLayer unused;
@@ -261,6 +318,7 @@ HeadPlan plan_head(const Model &m, std::size_t l, std::size_t h, std::size_t n,
     hp.q_max = largest_rows(head.query, {&S, &B}, features);
     hp.k_max = largest_rows(head.key, {&S, &B}, features);
     hp.span = span_of(distinct_outputs(ov, {&S, &B}), m.width);
+    if (step) spread_of(head, S, B, *step, features, hp);
     return hp;
 }
 
@@ -291,6 +349,7 @@ std::shared_ptr<PerturbationPlan> make_plan(const Model &m, std::size_t n, const
     plan->model = m;
     plan->n = n;
     FeatureRanges features = feature_ranges(m, n, limits);
+    const std::optional<Vector> step = feature_step(m, n, limits);
     std::vector<Vector> S, B;
     for (const auto &sym : m.alphabet)
         S.push_back(m.embedding.at(sym));
@@ -303,7 +362,7 @@ std::shared_ptr<PerturbationPlan> make_plan(const Model &m, std::size_t n, const
         std::vector<std::vector<Vector>> outs_S, outs_B;
         for (std::size_t h = 0; h < layer.heads.size(); ++h) {
             check_budget(limits);
-            lp.heads.push_back(plan_head(m, l, h, n, S, B, features, limits));
+            lp.heads.push_back(plan_head(m, l, h, n, S, B, features, step, limits));
             outs_S.emplace_back();
             outs_B.emplace_back();
             head_value_sets(layer.heads[h], S, B, m.width, outs_S.back(), outs_B.back());
@@ -347,8 +406,8 @@ Rational score_deviation(const HeadPlan &hp, const Vector &r) {
 
 // TV <= X/(1+X) + tanh(beta e/2) (proofs/perturbation.md, "Weights").
 // Empty when the effective gap gamma - 2e is not positive.
-std::optional<Rational> head_tv(const HeadGap &g, const Rational &e, const Interval &beta,
-                                Prec prec) {
+std::optional<Rational> head_tv(const HeadGap &g, const HeadPlan &hp, const Rational &e,
+                                const Interval &beta, Prec prec) {
     Interval tv(prec);
     if (e > 0) {
         Interval em = expm1(mul(beta, e, prec), prec);
@@ -357,8 +416,14 @@ std::optional<Rational> head_tv(const HeadGap &g, const Rational &e, const Inter
     if (g.min_gap && g.max_allowed > 1) {
         Rational effective = g.min_gap->exact() - 2 * e;
         if (effective <= 0) return std::nullopt;
-        Interval X = mul(exp(neg(mul(beta, effective, prec)), prec),
-                         Rational(static_cast<long>(g.max_allowed - 1)), prec);
+        // competitors: N - 1, or when spread, at most classes / (1 - e^{-beta spread})
+        Interval count(Rational(static_cast<long>(g.max_allowed - 1)), prec);
+        if (hp.spread > 0) {
+            Interval geometric = div(Interval(Rational(static_cast<long>(hp.classes)), prec),
+                                     neg(expm1(neg(mul(beta, hp.spread, prec)), prec)), prec);
+            count = min(count, geometric, prec);
+        }
+        Interval X = mul(exp(neg(mul(beta, effective, prec)), prec), count, prec);
         tv = add(tv, div(X, add(X, Interval(1L, prec), prec), prec), prec);
     }
     return round_up(tv.upper_exact());
@@ -446,9 +511,11 @@ PerturbationRun run_at(const PerturbationPlan &plan, std::size_t len,
             ph.gap = hp.gap; // N at this length (the gap at n bounds every length's)
             ph.gap.max_allowed = max_allowed(hp.mask, len, m.has_bos());
             ph.score_dev = score_deviation(hp, r);
-            std::optional<Rational> tv = head_tv(ph.gap, ph.score_dev, betas[l], prec);
+            ph.spread = hp.spread;
+            ph.classes = hp.classes;
+            std::optional<Rational> tv = head_tv(ph.gap, hp, ph.score_dev, betas[l], prec);
             if (!tv) {
-                run.shortfall = head_name(l, h) + ": its scores may move by " +
+                if (run.shortfall.empty()) run.shortfall = head_name(l, h) + ": its scores may move by " +
                                 decimal(ph.score_dev) + ", at least half its gap " +
                                 to_string(hp.gap.min_gap->exact());
                 run.layers.push_back(std::move(out));

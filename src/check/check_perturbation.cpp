@@ -67,6 +67,59 @@ Bounds feature_bounds(const Model &m, std::size_t n, const std::set<std::size_t>
     return b;
 }
 
+// P(j + 1) - P(j) when every feature is affine in j on 1..n and none reads
+// n; empty otherwise.
+std::optional<Vector> affine_step(const Model &m, std::size_t n, const Limits &limits) {
+    for (const auto &f : m.positions)
+        if (f.expr.uses_n()) return std::nullopt;
+    if (n < 2) return std::nullopt;
+    const Vector p1 = position_vector(m, 1, n, "$.n"), p2 = position_vector(m, 2, n, "$.n");
+    Vector step(m.width, Rational(0));
+    for (std::size_t c = 0; c < m.width; ++c)
+        step[c] = p2[c] - p1[c];
+    for (std::size_t j = 3; j <= n; ++j) {
+        check_budget(limits);
+        Vector p = position_vector(m, j, n, "$.n");
+        for (std::size_t c = 0; c < m.width; ++c)
+            if (p[c] != p1[c] + Rational(static_cast<long>(j - 1)) * step[c]) return std::nullopt;
+    }
+    return step;
+}
+
+// Spread competitors (proofs/perturbation.md): with a query that reads no
+// feature, key scores are alpha + c (j - 1), |c| >= spread, with at most
+// `classes` values of alpha (BOS its own); spread 0 when that fails.
+struct Spread {
+    Rational spread = 0;
+    std::size_t classes = 0;
+};
+
+Spread spread_of(const Head &head, const std::vector<Vector> &S, const std::vector<Vector> &B,
+                 const std::optional<Vector> &step, const std::set<std::size_t> &features) {
+    Spread out;
+    if (!step) return out;
+    for (std::size_t c : features)
+        for (const auto &row : head.query)
+            if (row[c] != 0) return out;
+    Vector ks = matrix_times(head.key, *step);
+    bool first = true;
+    for (const auto *set : {&S, &B})
+        for (const auto &d : *set) {
+            Vector q = matrix_times(head.query, d);
+            Rational c = 0;
+            for (std::size_t r = 0; r < q.size(); ++r)
+                c += q[r] * ks[r];
+            out.spread = first ? magnitude(c) : std::min(out.spread, magnitude(c));
+            first = false;
+        }
+    std::set<Vector> keys;
+    for (const auto &d : S)
+        keys.insert(matrix_times(head.key, d));
+    out.classes = keys.size() + (B.empty() ? 0 : 1);
+    if (out.spread == 0) out.classes = 0;
+    return out;
+}
+
 // The largest |(w x)_r| over x = d + P, d in the sets, P in the box.
 Vector largest(const Matrix &w, const std::vector<Vector> &S, const std::vector<Vector> &B,
                const Bounds &f, const std::set<std::size_t> &features) {
@@ -99,16 +152,24 @@ Rational at_least(const OJson &doc, const std::string &p, const char *key, const
 }
 
 // X/(1+X) + tanh(beta e/2), X = (N-1) exp(-beta (gamma - 2e)): its enclosure.
-Interval tv_bound(const std::optional<Rational> &gap, std::size_t N, const Rational &e,
-                  const Real &beta, Prec prec) {
+Interval tv_bound(const std::optional<Rational> &gap, std::size_t N, const Spread &sp,
+                  const Rational &e, const Real &beta, Prec prec) {
     Interval b = beta.enclose(prec), one(1L, prec), sum(prec);
     if (e != 0) {
         Interval x = exp(mul(b, e, prec), prec); // tanh(y/2) = (e^y - 1)/(e^y + 1)
         sum = div(sub(x, one, prec), add(x, one, prec), prec);
     }
     if (gap && N > 1) {
-        Interval X = mul(exp(neg(mul(b, Rational(*gap - 2 * e), prec)), prec),
-                         Rational(static_cast<long>(N - 1)), prec);
+        // competitors: N - 1, or at most classes per interval of width spread
+        Interval competitors(Rational(static_cast<long>(N - 1)), prec);
+        if (sp.spread > 0) {
+            Interval q = exp(neg(mul(b, sp.spread, prec)), prec); // e^{-beta spread} < 1
+            competitors = min(competitors,
+                              div(Interval(Rational(static_cast<long>(sp.classes)), prec),
+                                  sub(one, q, prec), prec),
+                              prec);
+        }
+        Interval X = mul(exp(neg(mul(b, Rational(*gap - 2 * e), prec)), prec), competitors, prec);
         sum = add(sum, div(X, add(one, X, prec), prec), prec);
     }
     return sum;
@@ -116,8 +177,8 @@ Interval tv_bound(const std::optional<Rational> &gap, std::size_t N, const Ratio
 
 // The claimed tv is at least the bound at every beta the spec gives.
 Rational check_tv(const OJson &entry, const std::string &hp, const std::optional<Rational> &gap,
-                  std::size_t N, const Rational &e, const BetaSpec &beta, std::size_t l,
-                  std::size_t n, const PrecisionPolicy &policy) {
+                  std::size_t N, const Spread &sp, const Rational &e, const BetaSpec &beta,
+                  std::size_t l, std::size_t n, const PrecisionPolicy &policy) {
     Rational claimed = exact(entry, hp, "tv");
     for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len)
         for (Prec prec = policy.start;; prec *= 2) {
@@ -128,7 +189,7 @@ Rational check_tv(const OJson &entry, const std::string &hp, const std::optional
                     reject("$.beta.spec", e.what());
                 }
             }();
-            if (less_equal(tv_bound(gap, N, e, b, prec), claimed) == Tri::True) break;
+            if (less_equal(tv_bound(gap, N, sp, e, b, prec), claimed) == Tri::True) break;
             if (prec >= policy.cap)
                 reject(hp + ".tv", "claims " + to_string(claimed) +
                                        ", not certainly above the bound (proofs/perturbation.md)" +
@@ -223,7 +284,8 @@ struct Walk {
 
 // One layer: the heads' claims, then the radius claim.
 void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaSpec &beta,
-                  const Bounds &fb, const std::set<std::size_t> &features, std::size_t n,
+                  const Bounds &fb, const std::set<std::size_t> &features,
+                  const std::optional<Vector> &step, std::size_t n,
                   const Rational &eps, bool tv_criterion, const Limits &limits,
                   const PrecisionPolicy &policy, Walk &w) {
     const Layer &layer = m.layers[l];
@@ -257,7 +319,8 @@ void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaS
         Rational e_claim = at_least(entry, hp, "score_deviation", e);
         if (gap && N > 1 && *gap - 2 * e_claim <= 0)
             reject(hp + ".score_deviation", "at least half the gap: the argument does not close");
-        Rational tv = check_tv(entry, hp, gap, N, e_claim, beta, l, n, policy);
+        Spread sp = spread_of(head, w.S, w.B, step, features);
+        Rational tv = check_tv(entry, hp, gap, N, sp, e_claim, beta, l, n, policy);
         if (tv_criterion && tv > eps) reject(hp + ".tv", "above eps");
         Matrix ov = times_matrix(head.output, head.value);
         std::vector<Vector> mixed = distinct_outputs(head, {&w.S, &w.B}, false, m.width);
@@ -385,14 +448,15 @@ void verify_perturbation(const OJson &cert, const Model &m, std::size_t n, const
     if (!layers.is_array() || layers.size() != m.layers.size())
         reject("$.layers", "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
     const Bounds fb = feature_bounds(m, n, features, limits);
+    const std::optional<Vector> step = affine_step(m, n, limits);
     Walk w;
     for (const auto &sym : m.alphabet)
         w.S.push_back(m.embedding.at(sym));
     if (m.has_bos()) w.B.push_back(m.embedding.at(*m.bos));
     w.r.assign(m.width, Rational(0));
     for (std::size_t l = 0; l < m.layers.size(); ++l)
-        verify_layer(m, l, layers[l], beta, fb, features, n, eps, criterion == "tv", limits,
-                     policy, w);
+        verify_layer(m, l, layers[l], beta, fb, features, step, n, eps, criterion == "tv",
+                     limits, policy, w);
     verify_readout(cert, m, w, fb, features, criterion, eps);
 }
 

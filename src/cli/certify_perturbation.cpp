@@ -52,11 +52,15 @@ void print_run_text(const Model &m, const PerturbationRun &run, const std::strin
     for (std::size_t l = 0; l < run.layers.size(); ++l) {
         const PerturbedLayer &ly = run.layers[l];
         std::cout << "  layer " << l + 1 << ": " << ly.values << " hard values per position";
-        for (const auto &h : ly.heads)
+        for (const auto &h : ly.heads) {
             std::cout << "; head " << h.gap.head << " min gap "
                       << (h.gap.min_gap ? to_string(*h.gap.min_gap) : std::string("inf"))
                       << ", N = " << h.gap.max_allowed << ", scores move <= " << up(h.score_dev)
                       << ", tv <= " << up(h.tv);
+            if (h.spread > 0)
+                std::cout << " (keys spread by " << to_string(h.spread) << ", " << h.classes
+                          << (h.classes == 1 ? " class)" : " classes)");
+        }
         if (!ly.radius.empty())
             std::cout << "; activations move <= " << up(largest(ly.radius));
         if (ly.kinks) std::cout << " (" << ly.kinks << " ReLU kinks within reach)";

@@ -3,7 +3,8 @@
 // kind and a backward mask, feed-forward sublayers of 1 to 3 ReLU units
 // whose kinks the hard values often touch, optional BOS and the feature j.
 // Deterministic in the seed. Coordinate 0 is the constant 1, coordinate 1
-// the feature (queries and keys only), 2..width-1 free.
+// the feature (keys, and half the queries: a query that does not read it
+// makes key positions spread, proofs/perturbation.md), 2..width-1 free.
 #pragma once
 
 #include <random>
@@ -70,7 +71,7 @@ inline std::string random_deep_model_json(unsigned seed) {
         int heads = pick(1, 2);
         for (int h = 0; h < heads; ++h)
             s << (h ? ", " : "") << "{\"kind\": \"" << kinds[pick(0, 2)] << "\", \"mask\": \""
-              << masks[pick(0, 1)] << "\", \"query\": " << matrix(1, false)
+              << masks[pick(0, 1)] << "\", \"query\": " << matrix(1, pick(0, 1) == 1)
               << ", \"key\": " << matrix(1, false) << ", \"value\": " << matrix(1, true)
               << ", \"output\": " << writer(1) << "}";
         s << "], \"ffn\": ";

@@ -37,7 +37,11 @@ TEST_CASE("perturbation bounds on has-ab-two-layer match their closed forms") {
     CHECK(h1.gap.min_gap->exact() == 1);
     CHECK(h1.gap.max_allowed == 999);
     CHECK(h1.score_dev == 0);
-    double x1 = 998 * std::exp(-12.0), tv1 = x1 / (1 + x1);
+    CHECK(h1.spread == 1);
+    CHECK(h1.classes == 1);
+    // its keys j are spread (one class, spread 1): at most one competitor per
+    // unit of gap, so X = e^-12 / (1 - e^-12) rather than 998 e^-12
+    double x1 = std::exp(-12.0) / (1 - std::exp(-12.0)), tv1 = x1 / (1 + x1);
     CHECK(as_double(h1.tv) >= tv1);
     CHECK(as_double(h1.tv) == doctest::Approx(tv1).epsilon(1e-12));
     // its output (prev_a, coordinate 4) moves by tv1; ab_here = ReLU(prev_a + is_b - 1)
@@ -100,7 +104,7 @@ TEST_CASE("a perturbation-certified beta in n holds by enumeration, N taken leng
 }
 
 TEST_CASE("perturbation-certified betas hold by enumeration on random multi-layer models") {
-    int applied = 0, compared = 0, kinked = 0;
+    int applied = 0, compared = 0, kinked = 0, spread = 0;
     // TEMPCERT_HUNT_SEEDS=K runs seeds 1..K instead (a longer hunt, by hand)
     const char *hunt = std::getenv("TEMPCERT_HUNT_SEEDS");
     const unsigned seeds = hunt ? static_cast<unsigned>(std::atoi(hunt)) : reduced() ? 150 : 800;
@@ -127,8 +131,11 @@ TEST_CASE("perturbation-certified betas hold by enumeration on random multi-laye
             for (const Rational &b : {*beta, Rational(*beta * 3)}) {
                 PerturbationRun run = arg.run(BetaSpec::constant(b), eps, c, kPrecStart, Limits{});
                 if (run.verdict != Verdict::Certified) continue;
-                for (const auto &ly : run.layers)
+                for (const auto &ly : run.layers) {
                     kinked += ly.kinks > 0;
+                    for (const auto &h : ly.heads)
+                        spread += h.spread > 0;
+                }
                 CertifyOptions o;
                 o.n = n;
                 o.eps = eps;
@@ -142,9 +149,11 @@ TEST_CASE("perturbation-certified betas hold by enumeration on random multi-laye
         }
     }
     MESSAGE("models the argument applies to " << applied << ", betas compared " << compared
-                                              << ", layers with kinks within reach " << kinked);
+                                              << ", layers with kinks within reach " << kinked
+                                              << ", heads with spread keys " << spread);
     CHECK(applied >= (reduced() ? 8 : 45));
     CHECK(compared >= (reduced() ? 25 : 250));
+    CHECK(spread >= (reduced() ? 5 : 50));
 }
 
 #include "tempcert/certificate.hpp"
