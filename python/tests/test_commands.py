@@ -168,3 +168,15 @@ def test_report_writes_its_files(tmp_path):
     r = tempcert.report(["has-b"], n=[2, 3], out=tmp_path / "rep")
     assert r.rows == 2
     assert all(os.path.exists(f) for f in r.files)
+
+
+def test_layerwise_without_exact_rounding_is_the_perturbation_argument():
+    # issue 17: has-abb-three-layer has ReLU units on their kinks
+    r = tempcert.certify(tempcert.load_model(model_path("has-abb-three-layer")), 1000,
+                         Fraction(1, 100), method="layerwise")
+    assert r.verdict == "certified" and r.json["argument"] == "perturbation"
+    assert r.certificate["method"] == "layerwise-perturbation"
+    assert Fraction(r.json["beta"]) == Fraction(11791, 1024)
+    t = tempcert.tight(tempcert.load_model(model_path("has-abb-three-layer")), 1000, "1/100")
+    assert t.lo < t.hi and 11 < t.hi < 12  # hi: the argument's beta, bisected to --rel
+    assert not t.converged and Fraction(4605, 1000) < t.lo < Fraction(4606, 1000)
