@@ -194,7 +194,9 @@ TEST_CASE("perturbation certificates: the checker accepts them and rejects every
         } catch (const LimitError &) {
         }
     }
-    for (const auto &[m, n] : models) {
+    for (const auto &entry : models) { // no structured bindings in CAPTURE (clang 14)
+        const Model &m = entry.first;
+        const std::size_t n = entry.second;
         CAPTURE(m.name);
         PerturbationArgument arg(m, n, Limits{});
         for (Criterion c : {Criterion::Tv, Criterion::Output, Criterion::Decision}) {
@@ -213,7 +215,9 @@ TEST_CASE("perturbation certificates: the checker accepts them and rejects every
             ++accepted;
             std::vector<std::pair<CertJson::json_pointer, bool>> claims;
             tampered_claims(doc, claims);
-            for (const auto &[ptr, raise] : claims) {
+            for (const auto &claim : claims) {
+                const CertJson::json_pointer &ptr = claim.first;
+                const bool raise = claim.second;
                 std::string why;
                 Rational v = *parse_rational(doc[ptr].get<std::string>(), why);
                 if (!raise && v == 0) continue; // nothing below 0 to claim
