@@ -3,7 +3,9 @@
 # corpus in the build tree (the seed corpus in the repository is read only),
 # crashes to <work>/artifacts/. Passes when the fuzzer finds nothing.
 set -u
-bin=$1 seeds=$2 work=$3 seconds=$4
+# TEMPCERT_FUZZ_SECONDS at run time overrides the configured time
+# (scripts/test --long fuzzes longer without reconfiguring).
+bin=$1 seeds=$2 work=$3 seconds=${TEMPCERT_FUZZ_SECONDS:-$4}
 mkdir -p "$work/corpus" "$work/artifacts"
 "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=4096 \
     -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$work/corpus" "$seeds" 2>"$work/log"

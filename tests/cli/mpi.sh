@@ -3,8 +3,8 @@
 # For certify (certified and refuted, filter and MPFI, tv and output), gap,
 # tight, horizon, check and tempcert-check, on a two-symbol two-layer model
 # and a four-symbol one: standard output, exit code and written files are
-# byte-identical to a plain run for np 1, 2 and 4 (threads 1) and np 2 with
-# 2 threads each. A rank killed mid-run ends the job with an error and no
+# byte-identical to a plain run for np 1 and 2 (threads 1), np 2 with 2
+# threads each, and np 4 in the long tier. A rank killed mid-run ends the job with an error and no
 # output file; SIGINT to mpirun stops the job within two seconds.
 # Usage: mpi.sh TEMPCERT TEMPCERT-CHECK CASES
 set -u
@@ -21,6 +21,11 @@ fail=0
 two="$cases/models/has-ab-two-layer.json"
 four="$cases/models/last-cd-is-d.json"
 
+# "ranks threads" layouts, ';'-separated: np 1, 2 and 2 x 2 threads by
+# default; ctest's cli_mpi_np4 (label long: four ranks oversubscribe two
+# cores) sets TEMPCERT_MPI_LAYOUTS="4 1"
+IFS=';' read -r -a layouts <<<"${TEMPCERT_MPI_LAYOUTS:-1 1;2 1;2 2}"
+
 # run NAME OUTFILE-OR-- COMMAND...: the plain run, then under mpirun
 run() {
     local name=$1 out=$2
@@ -29,7 +34,7 @@ run() {
     (cd "$tmp" && "$@" >"$tmp/$name.plain.out" 2>"$tmp/$name.plain.err")
     want_rc=$?
     [ "$out" != - ] && { cp "$tmp/$out" "$tmp/$name.plain.file" 2>/dev/null || :; rm -f "$tmp/$out"; }
-    for ranks in "1 1" "2 1" "4 1" "2 2"; do
+    for ranks in "${layouts[@]}"; do
         local np=${ranks% *} threads=${ranks#* }
         (cd "$tmp" && mpirun --oversubscribe -np "$np" "$@" --threads "$threads" \
             >"$tmp/$name.mpi.out" 2>"$tmp/$name.mpi.err")

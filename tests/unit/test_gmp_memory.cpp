@@ -21,6 +21,7 @@
 #endif
 #endif
 
+#ifndef TEMPCERT_ASAN
 namespace {
 
 struct ChildResult {
@@ -60,6 +61,7 @@ ChildResult allocate_in_child(bool install) {
 }
 
 } // namespace
+#endif
 
 TEST_CASE("a failed GMP allocation exits 3 with a message, not GMP's abort") {
 #ifdef TEMPCERT_ASAN
