@@ -22,6 +22,12 @@ class BetaSpec {
     // beta of layer `l` (0-based) at length n: exact when rational. Throws
     // InputError if it is not positive, Undecided if that cannot be told.
     Real at(std::size_t l, std::size_t n, Prec prec) const;
+    // Whether beta of layer `l` at length n is at least `x`: True or False
+    // once an enclosure separates them, evaluated at `start` bits and then
+    // at doubled precision up to `cap`; Unknown when `cap` cannot tell. An
+    // Unknown is neither "met" nor "refuted": callers answer undecided
+    // (docs/reliability.md, "Undecided comparisons").
+    Tri at_least(std::size_t l, std::size_t n, const Rational &x, Prec start, Prec cap) const;
     const std::string &text() const { return text_; }
     bool per_layer() const { return exprs_.size() > 1; }
     // Whether some layer's beta depends on the input length n.

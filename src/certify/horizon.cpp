@@ -42,7 +42,6 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
     if (o.criterion != Criterion::Tv || !symbolic_applies(m, why) || beta.uses_n() ||
         beta.per_layer())
         return false;
-    Real b = beta.at(0, 1, o.precision.start);
     SymbolicOptions so;
     so.eps = o.eps;
     so.precision = o.precision;
@@ -53,8 +52,13 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
         for (const auto &hg : r.gaps.heads)
             ties = ties || hg.tie.has_value();
         if (ties) return Tri::Unknown;
-        if (less(Real(r.profile.bound.hi), b, o.precision.start) != Tri::False) return Tri::True;
-        if (less(b, Real(r.profile.bound.lo), o.precision.start) == Tri::True) return Tri::False;
+        // met when beta >= the bound's upper end, refuted when beta < its
+        // lower end, each shown by an enclosure of beta (raised up to the
+        // cap); anything else is undecided (issue 33, item 1: an Unknown
+        // once counted as met)
+        const Prec start = o.precision.start, cap = o.precision.cap;
+        if (beta.at_least(0, 1, r.profile.bound.hi, start, cap) == Tri::True) return Tri::True;
+        if (beta.at_least(0, 1, r.profile.bound.lo, start, cap) == Tri::False) return Tri::False;
         return Tri::Unknown;
     };
     // certified at lo (0: nothing), not at hi; at_hi is hi's analysis, kept

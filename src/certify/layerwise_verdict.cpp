@@ -5,14 +5,20 @@
 // without it).
 #include "tempcert/layerwise.hpp"
 
+#include <algorithm>
+
 namespace tempcert {
 
 namespace {
 
-// Whether layer l's beta is certainly >= need at every length up to n.
+// Whether layer l's beta is certainly >= need at every length up to n: an
+// enclosure of beta that cannot be told from need is raised up to the
+// default precision cap before the layer counts as short (an undecided
+// comparison is never "met").
 bool meets(const BetaSpec &beta, std::size_t l, std::size_t n, const Rational &need, Prec prec) {
     for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len)
-        if (less(beta.at(l, len, prec), Real(need), prec) != Tri::False) return false;
+        if (beta.at_least(l, len, need, prec, std::max(prec, kPrecCapDefault)) != Tri::True)
+            return false;
     return true;
 }
 

@@ -5,6 +5,8 @@
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
 
+#include <algorithm>
+
 namespace tempcert {
 
 namespace {
@@ -30,29 +32,39 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
     GapBound b = lemma_gt(N, Real(gamma), eps, prec);
     Interval e(eps, prec);
     if (claimed) {
-        Real beta = claimed->at(0, N, prec);
-        Interval tv = extremal_tv(N, gamma, beta.enclose(prec), prec);
-        if (less(e, tv) == Tri::True) {
-            out.counterexample = "the profile (0, -" + to_string(gamma) + ", ..., -" +
-                                 to_string(gamma) + ") with N = " + std::to_string(N) + " has TV " +
-                                 iv(tv) + " > eps " + to_string(eps) +
-                                 " at beta = " + claimed->text() +
-                                 (b.trivial ? "" : " (Lemma GT needs " + b.beta_decimal_up + ")");
-            return out;
+        // the claimed beta's enclosure raised (doubling, up to the default
+        // cap) until TV is certainly above or certainly within eps
+        for (Prec p = prec;; p = std::min(2 * p, std::max(prec, kPrecCapDefault))) {
+            Interval ep(eps, p);
+            Interval tv = extremal_tv(N, gamma, claimed->at(0, N, p).enclose(p), p);
+            if (less(ep, tv) == Tri::True) {
+                out.counterexample = "the profile (0, -" + to_string(gamma) + ", ..., -" +
+                                     to_string(gamma) + ") with N = " + std::to_string(N) +
+                                     " has TV " + iv(tv) + " > eps " + to_string(eps) +
+                                     " at beta = " + claimed->text() +
+                                     (b.trivial ? "" : " (Lemma GT needs " + b.beta_decimal_up + ")");
+                return out;
+            }
+            if (less_equal(tv, ep) == Tri::True) {
+                out.lines.push_back("at beta = " + claimed->text() + " every profile with N = " +
+                                    std::to_string(N) + " positions and gap >= " +
+                                    to_string(gamma) + " has TV at most the extremal profile's, " +
+                                    iv(tv) + " <= eps " + to_string(eps));
+                out.confirmed = true;
+                return out;
+            }
+            if (p >= std::max(prec, kPrecCapDefault))
+                throw Undecided("TV " + iv(tv) + " cannot be separated from eps at " +
+                                std::to_string(p) + " bits");
         }
-        if (less_equal(tv, e) != Tri::True)
-            throw Undecided("TV " + iv(tv) + " cannot be separated from eps at " +
-                            std::to_string(prec) + " bits");
-        out.lines.push_back(
-            "at beta = " + claimed->text() + " every profile with N = " + std::to_string(N) +
-            " positions and gap >= " + to_string(gamma) +
-            " has TV at most the extremal profile's, " + iv(tv) + " <= eps " + to_string(eps));
-        out.confirmed = true;
-        return out;
     }
     if (b.trivial) {
         Interval tv0 = extremal_tv(N, gamma, Interval(0L, prec), prec);
-        if (less_equal(tv0, e) != Tri::True) {
+        Tri within = less_equal(tv0, e);
+        if (within == Tri::Unknown)
+            throw Undecided("TV at beta = 0, " + iv(tv0) + ", cannot be separated from eps at " +
+                            std::to_string(prec) + " bits");
+        if (within == Tri::False) {
             out.counterexample = "argument <= 1 but TV at beta = 0 is " + iv(tv0);
             return out;
         }
@@ -65,9 +77,16 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
     Interval at_up = extremal_tv(N, gamma, Interval(b.beta_up, prec), prec);
     Interval at_exact = extremal_tv(N, gamma, *b.beta, prec);
     Interval below = extremal_tv(N, gamma, mul(*b.beta, Rational(999, 1000), prec), prec);
-    bool bound = less_equal(at_up, e) == Tri::True;
-    bool tight = at_exact.contains(eps);
-    bool refuted = less(e, below) == Tri::True;
+    // a counterexample needs a certain violation: an undecided comparison is
+    // reported as undecided, never as the theorem failing (issue 33, item 1)
+    Tri bound_t = less_equal(at_up, e), refuted_t = less(e, below);
+    if (bound_t == Tri::Unknown || refuted_t == Tri::Unknown)
+        throw Undecided("TV at beta_gap (rounded up) " + iv(at_up) + " or at 0.999 beta_gap " +
+                        iv(below) + " cannot be separated from eps at " + std::to_string(prec) +
+                        " bits");
+    bool bound = bound_t == Tri::True;
+    bool tight = at_exact.contains(eps); // an enclosure without eps: certainly not tight
+    bool refuted = refuted_t == Tri::True;
     out.lines.push_back("beta_gap = " + b.exact + " <= " + b.beta_decimal_up + " (rounded up)");
     out.lines.push_back("bound: TV on the extremal profile at beta_gap (rounded up) is " +
                         iv(at_up) + " <= eps");

@@ -486,14 +486,14 @@ LayerHeads verify_heads(const Model &m, std::size_t l, const OJson &claim, const
 void check_layer_beta(const BetaSpec &beta, std::size_t l, const Rational &need, std::size_t n,
                       const PrecisionPolicy &policy) {
     for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len) {
-        Real b = [&] {
-            try {
-                return beta.at(l, len, policy.start);
-            } catch (const std::runtime_error &e) { // not positive, or undecided
-                reject("$.beta.spec", e.what());
-            }
-        }();
-        if (need > 0 && less(b, Real(need), policy.start) != Tri::False)
+        try {
+            beta.at(l, len, policy.start); // throws if not positive, or undecided
+        } catch (const std::runtime_error &e) {
+            reject("$.beta.spec", e.what());
+        }
+        // raised up to the cap before refusing: a true certificate whose beta
+        // is wide at the start precision is not refused for that alone
+        if (need > 0 && beta.at_least(l, len, need, policy.start, policy.cap) != Tri::True)
             reject("$.beta.spec", "layer " + std::to_string(l + 1) + " needs beta >= " +
                                       to_string(need) + " (Lemma GT over its value set)" +
                                       (beta.uses_n() ? ", not met at n = " + std::to_string(len)

@@ -2,6 +2,8 @@
 #include "tempcert/beta.hpp"
 #include "tempcert/error.hpp"
 
+#include <algorithm>
+
 namespace tempcert {
 
 // The precision up to which the sign of a beta is sought (bits).
@@ -77,6 +79,15 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
         throw Undecided("cannot show beta \"" + e.text() + "\" is positive at n = " +
                         std::to_string(n) + " at " + std::to_string(kBetaSignPrec) + " bits");
     return v;
+}
+
+Tri BetaSpec::at_least(std::size_t l, std::size_t n, const Rational &x, Prec start,
+                       Prec cap) const {
+    for (Prec p = start;; p = std::min(2 * p, cap)) {
+        Tri below = less(at(l, n, p), Real(x), p);
+        if (below != Tri::Unknown) return below == Tri::True ? Tri::False : Tri::True;
+        if (p >= cap) return Tri::Unknown;
+    }
 }
 
 } // namespace tempcert

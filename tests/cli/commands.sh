@@ -154,6 +154,15 @@ expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" -
 expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10
 expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise --beta 5 -o "$work/lw5.cert"
 
+# horizon at a beta whose 128-bit enclosure is [0, 5.9e61] (value about 1):
+# refuted at ab as certify says, never "certified" on an undecided
+# comparison (issue 33, item 1); with a cap too low to decide, undecided
+wide='log(1+10^-100)*10^100'
+expect 0 'certified up to n = 1 of 6' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6
+expect 0 'first failure: n = 2, word (ab|ba): TV' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6
+expect 1 'counterexample: ab' -- certify "$hasb" --n 6 --eps 1/100 --beta "$wide"
+expect 0 'undecided beyond n = [0-5]: ' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6 --prec-cap 128
+
 # theorem instances (proofs/lemma-gt.md, proofs/profile-bound.md)
 expect 0 'gap-lemma  \(proofs/lemma-gt.md\)' -- theorem --list
 expect 0 'theorem gap-lemma: confirmed' -- theorem gap-lemma --n 4 --gap 1 --eps 0.01

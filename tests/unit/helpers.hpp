@@ -23,6 +23,13 @@ inline bool reduced() {
     return std::getenv("TEMPCERT_SANITIZED") != nullptr;
 }
 
+// The long tier (ctest unit_long, label long; docs/testing.md) sets
+// TEMPCERT_LONG: the few tests whose full samples take minutes run them
+// there, and a regression-sized sample in the default tier.
+inline bool long_tier() {
+    return std::getenv("TEMPCERT_LONG") != nullptr && !reduced();
+}
+
 inline Rational q(const char *text) {
     std::string why;
     return *parse_rational(text, why);
