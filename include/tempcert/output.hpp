@@ -21,6 +21,12 @@ namespace tempcert {
 // file cannot be written (the target is then unchanged) or is an input.
 void write_output_file(const std::string &path, const std::string &text);
 
+// The end of a command: flushes and closes standard output. If any of what
+// was printed could not be written (a full disk, /dev/full, an I/O error),
+// says so on standard error and returns exit 2 in place of 0, so results
+// are never lost behind exit 0 (issue 33, item 2); other codes are kept.
+int finish_standard_output(const char *program, int code);
+
 // Several outputs of one command: each is written to its temporary file
 // first, and only when all are written do they take their places, so a
 // failure leaves none of them. Two outputs naming one file are refused.

@@ -5,6 +5,7 @@
 #include "dispatch.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/gmp_memory.hpp"
+#include "tempcert/output.hpp"
 
 #include <csignal>
 
@@ -12,7 +13,8 @@ int main(int argc, char **argv) {
     tempcert::install_gmp_out_of_memory_exit("tempcert");
     std::signal(SIGINT, tempcert::cli::on_sigint);
     // under mpirun, every rank runs the command (src/numeric/distributed.hpp)
-    return tempcert::detail::run_on_ranks(&argc, &argv, "tempcert", [&] {
+    int code = tempcert::detail::run_on_ranks(&argc, &argv, "tempcert", [&] {
         return tempcert::cli::dispatch(tempcert::cli::Args(argv + 1, argv + argc));
     });
+    return tempcert::finish_standard_output("tempcert", code);
 }

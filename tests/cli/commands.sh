@@ -163,6 +163,28 @@ expect 0 'first failure: n = 2, word (ab|ba): TV' -- horizon "$hasb" --eps 1/100
 expect 1 'counterexample: ab' -- certify "$hasb" --n 6 --eps 1/100 --beta "$wide"
 expect 0 'undecided beyond n = [0-5]: ' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6 --prec-cap 128
 
+# results that cannot be written are not lost behind exit 0 (issue 33,
+# item 2): a full standard output exits 2 and says so
+if [ -w /dev/full ]; then
+    for args in "gap $hasb --n 6" "eval $hasb --input abba --json" "--help"; do
+        # shellcheck disable=SC2086
+        err=$("$tempcert" $args 2>&1 >/dev/full)
+        code=$?
+        if [ "$code" = 2 ] && grep -q 'cannot write standard output: No space left on device' <<<"$err"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1)); echo "FAIL: tempcert $args >/dev/full -> exit $code: $err"
+        fi
+    done
+    err=$("${tempcert%/*}/tempcert-check" --help 2>&1 >/dev/full)
+    code=$?
+    if [ "$code" = 2 ] && grep -q 'tempcert-check: cannot write standard output' <<<"$err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: tempcert-check --help >/dev/full -> exit $code: $err"
+    fi
+fi
+
 # theorem instances (proofs/lemma-gt.md, proofs/profile-bound.md)
 expect 0 'gap-lemma  \(proofs/lemma-gt.md\)' -- theorem --list
 expect 0 'theorem gap-lemma: confirmed' -- theorem gap-lemma --n 4 --gap 1 --eps 0.01

@@ -3,9 +3,10 @@
 # For certify (certified and refuted, filter and MPFI, tv and output), gap,
 # tight, horizon, check and tempcert-check, on a two-symbol two-layer model
 # and a four-symbol one: standard output, exit code and written files are
-# byte-identical to a plain run for np 1 and 2 (threads 1), np 2 with 2
-# threads each, and np 4 in the long tier. A rank killed mid-run ends the job with an error and no
-# output file; SIGINT to mpirun stops the job within two seconds.
+# byte-identical to a plain run for np 1 and 2 (threads 1), and in the long
+# tier np 4 and np 2 with 2 threads each. A rank killed mid-run ends the job
+# with an error and no output file; SIGINT to mpirun stops the job within
+# two seconds.
 # Usage: mpi.sh TEMPCERT TEMPCERT-CHECK CASES
 set -u
 tempcert=$1
@@ -21,10 +22,10 @@ fail=0
 two="$cases/models/has-ab-two-layer.json"
 four="$cases/models/last-cd-is-d.json"
 
-# "ranks threads" layouts, ';'-separated: np 1, 2 and 2 x 2 threads by
-# default; ctest's cli_mpi_np4 (label long: four ranks oversubscribe two
-# cores) sets TEMPCERT_MPI_LAYOUTS="4 1"
-IFS=';' read -r -a layouts <<<"${TEMPCERT_MPI_LAYOUTS:-1 1;2 1;2 2}"
+# "ranks threads" layouts, ';'-separated: np 1 and 2 by default; ctest's
+# cli_mpi_np4 (label long: four processes or threads oversubscribe two
+# cores) sets TEMPCERT_MPI_LAYOUTS="4 1;2 2"
+IFS=';' read -r -a layouts <<<"${TEMPCERT_MPI_LAYOUTS:-1 1;2 1}"
 
 # run NAME OUTFILE-OR-- COMMAND...: the plain run, then under mpirun
 run() {

@@ -92,11 +92,13 @@ fi
 # edge: on every bundled case the certificate at the tight bracket's upper
 # end is verified, and the same certificate moved to the lower end (a beta
 # that some word refutes, often by 1e-8) is not
+edge_n=6
+[ -n "${TEMPCERT_SANITIZED:-}" ] && edge_n=5 # the same walk, a third of the words
 for f in "$cases"/models/*.json; do
-    "$tempcert" tight "$f" --n 6 --eps 1/100 --json >"$tmp/t.json" 2>/dev/null
+    "$tempcert" tight "$f" --n $edge_n --eps 1/100 --json >"$tmp/t.json" 2>/dev/null
     lo=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['beta_lo_exact'])" "$tmp/t.json")
     hi=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['beta_hi_exact'])" "$tmp/t.json")
-    "$tempcert" certify "$f" --n 6 --eps 1/100 --beta "$hi" -o "$tmp/hi.cert" >/dev/null 2>&1
+    "$tempcert" certify "$f" --n $edge_n --eps 1/100 --beta "$hi" -o "$tmp/hi.cert" >/dev/null 2>&1
     "$py" -c "
 import json, sys
 c = json.load(open(sys.argv[1])); c['beta']['spec'] = sys.argv[2]

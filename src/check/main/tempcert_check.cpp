@@ -13,6 +13,7 @@
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/gmp_memory.hpp"
+#include "tempcert/output.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -154,5 +155,6 @@ int main(int argc, char **argv) {
     install_gmp_out_of_memory_exit("tempcert-check");
     // under mpirun the walk's tasks are spread over the ranks
     // (src/numeric/distributed.hpp); rank 0 prints the verdict
-    return detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
+    int code = detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
+    return finish_standard_output("tempcert-check", code);
 }
