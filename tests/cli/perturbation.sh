@@ -65,10 +65,18 @@ check "beta in n: no file" [ ! -e "$tmp/logn.json" ]
 "$tempcert" certify "$hasab" --n 50 --eps 1/100 --method layerwise --beta "3*log(n)+10" >/dev/null
 check "beta in n: certified without -o" [ $? = 0 ]
 
-# hostile certificates: every lowered claim and malformed field is refused
+# hostile certificates: every lowered claim and malformed field is refused;
+# under sanitizers against abb's certificate at n = 1000 (each check
+# re-derives the argument, linear in n)
+tampered="$tmp/abb.json"
+if [ -n "${TEMPCERT_SANITIZED:-}" ]; then
+    tampered="$tmp/abb-1000.json"
+    "$tempcert" certify "$abb" --n 1000 --eps 1/100 --method layerwise -o "$tampered" >/dev/null
+    check "abb certified at n = 1000" [ $? = 0 ]
+fi
 tamper() { # NAME PYTHON-EDIT: edits d, then the checker must say NOT VERIFIED (exit 1)
     local name=$1
-    "$py" - "$tmp/abb.json" "$tmp/t.json" "$2" <<'PY'
+    "$py" - "$tampered" "$tmp/t.json" "$2" <<'PY'
 import json, sys
 from fractions import Fraction as F
 d = json.load(open(sys.argv[1]))
@@ -84,7 +92,7 @@ tamper "tv lowered" 'h = d["layers"][2]["heads"][0]; h["tv"] = str(F(h["tv"]) * 
 tamper "radius lowered" 'r = d["layers"][1]["radius"]; r[5] = str(F(r[5]) / 2)'
 tamper "score deviation lowered" 'h = d["layers"][2]["heads"][0]; h["score_deviation"] = "0"'
 tamper "gap raised" 'd["layers"][0]["heads"][0]["min_gap"] = "2"'
-tamper "beta lowered" 'd["beta"]["spec"] = "13"'
+tamper "beta lowered" 'd["beta"]["spec"] = str(F(d["beta"]["spec"]) * F(95, 100))'
 tamper "radius negative" 'd["layers"][0]["radius"][0] = "-1"'
 tamper "radius not a number" 'd["layers"][0]["radius"][0] = "zero"'
 tamper "radius too short" 'd["layers"][0]["radius"].pop()'
