@@ -34,7 +34,8 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
     if (claimed) {
         // the claimed beta's enclosure raised (doubling, up to the default
         // cap) until TV is certainly above or certainly within eps
-        for (Prec p = prec;; p = std::min(2 * p, std::max(prec, kPrecCapDefault))) {
+        const Prec cap = std::max(prec, kPrecCapDefault);
+        for (Prec p = prec;; p = std::min(2 * p, cap)) {
             Interval ep(eps, p);
             Interval tv = extremal_tv(N, gamma, claimed->at(0, N, p).enclose(p), p);
             if (less(ep, tv) == Tri::True) {
@@ -53,7 +54,7 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
                 out.confirmed = true;
                 return out;
             }
-            if (p >= std::max(prec, kPrecCapDefault))
+            if (p >= cap)
                 throw Undecided("TV " + iv(tv) + " cannot be separated from eps at " +
                                 std::to_string(p) + " bits");
         }
