@@ -47,7 +47,7 @@ class Form {
     friend std::optional<Form> add(const Form &a, const Form &b);
     friend std::optional<Form> sub(const Form &a, const Form &b);
     friend std::optional<Form> mul(const Form &a, const Form &b);
-    friend Form scale(const Form &a, const Rational &q);
+    friend std::optional<Form> scale(const Form &a, const Rational &q);
     // The atom `kind` of `arg`, times a rational (sqrt(8) = 2 sqrt(2)).
     friend std::optional<Form> atom_of(AtomKind kind, const Form &arg);
     bool operator==(const Form &o) const { return terms_ == o.terms_; }
@@ -57,16 +57,21 @@ class Form {
 };
 
 // Caps: terms of one form, term products one multiplication may form,
-// atoms in one monomial, characters of an atom's name, atoms made by one
-// process. Past them a value keeps no form and compares by its interval, so
-// form arithmetic costs at most about a hundred rational operations per
-// arithmetic operation, and the atom table holds at most about 64 MiB.
+// atoms in one monomial, bits of one coefficient (numerator and denominator
+// together), characters of an atom's name, atoms made by one process. Past
+// them a value keeps no form and compares by its interval, so form
+// arithmetic costs at most about a hundred rational operations on numbers of
+// at most kMaxFormCoefficientBits bits per arithmetic operation (without the
+// bit cap, raising a form to the 192nd power squares its coefficients eight
+// times: minutes of GMP work that no deadline can interrupt), and the atom
+// table holds at most about 64 MiB.
 // Forms are for the few irrational features a model has; a model with
 // dozens of irrational features per position sums them past the cap and is
 // judged by intervals alone, as before forms existed.
 constexpr std::size_t kMaxFormTerms = 16;
 constexpr std::size_t kMaxFormProducts = 64;
 constexpr std::size_t kMaxMonomialDegree = 16;
+constexpr std::size_t kMaxFormCoefficientBits = std::size_t(1) << 14;
 constexpr std::size_t kMaxAtomKeyChars = 512;
 constexpr std::size_t kMaxAtoms = std::size_t(1) << 16;
 

@@ -115,7 +115,20 @@ void accumulate(std::map<Form::Monomial, Rational> &terms, const Form::Monomial 
     if (it->second == 0) terms.erase(it);
 }
 
+std::size_t bits_of(const Rational &q) {
+    mpq_srcptr r = q.backend().data();
+    return mpz_sizeinbase(mpq_numref(r), 2) + mpz_sizeinbase(mpq_denref(r), 2);
+}
+
 } // namespace
+
+// Whether a form just computed stays within the caps (form.hpp).
+static bool within_caps(const std::map<Form::Monomial, Rational> &terms) {
+    if (terms.size() > kMaxFormTerms) return false;
+    for (const auto &[m, c] : terms)
+        if (bits_of(c) > kMaxFormCoefficientBits) return false;
+    return true;
+}
 
 Form::Form(const Rational &q) {
     if (q != 0) terms_.emplace(Monomial{}, q);
@@ -141,19 +154,24 @@ std::optional<Form> add(const Form &a, const Form &b) {
     Form r = a;
     for (const auto &[m, c] : b.terms_)
         accumulate(r.terms_, m, c);
-    if (r.terms_.size() > kMaxFormTerms) return std::nullopt;
+    if (!within_caps(r.terms_)) return std::nullopt;
     return r;
 }
 
 std::optional<Form> sub(const Form &a, const Form &b) {
-    return add(a, scale(b, Rational(-1)));
+    Form r = a;
+    for (const auto &[m, c] : b.terms_)
+        accumulate(r.terms_, m, -c);
+    if (!within_caps(r.terms_)) return std::nullopt;
+    return r;
 }
 
-Form scale(const Form &a, const Rational &q) {
+std::optional<Form> scale(const Form &a, const Rational &q) {
     Form r;
     if (q == 0) return r;
     for (const auto &[m, c] : a.terms_)
         r.terms_.emplace(m, c * q);
+    if (!within_caps(r.terms_)) return std::nullopt;
     return r;
 }
 
@@ -166,7 +184,7 @@ std::optional<Form> mul(const Form &a, const Form &b) {
             if (!t) return std::nullopt;
             accumulate(r.terms_, t->second, ca * cb * t->first);
         }
-    if (r.terms_.size() > kMaxFormTerms) return std::nullopt;
+    if (!within_caps(r.terms_)) return std::nullopt;
     return r;
 }
 
