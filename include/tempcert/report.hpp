@@ -49,9 +49,14 @@ struct ReportOptions {
 std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, const ReportOptions &o,
                                       std::vector<std::string> &skipped);
 
+// The format a report directory's marker names (output.hpp).
+constexpr const char *kReportFormat = "tempcert report directory 1";
+
 // Writes report.md, report.html (self-contained: SVG inline, no scripts),
-// results.csv, results.json, plot-CASE.svg and overview.svg into dir, all
-// at once (a staging directory renamed into place). Returns the files.
+// results.csv, results.json, plot-CASE.svg and overview.svg into dir, as
+// write_output_directory does: a new directory appears whole; in a report
+// directory written before, only tempcert's files are replaced. Returns
+// the files.
 std::vector<std::string> write_report(const std::string &dir, const std::vector<ReportCase> &cases,
                                       const std::vector<ReportRow> &rows, const ReportOptions &o,
                                       const std::vector<std::string> &skipped);

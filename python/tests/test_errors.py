@@ -197,3 +197,17 @@ def test_progress_true_draws_tqdm_bars(capsys):
     assert r.verdict == "certified"
     err = capsys.readouterr().err
     assert "2046/2046" in err  # words of length 1..10, the bar completed
+
+
+def test_certificate_to_standard_output_then_an_ordinary_command():
+    # `-o -`: the certificate is the captured stdout, the summary stderr;
+    # the next command in the same process prints its summary on stdout again
+    import json
+    for _ in range(2):
+        code, out, err = tempcert.run(["certify", HAS_B, "--n", "3", "--eps", "1/100",
+                                       "--beta", "20", "-o", "-"])
+        assert code == 0
+        assert json.loads(out)["format"] == "tempcert-certificate/1"
+        assert "verdict: certified" in err
+        code, out, err = tempcert.run(["gap", HAS_B, "--n", "3"])
+        assert code == 0 and "model minimum gap: 2" in out and err == ""

@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
+#include "tempcert/output.hpp"
 #include "tempcert/report.hpp"
 
 #include <nlohmann/json.hpp>
@@ -142,6 +143,7 @@ int run_report(const Args &args) {
     std::vector<std::string> wanted;
     if (vm.count("cases")) wanted = vm["cases"].as<std::vector<std::string>>();
     std::vector<ReportCase> cases = load_cases(wanted, common.limits);
+    check_output_directory(vm["out"].as<std::string>(), kReportFormat); // before the long part
     if (progress_hook())
         o.progress = [](std::size_t k, std::size_t total, const std::string &, std::size_t) {
             progress_hook()(k, total);

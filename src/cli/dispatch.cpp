@@ -3,6 +3,7 @@
 // request to report them.
 #include "dispatch.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/output.hpp"
 #include "tempcert/limits.hpp"
 
 #include <cstdlib>
@@ -98,6 +99,9 @@ void usage(std::ostream &os) {
 }
 
 int dispatch(const Args &args) {
+    struct ReleaseOutput { // whatever way the command ends
+        ~ReleaseOutput() { release_standard_output(); }
+    } release;
     try {
         return run_command(args);
     } catch (const InputError &e) {

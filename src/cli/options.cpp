@@ -4,6 +4,7 @@
 #include "dispatch.hpp"
 #include "option_table.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/output.hpp"
 
 #include <cctype>
 #include <cstdio>
@@ -134,6 +135,10 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
         return false;
     }
     check_command_options(vm, name);
+    // `-o -`: the results own standard output, the summary goes to stderr
+    for (const char *output : {"output", "mona"})
+        if (vm.count(output) && names_standard_output(vm[output].as<std::string>()))
+            claim_standard_output();
     return true;
 }
 

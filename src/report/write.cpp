@@ -221,7 +221,7 @@ std::vector<std::string> write_report(const std::string &dir_text,
     std::string proofs = fs::relative(proofs_dir, final_dir, ec).string();
     if (ec || proofs.empty()) proofs = proofs_dir.string();
     std::vector<std::string> written;
-    write_output_directory(dir_text, "results.json", [&](const std::string &tmp) {
+    write_output_directory(dir_text, kReportFormat, [&](const std::string &tmp) {
         const fs::path dir = tmp;
         const std::vector<std::string> stems = plot_stems(cases);
         write_results(dir, rows, o, skipped, written);
