@@ -52,6 +52,6 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
 
 // Writes `doc` to `path` atomically (temporary file, then rename), so that an
 // interrupted run leaves no partial certificate. Throws InputError on failure.
-void write_json_file(const std::string &path, const CertJson &doc);
+void write_json_file(const std::string &path, const CertJson &doc, const Limits *budget = nullptr);
 
 } // namespace tempcert

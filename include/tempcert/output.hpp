@@ -12,6 +12,8 @@
 // and writing over one of them is refused.
 #pragma once
 
+#include "tempcert/limits.hpp"
+
 #include <functional>
 #include <string>
 #include <utility>
@@ -21,7 +23,10 @@ namespace tempcert {
 
 // Writes `text` to `path` as above. Throws InputError naming `path` when the
 // file cannot be written (the target is then unchanged) or is an input.
-void write_output_file(const std::string &path, const std::string &text);
+// With `budget`, a FIFO nobody reads yet is waited for within it (Ctrl-C,
+// --time-limit); without, its open() blocks until a reader comes.
+void write_output_file(const std::string &path, const std::string &text,
+                       const Limits *budget = nullptr);
 
 // The end of a command: flushes and closes standard output. If any of what
 // was printed could not be written (a full disk, /dev/full, an I/O error),
@@ -34,7 +39,8 @@ int finish_standard_output(const char *program, int code);
 // written, and only when all that succeeded do the files take their
 // places, so a failure leaves none of them. Two outputs naming one file
 // (or one descriptor) are refused.
-void write_output_files(const std::vector<std::pair<std::string, std::string>> &files);
+void write_output_files(const std::vector<std::pair<std::string, std::string>> &files,
+                        const Limits *budget = nullptr);
 
 // Records that the command reads `path` (called by the input readers).
 void note_input_file(const std::string &path);

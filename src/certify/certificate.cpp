@@ -177,8 +177,8 @@ CertJson perturbation_certificate_json(const Model &m, const std::string &model_
     return doc;
 }
 
-void write_json_file(const std::string &path, const CertJson &doc) {
-    write_output_file(path, doc.dump(2) + "\n");
+void write_json_file(const std::string &path, const CertJson &doc, const Limits *budget) {
+    write_output_file(path, doc.dump(2) + "\n", budget);
 }
 
 } // namespace tempcert

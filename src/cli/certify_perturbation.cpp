@@ -95,7 +95,7 @@ void write_certificate(const Model &m, const PerturbationRun &run, const BetaSpe
     if (!out.accepted)
         throw LimitError("no certificate written: the checker could not verify it (" + out.reason +
                          ")");
-    write_json_file(path, doc);
+    write_json_file(path, doc, &o.limits);
 }
 
 } // namespace

@@ -30,7 +30,7 @@ void write_backed_certificate(const std::string &path, const CertJson &doc, cons
     if (!out.accepted)
         throw LimitError("no certificate written: the checker could not verify it (" + out.reason +
                          ")");
-    write_json_file(path, doc);
+    write_json_file(path, doc, &o.limits);
 }
 
 // The checker verifies exhaustive certificates whose gaps are exact
@@ -297,7 +297,7 @@ int run_certify(const Args &args) {
     if (vm.count("output") && run.r.verdict != Verdict::Undecided) {
         refuse_irrational_gaps(run.gaps);
         written = vm["output"].as<std::string>();
-        write_json_file(*written, cert);
+        write_json_file(*written, cert, &common.limits);
     }
     if (common.json)
         print_certify_json(cert, run, m, o);

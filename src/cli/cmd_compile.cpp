@@ -52,9 +52,11 @@ int run_compile(const Args &args) {
     std::string out_path = vm["output"].as<std::string>();
     std::string model_text = model_to_json(m, description);
     if (vm.count("mona"))
-        write_output_files({{out_path, model_text}, {vm["mona"].as<std::string>(), to_mona(f, at == "first")}});
+        write_output_files(
+            {{out_path, model_text}, {vm["mona"].as<std::string>(), to_mona(f, at == "first")}},
+            &common.limits);
     else
-        write_output_file(out_path, model_text);
+        write_output_file(out_path, model_text, &common.limits);
     if (common.json) {
         nlohmann::ordered_json j{
             {"formula", f.to_string()}, {"alphabet", alphabet},

@@ -39,7 +39,7 @@ int run_import(const Args &args) {
     Model back = load_model_text(text, vm["output"].as<std::string>(), common.limits);
     if (model_sha256(back) != model_sha256(m))
         throw std::logic_error("import: the written model does not read back identically");
-    write_output_file(vm["output"].as<std::string>(), text);
+    write_output_file(vm["output"].as<std::string>(), text, &common.limits);
     std::size_t heads = 0;
     for (const auto &l : m.layers)
         heads += l.heads.size();

@@ -102,9 +102,26 @@ void write_to_descriptor(const std::string &path, int fd, const std::string &tex
         throw InputError(path, "", "cannot write the output: " + reason());
 }
 
-void write_directly(const std::string &path, const std::string &text) {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(path, "", "cannot open the output for writing: " + reason());
+// Opens a device or FIFO for writing. A FIFO with no reader makes a
+// blocking open() wait forever, so it is opened without blocking and tried
+// again every 20 ms (ENXIO: no reader yet), checking the run's budget
+// (Ctrl-C, --time-limit) between tries.
+int open_for_writing(const std::string &path, const Limits *budget) {
+    for (;;) {
+        int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            return fd;
+        }
+        if (errno != ENXIO && errno != EINTR)
+            throw InputError(path, "", "cannot open the output for writing: " + reason());
+        if (budget) check_budget(*budget);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+void write_directly(const std::string &path, const std::string &text, const Limits *budget) {
+    int fd = open_for_writing(path, budget);
     bool ok = write_all(fd, text);
     std::string why = ok ? "" : reason();
     ::close(fd);
@@ -213,11 +230,12 @@ void refuse_input_as_output(const std::string &path) {
                          "(name another output file)");
 }
 
-void write_output_file(const std::string &path, const std::string &text) {
-    write_output_files({{path, text}});
+void write_output_file(const std::string &path, const std::string &text, const Limits *budget) {
+    write_output_files({{path, text}}, budget);
 }
 
-void write_output_files(const std::vector<std::pair<std::string, std::string>> &files) {
+void write_output_files(const std::vector<std::pair<std::string, std::string>> &files,
+                        const Limits *budget) {
     if (detail::rank_index() != 0) return; // under MPI, rank 0 writes for the job
     std::vector<Staged> staged;
     try {
@@ -242,7 +260,7 @@ void write_output_files(const std::vector<std::pair<std::string, std::string>> &
             if (s.fd >= 0)
                 write_to_descriptor(s.shown, s.fd, s.text);
             else if (s.tmp.empty())
-                write_directly(s.shown, s.text);
+                write_directly(s.shown, s.text, budget);
     } catch (...) {
         discard(staged);
         throw;

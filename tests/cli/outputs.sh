@@ -121,5 +121,23 @@ echo x >c.json
 chmod 600 c.json
 wants 0 'certificate written to c.json' -- certify "$hasb" --n 3 --eps 1/100 --beta 20 -o c.json
 [ "$(stat -c %a c.json)" = 600 ] || bad "-o c.json changed mode 600 to $(stat -c %a c.json)"
+# -o FIFO with no reader: waits within --time-limit and Ctrl-C (issue 33,
+# item 4; a blocking open() ignored both), and writes once a reader comes
+mkfifo fifo
+timeout 20 "$tc" compile 'F a' --alphabet a,b -o fifo --time-limit 1 >fifo.out 2>&1
+code=$?
+[ $code = 3 ] && grep -q -- '--time-limit' fifo.out || bad "-o FIFO without a reader: exit $code: $(cat fifo.out)"
+# (timeout passes the SIGINT on, and kills the command if it hangs)
+timeout -s KILL 10 "$tc" certify "$hasb" --n 3 --eps 1/100 --beta 20 -o fifo >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+code=$?
+[ $code = 130 ] || bad "-o FIFO without a reader, Ctrl-C: exit $code, want 130"
+cat fifo >from-fifo &
+"$tc" compile 'F a' --alphabet a,b -o fifo >/dev/null 2>&1 || bad "-o FIFO with a reader failed"
+wait
+grep -q tempcert-model from-fifo || bad "the FIFO's reader got no model"
 [ "$fail" = 0 ] && echo "outputs: all checks passed"
 exit $fail
