@@ -26,8 +26,11 @@ std::optional<Rational> parse_rational(std::string_view text, std::string &why,
                                        std::size_t max_chars = 10000);
 
 // As parse_rational, and also exact scientific notation ("1e-30" is
-// 10^-30 exactly), for command-line values such as tolerances.
-std::optional<Rational> parse_rational_scientific(std::string_view text, std::string &why);
+// 10^-30 exactly; at most 4 exponent digits), for command-line values such
+// as tolerances and model numbers. `max_chars` bounds the whole text; the
+// default is --max-number-chars' own.
+std::optional<Rational> parse_rational_scientific(std::string_view text, std::string &why,
+                                                  std::size_t max_chars = 2000);
 
 // "p" for integers, "p/q" otherwise (reduced, q > 0).
 std::string to_string(const Rational &q);

@@ -86,7 +86,17 @@ Rational read_fraction(const po::variables_map &vm, const char *name) {
     std::string option = std::string("--") + name;
     if (!vm.count(name)) throw InputError("", option, "expected " + option + " VALUE");
     std::string why;
-    auto q = parse_rational_scientific(vm[name].as<std::string>(), why);
+    // one limit per quantity: a number on the command line is bounded by
+    // --max-number-chars, as one in a model file is
+    std::size_t max_chars = Limits{}.max_number_chars;
+    if (vm.count("max-number-chars"))
+        max_chars = static_cast<std::size_t>(vm["max-number-chars"].as<long long>());
+    const std::string &text = vm[name].as<std::string>();
+    if (text.size() > max_chars) // a limit, exit 3, as for a number in a model
+        throw LimitError(option + ": the number has " + std::to_string(text.size()) +
+                         " characters, more than the limit " + std::to_string(max_chars) +
+                         " (--max-number-chars)");
+    auto q = parse_rational_scientific(text, why, max_chars);
     if (!q) throw InputError("", option, why);
     if (*q <= 0 || (open_unit && *q >= 1))
         throw InputError("", option,

@@ -24,6 +24,7 @@ class TracrReader {
         m.source = f_.source;
         if (meta_text("format") != "tracr")
             fail("__metadata__.format", "expected \"tracr\" (a file from tools/export_tracr.py)");
+        refuse_unknown_metadata();
         // before decoding anything: the file's weights bound the model's
         std::size_t weights = 0;
         for (const auto &[name, t] : f_.tensors)
@@ -41,13 +42,14 @@ class TracrReader {
         m.width = d_;
         read_vocab(m);
         read_positions(m);
-        layers_ = meta_count("num_layers", 0, lim_.max_layers);
-        heads_ = meta_count("num_heads", 1, lim_.max_heads);
-        key_ = meta_count("key_size", 1, lim_.max_width);
+        layers_ = meta_count("num_layers", 0, lim_.max_layers, "--max-layers");
+        heads_ = meta_count("num_heads", 1, lim_.max_heads, "--max-heads");
+        key_ = meta_count("key_size", 1, lim_.max_width, "--max-width");
         causal_ = meta_bool("causal");
         for (std::size_t l = 0; l < layers_; ++l)
             read_layer(m, l);
         read_output(m);
+        refuse_unread_tensors();
         m.beta_native = Expr::parse("1/sqrt(" + std::to_string(key_) + ")");
         return m;
     }
@@ -58,6 +60,7 @@ class TracrReader {
     std::vector<std::string> labels_;
     std::size_t d_ = 0, layers_ = 0, heads_ = 0, key_ = 0;
     bool causal_ = false;
+    mutable std::set<std::string> read_; // the tensors read so far
 
     [[noreturn]] void fail(const std::string &place, const std::string &what) const {
         throw InputError(f_.source, place, what);
@@ -77,12 +80,43 @@ class TracrReader {
             fail("__metadata__." + key, std::string("expected JSON: ") + e.message());
         }
     }
-    std::size_t meta_count(const std::string &key, std::size_t lo, std::size_t hi) const {
+    // An integer from lo to hi, where hi is the limit `option` sets: beyond
+    // it, exit 3 naming the option, as the model loader does.
+    std::size_t meta_count(const std::string &key, std::size_t lo, std::size_t hi,
+                           const char *option) const {
         auto v = json_integer(meta_json(key));
-        if (!v || *v < lo || *v > hi)
+        if (!v || *v < lo)
             fail("__metadata__." + key, "expected an integer from " + std::to_string(lo) +
                                             " to " + std::to_string(hi));
+        if (*v > hi)
+            throw LimitError(InputError(f_.source, "__metadata__." + key,
+                                        v->str() + " is more than the limit " +
+                                            std::to_string(hi) + " (" + option + ")")
+                                 .message());
         return static_cast<std::size_t>(*v);
+    }
+
+    // Every metadata key is one this reader knows (docs/import.md): a key it
+    // would ignore may change what the file means.
+    void refuse_unknown_metadata() const {
+        static const std::set<std::string> known = {
+            "format",  "name",       "residual_labels", "vocab",    "bos",    "pad",
+            "max_seq_len", "num_layers", "num_heads",  "key_size", "causal", "output"};
+        for (const auto &[key, value] : f_.metadata)
+            if (!known.count(key))
+                fail("__metadata__." + key, "unknown key (docs/import.md lists the keys)");
+    }
+
+    // A file is imported whole or not at all: a tensor the metadata does not
+    // account for (a layer past num_layers, an unknown name) is refused, so
+    // nothing in it, a NaN included, is silently dropped.
+    void refuse_unread_tensors() const {
+        for (const auto &[name, info] : f_.tensors)
+            if (!read_.count(name))
+                fail("tensor \"" + name + "\"",
+                     "is not part of the model the metadata describes (num_layers = " +
+                         std::to_string(layers_) + ", num_heads = " + std::to_string(heads_) +
+                         "); refusing to import part of a file");
     }
     bool meta_bool(const std::string &key) const {
         const std::string &t = meta_text(key);
@@ -112,6 +146,7 @@ class TracrReader {
         auto it = f_.tensors.find(name);
         if (it == f_.tensors.end())
             fail("tensor \"" + name + "\"", "missing: the metadata implies this tensor");
+        read_.insert(name);
         if (it->second.shape != shape) {
             auto show = [](const std::vector<std::size_t> &s) {
                 std::string t = "[";
@@ -130,6 +165,8 @@ class TracrReader {
         if (!vocab.is_object()) fail("__metadata__.vocab", "expected an object token -> row");
         std::string bos = meta_text("bos");
         std::string pad = f_.metadata.count("pad") ? f_.metadata.at("pad") : "";
+        if (!pad.empty() && pad == bos)
+            fail("__metadata__.pad", "is the BOS token \"" + bos + "\"; expected another token");
         std::size_t rows = leading_dim("token_embed/embeddings");
         std::vector<Rational> e = tensor("token_embed/embeddings", {rows, d_});
         std::vector<std::pair<std::size_t, std::string>> order;
@@ -158,7 +195,7 @@ class TracrReader {
     // Row p of pos_embed is added at position p (0 = BOS): each nonzero
     // entry becomes the feature value * delta(j - p), exactly.
     void read_positions(Model &m) {
-        std::size_t len = meta_count("max_seq_len", 1, lim_.max_n);
+        std::size_t len = meta_count("max_seq_len", 1, lim_.max_n, "--max-n");
         m.max_length = len;
         std::vector<Rational> p = tensor("pos_embed/embeddings", {len + 1, d_});
         for (std::size_t row = 0; row <= len; ++row)
@@ -268,6 +305,13 @@ class TracrReader {
             fail(place, "expected {\"kind\": \"numerical\" | \"categorical\", ...}");
         m.output.position = ReadPosition::All;
         std::string kind = o["kind"].get<std::string>();
+        if (kind != "numerical" && kind != "categorical")
+            fail(place + ".kind", "expected numerical or categorical");
+        const std::set<std::string> fields = kind == "numerical" ? std::set<std::string>{"kind", "label"}
+                                                                 : std::set<std::string>{"kind", "labels"};
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (!fields.count(it.key()))
+                fail(place + "." + it.key(), "unknown field of a " + kind + " output");
         if (kind == "numerical") {
             if (!o.contains("label") || !o["label"].is_string())
                 fail(place + ".label", "expected the label of the output coordinate");
@@ -276,7 +320,6 @@ class TracrReader {
             m.output.weights[coordinate(o["label"].get<std::string>(), place + ".label")] = 1;
             return;
         }
-        if (kind != "categorical") fail(place + ".kind", "expected numerical or categorical");
         if (!o.contains("labels") || !o["labels"].is_array() || o["labels"].size() < 2)
             fail(place + ".labels", "expected at least two coordinate labels");
         m.output.kind = ReadKind::Categorical;

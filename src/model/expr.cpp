@@ -149,7 +149,8 @@ class ExprParser {
                     ++pos_;
             }
             std::string why;
-            auto q = parse_rational_scientific(s_.substr(start, pos_ - start), why);
+            // bounded by the expression's own length (kMaxExprChars)
+            auto q = parse_rational_scientific(s_.substr(start, pos_ - start), why, kMaxExprChars);
             if (!q) throw ExprError(c, why);
             return add(Expr::Node{Expr::Op::Number, *q, 0, -1, -1, c});
         }

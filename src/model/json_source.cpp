@@ -233,7 +233,8 @@ Rational json_rational(const OJson &v, const std::string &file, const std::strin
                                " (--max-number-chars)")
                     .message());
         std::string why;
-        if (auto q = parse_rational(v.get<std::string>(), why, max_chars)) return *q;
+        // exact, exponents included ("1e-3" is 1/1000; docs/model-format.md)
+        if (auto q = parse_rational_scientific(v.get<std::string>(), why, max_chars)) return *q;
         throw InputError(file, path, why);
     }
     throw InputError(file, path,

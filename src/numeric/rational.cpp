@@ -72,9 +72,11 @@ std::optional<Rational> parse_rational(std::string_view text, std::string &why,
     return negative ? Rational(-value) : value;
 }
 
-std::optional<Rational> parse_rational_scientific(std::string_view text, std::string &why) {
+std::optional<Rational> parse_rational_scientific(std::string_view text, std::string &why,
+                                                  std::size_t max_chars) {
+    if (text.size() > max_chars) return parse_rational(text, why, max_chars); // says why
     auto e = text.find_first_of("eE");
-    if (e == std::string_view::npos) return parse_rational(text, why, 200);
+    if (e == std::string_view::npos) return parse_rational(text, why, max_chars);
     auto mantissa = text.substr(0, e), exponent = text.substr(e + 1);
     bool negative = !exponent.empty() && exponent.front() == '-';
     if (negative || (!exponent.empty() && exponent.front() == '+')) exponent.remove_prefix(1);
@@ -83,7 +85,7 @@ std::optional<Rational> parse_rational_scientific(std::string_view text, std::st
         why = "expected a number such as 0.01, 1/100 or 1e-2, got \"" + std::string(text) + "\"";
         return std::nullopt;
     }
-    auto m = parse_rational(mantissa, why, 200);
+    auto m = parse_rational(mantissa, why, max_chars);
     if (!m) return std::nullopt;
     Rational scale(boost::multiprecision::pow(
         Integer(10), static_cast<unsigned>(std::stoi(std::string(exponent)))));

@@ -99,6 +99,12 @@ expect 0 '"whole_model": "certified"' -- tight "$two" --n 6 --eps 0.01 --per-lay
 expect 2 '--per-layer: per-layer betas need --criterion tv' -- tight "$two" --n 4 --eps 0.01 --per-layer --criterion output
 expect 2 '--eps: expected a number strictly between 0 and 1' -- certify "$hasb" --n 3 --eps 1
 expect 2 '--n: expected n >= 1' -- certify "$hasb" --n 0 --eps 0.1
+# one limit per quantity (issue 33, item 6): --max-number-chars bounds and
+# raises a number on the command line as it does one in a model
+long_eps="0.$(printf '0%.0s' $(seq 1 2100))1"
+expect 3 '--eps: the number has 2103 characters, more than the limit 2000 \(--max-number-chars\)' -- certify "$hasb" --n 3 --eps "$long_eps" --beta 20
+expect 0 'verdict: certified' -- certify "$hasb" --n 3 --eps "0.$(printf '0%.0s' $(seq 1 300))1" --beta 20000
+expect 1 'verdict: refuted' -- certify "$hasb" --n 3 --eps "$long_eps" --beta 20 --max-number-chars 3000
 expect 2 '--criterion: expected tv, output or decision' -- certify "$hasb" --n 3 --eps 0.1 --criterion kl
 expect 2 '--gap: expected a number > 0' -- bound --n 3 --gap -1 --eps 0.1
 expect 3 'more than the limit 1000 \(--max-words\)' -- certify "$hasb" --n 12 --eps 0.1 --max-words 1000 --method exhaustive

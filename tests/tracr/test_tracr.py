@@ -237,10 +237,53 @@ def malformed():
             "shape", list(reversed(h["token_embed/embeddings"]["shape"]))))),
         "no-metadata-key": dict(hdr=edit(lambda h: h["__metadata__"].pop("key_size"))),
     }
+    # issue 33, item 3: the whole file is read, or refused
+    def with_extra_tensor(values):
+        h = json.loads(json.dumps(header))
+        end = len(data) - 8 - n
+        h["extra/w"] = {"dtype": "F64", "shape": [len(values)],
+                        "data_offsets": [end, end + 8 * len(values)]}
+        return dict(hdr=h, tail=data[8 + n:] + struct.pack(f"<{len(values)}d", *values))
+
+    def set_meta(key, value):
+        return dict(hdr=edit(lambda h: h["__metadata__"].__setitem__(key, value)))
+
+    output = json.loads(header["__metadata__"]["output"])
+    cases.update({
+        "num-layers-0": set_meta("num_layers", "0"),
+        "unknown-tensor": with_extra_tensor([1.0]),
+        "nan-in-unread-tensor": with_extra_tensor([float("nan")]),
+        "unknown-metadata-key": set_meta("comment", "ignored?"),
+        "unknown-output-field": set_meta("output", json.dumps(dict(output, scale=2))),
+        "pad-is-bos": set_meta("pad", header["__metadata__"]["bos"]),
+    })
+    wants = {"num-layers-0": 'tensor "transformer/layer_0/',
+             "unknown-tensor": 'tensor "extra/w": is not part of the model',
+             "nan-in-unread-tensor": 'tensor "extra/w"',
+             "unknown-metadata-key": "__metadata__.comment: unknown key",
+             "unknown-output-field": "__metadata__.output.scale: unknown field",
+             "pad-is-bos": "__metadata__.pad: is the BOS token"}
     for name, kw in cases.items():
         rc, err, wrote = variant(name, **kw)
-        check(rc == 2 and not wrote and "bad-" in err,
+        check(rc == 2 and not wrote and "bad-" in err and wants.get(name, "") in err,
               f"malformed ({name}) exits 2 naming the file, writes nothing: {err.strip()}")
+    # a limit in the metadata exits 3 naming the file, the key and the option
+    rc, err, wrote = variant("max-seq-len-limit", **set_meta("max_seq_len", "200000"))
+    check(rc == 3 and not wrote and "bad-max-seq-len-limit.safetensors" in err and
+          "__metadata__.max_seq_len" in err and "--max-n" in err,
+          f"max_seq_len over --max-n exits 3 naming file, key, option: {err.strip()}")
+    # a float64 positional entry far below 1e-170 imports exactly
+    tiny = 2.0 ** -1000 * 1.25
+    pos = model.params["pos_embed"]["embeddings"]
+    model.params["pos_embed"]["embeddings"] = pos.astype(np.float64)  # F64: no underflow
+    model.params["pos_embed"]["embeddings"][2, 0] = tiny
+    export_tracr.export(model, path("tiny.safetensors"))
+    rc, _, err = run("import", "tracr", path("tiny.safetensors"), "-o", path("tiny.json"))
+    feats = json.load(open(path("tiny.json")))["positions"] if rc == 0 else []
+    exact = f"(5/{2 ** 1002})*delta((j-2))"
+    check(rc == 0 and any(f["dim"] == 0 and exact in f["expr"] for f in feats),
+          f"a positional entry of 1.25 * 2^-1000 imports exactly: {err.strip()[:200]}")
+    model.params["pos_embed"]["embeddings"] = pos
     # NaN in a weight: named by tensor and index
     model.params["transformer/layer_0/attn/query"]["w"][1, 2] = np.nan
     export_tracr.export(model, path("nan.safetensors"))
