@@ -5,6 +5,7 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/printable.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -487,7 +488,7 @@ int run_check(const Args &args) {
                               : std::to_string(out.words) + " words re-evaluated")
                   << ")\n";
     } else {
-        std::cout << "s NOT VERIFIED " << cert << ": " << out.reason << "\n";
+        std::cout << "s NOT VERIFIED " << cert << ": " << printable(out.reason) << "\n";
     }
     return out.accepted ? kExitOk : kExitRefuted;
 }

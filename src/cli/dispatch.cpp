@@ -4,6 +4,7 @@
 #include "dispatch.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/output.hpp"
+#include "tempcert/printable.hpp"
 #include "tempcert/limits.hpp"
 
 #include <cstdlib>
@@ -102,25 +103,29 @@ int dispatch(const Args &args) {
     struct ReleaseOutput { // whatever way the command ends
         ~ReleaseOutput() { release_standard_output(); }
     } release;
+    // messages may echo input (a name, a symbol): escaped, never raw
+    auto say = [](const std::string &text) {
+        std::cerr << printable("tempcert: " + text, true) << "\n";
+    };
     try {
         return run_command(args);
     } catch (const InputError &e) {
-        std::cerr << "tempcert: " << e.message() << "\n";
+        say(e.message());
         return kExitBadInput;
     } catch (const LimitError &e) {
-        std::cerr << "tempcert: limit reached: " << e.what() << "\n";
+        say(std::string("limit reached: ") + e.what());
         return kExitUndecided;
     } catch (const Undecided &e) {
-        std::cerr << "tempcert: undecided: " << e.what() << "\n";
+        say(std::string("undecided: ") + e.what());
         return kExitUndecided;
     } catch (const Interrupted &) {
-        std::cerr << "tempcert: interrupted; no result was certified and no certificate written\n";
+        say("interrupted; no result was certified and no certificate written");
         return 130;
     } catch (const std::bad_alloc &) {
-        std::cerr << "tempcert: out of memory (lower n or the limits)\n";
+        say("out of memory (lower n or the limits)");
         return kExitUndecided;
     } catch (const std::exception &e) {
-        std::cerr << "tempcert: internal error: " << e.what() << " (please report this)\n";
+        say(std::string("internal error: ") + e.what() + " (please report this)");
         return 70;
     }
 }

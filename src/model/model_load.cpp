@@ -3,6 +3,7 @@
 // Unknown keys are errors (a misspelt "bais" must not silently mean 0).
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/printable.hpp"
 #include "tempcert/model.hpp"
 
 #include <algorithm>
@@ -77,7 +78,7 @@ class ModelReader {
         const OJson &format = need(doc, root, "format");
         if (!format.is_string() || format.get<std::string>() != "tempcert-model/1")
             fail("$.format", "expected \"tempcert-model/1\"");
-        m.name = string_field(doc, root, "name");
+        m.name = shown_text_field(doc, root, "name");
         if (doc.contains("description") && !doc["description"].is_string())
             fail("$.description", "expected a string");
         read_alphabet(doc, m);
@@ -139,6 +140,16 @@ class ModelReader {
         if (!s.is_string())
             fail(key_path(path, key), "expected a string, got " + json_type_name(s));
         return s.get<std::string>();
+    }
+    // A string printed to terminals and written into reports: refused when
+    // it holds anything printable() would escape (issue 33, item 5).
+    std::string shown_text_field(const OJson &v, const std::string &path, const char *key) const {
+        std::string s = string_field(v, path, key);
+        if (!is_printable(s))
+            fail(key_path(path, key),
+                 "expected text without control characters, bidirectional controls or "
+                 "non-characters, got \"" + abbreviated(printable(s)) + "\"");
+        return s;
     }
     std::size_t size_field(const OJson &v, const std::string &path, const char *key, std::size_t lo,
                            std::size_t hi, const char *option) const {
@@ -427,7 +438,7 @@ class ModelReader {
             allow_keys(cs[i], p, {"dim", "label"});
             OutputClass c;
             c.dim = size_field(cs[i], p, "dim", 0, m.width - 1, nullptr);
-            c.label = string_field(cs[i], p, "label");
+            c.label = shown_text_field(cs[i], p, "label");
             if (!labels.insert(c.label).second) fail(p + ".label", "label \"" + c.label + "\" appears twice");
             if (!dims.insert(c.dim).second) fail(p + ".dim", "coordinate read by two classes");
             m.output.classes.push_back(std::move(c));

@@ -80,8 +80,11 @@ std::optional<Rational> parse_rational_scientific(std::string_view text, std::st
     auto mantissa = text.substr(0, e), exponent = text.substr(e + 1);
     bool negative = !exponent.empty() && exponent.front() == '-';
     if (negative || (!exponent.empty() && exponent.front() == '+')) exponent.remove_prefix(1);
-    if (!all_digits(exponent) || exponent.size() > 4 ||
-        mantissa.find('/') != std::string_view::npos) {
+    if (all_digits(exponent) && exponent.size() > 4) {
+        why = "the exponent of \"" + std::string(text) + "\" has more than 4 digits";
+        return std::nullopt;
+    }
+    if (!all_digits(exponent) || mantissa.find('/') != std::string_view::npos) {
         why = "expected a number such as 0.01, 1/100 or 1e-2, got \"" + std::string(text) + "\"";
         return std::nullopt;
     }

@@ -10,7 +10,8 @@ namespace tempcert::report {
 namespace {
 
 const char *kStyle =
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
+    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222;"
+    "overflow-wrap:anywhere}"
     "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}"
     "th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}"
     "th{background:#f3f3f3}td.num{font-family:monospace;white-space:nowrap}"

@@ -1,6 +1,7 @@
 // SVG plots for reports (see svg_plot.hpp). Coordinates are computed in
 // doubles: plots display numbers whose exact values are in the tables.
 #include "svg_plot.hpp"
+#include "tempcert/printable.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -183,7 +184,11 @@ std::string series_svg(const Frame &f, const PlotSeries &s, const char *colour) 
 
 } // namespace
 
-std::string xml_escape(const std::string &s) {
+std::string xml_escape(const std::string &raw) {
+    // controls, bidirectional controls, non-characters and stray bytes
+    // first become visible escapes (printable.hpp): XML 1.0 forbids some of
+    // them, and U+202E would reverse the legend text around it
+    const std::string s = printable(raw);
     std::string out;
     for (unsigned char c : s) {
         switch (c) {
@@ -203,11 +208,20 @@ std::string xml_escape(const std::string &s) {
             out += "&#39;";
             break;
         default:
-            // control characters are not allowed in XML 1.0 text
-            out += c < 0x20 && c != '\t' ? ' ' : static_cast<char>(c);
+            out += static_cast<char>(c);
         }
     }
     return out;
+}
+
+std::string clipped_text(const std::string &text, std::size_t max_bytes) {
+    const std::string shown = printable(text);
+    if (shown.size() <= max_bytes) return xml_escape(shown);
+    std::size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80)
+        --cut; // not inside a UTF-8 sequence
+    return "<title>" + xml_escape(text) + "</title>" + xml_escape(shown.substr(0, cut)) +
+           "\u2026";
 }
 
 std::string svg_plot(const Plot &plot) {
@@ -219,7 +233,7 @@ std::string svg_plot(const Plot &plot) {
                     num(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     s += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
     s += "<text x=\"" + num(kWidth / 2) + "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" +
-         xml_escape(plot.title) + "</text>\n";
+         clipped_text(plot.title, kMaxTitleBytes) + "</text>\n";
     if (f.empty()) {
         s += "<text x=\"" + num(kWidth / 2) + "\" y=\"" + num(kTop + kPlotHeight / 2) +
              "\" text-anchor=\"middle\">no data</text>\n";
@@ -240,8 +254,8 @@ std::string svg_plot(const Plot &plot) {
         s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft + 28) + "\" y1=\"" + num(y - 4) +
              "\" y2=\"" + num(y - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"1.6\"" +
              (ser.dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>";
-        s += "<text x=\"" + num(kLeft + 36) + "\" y=\"" + num(y) + "\">" + xml_escape(ser.label) +
-             "</text></g>\n";
+        s += "<text x=\"" + num(kLeft + 36) + "\" y=\"" + num(y) + "\">" +
+             clipped_text(ser.label, kMaxLegendBytes) + "</text></g>\n";
     }
     return s + "</svg>\n";
 }

@@ -38,4 +38,11 @@ std::string svg_plot(const Plot &plot);
 // Text for XML and HTML content and attribute values.
 std::string xml_escape(const std::string &s);
 
+// Text for an SVG <text> element: escaped as xml_escape does and, past
+// `max_bytes`, clipped (at a character boundary, with an ellipsis) with the
+// whole text in a <title> child, so a long name cannot overflow the plot.
+std::string clipped_text(const std::string &text, std::size_t max_bytes);
+constexpr std::size_t kMaxTitleBytes = 90;
+constexpr std::size_t kMaxLegendBytes = 80;
+
 } // namespace tempcert::report

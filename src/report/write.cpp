@@ -5,6 +5,7 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/output.hpp"
+#include "tempcert/printable.hpp"
 #include "tempcert/report.hpp"
 
 #include <nlohmann/json.hpp>
@@ -53,7 +54,8 @@ std::string csv_field(const std::string &s) {
 // Text from an input file (a case's name, a word) for Markdown: characters
 // that Markdown or HTML would read as syntax are escaped, line breaks become
 // spaces, so a name cannot break a table or inject markup.
-std::string md_text(const std::string &s) {
+std::string md_text(const std::string &raw) {
+    const std::string s = printable(raw); // no control reaches report.md raw
     std::string out;
     for (char c : s) {
         if (c == '\n' || c == '\r')

@@ -485,5 +485,46 @@ done
 a=$("$tempcert" tight --help | grep -A1 -- "^  --rel"); b=$("$tempcert" report --help | grep -A1 -- "^  --rel")
 check "item 22: --rel has one help in tight and report" [ "$a" = "$b" ]
 
+# --- issue 33, item 5: nothing from an input acts on a terminal or a renderer
+esc=$(printf '\033')
+for name in 'has\u001b[2Jb' 'bell\u0007' 'rtl\u202eb' 'nonchar\uffff'; do
+    "$py" -c 'import sys; t = open(sys.argv[1]).read(); open(sys.argv[3], "w").write(t.replace("\"name\": \"has-b\"", "\"name\": \"%s\"" % sys.argv[2]))' \
+        "$hasb" "$name" "$tmp/ctl.json"
+    out=$("$tempcert" eval "$tmp/ctl.json" --input ab 2>&1)
+    code=$?
+    check "issue 33 item 5: name $name refused (exit 2)" [ "$code" = 2 ]
+    check "issue 33 item 5: the refusal of $name names the field" grep -q '\$\.name' <<<"$out"
+    check "issue 33 item 5: no raw control byte in the message for $name" \
+        "$py" -c 'import sys; t = sys.stdin.buffer.read(); sys.exit(any(b < 32 and b != 10 or b == 127 for b in t) or b"\xe2\x80\xae" in t or b"\xef\xbf\xbf" in t)' <<<"$out"
+done
+# a symbol echoed by a message: escaped, not raw
+out=$("$tempcert" eval "$hasb" --input "a${esc}[2Jb" 2>&1)
+check "issue 33 item 5: a bad symbol is echoed escaped" [ "${out#*$esc}" = "$out" ]
+# file names reach the report: SVG stays well-formed, text is not reversed,
+# a long name is clipped with a title
+mkdir -p "$tmp/rtl"
+"$py" -c 'import sys; t = open(sys.argv[1]).read(); open(sys.argv[2], "w").write(t.replace("\"name\": \"has-b\"", "\"name\": \"%s\"" % ("n" * 3000)))' \
+    "$hasb" "$tmp/rtl/$(printf 'x\342\200\256y\357\277\277').json"
+"$tempcert" report "$tmp"/rtl/*.json --n 2..3 --out "$tmp/rtl-rep" >/dev/null 2>&1
+check "issue 33 item 5: report of a hostile file name exits 0" [ $? = 0 ]
+check "issue 33 item 5: SVG, HTML and Markdown hold no U+202E, U+FFFF or control byte" \
+    "$py" - "$tmp/rtl-rep" <<'PY'
+import os, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+for f in os.listdir(d):
+    raw = open(os.path.join(d, f), "rb").read()
+    assert b"\xe2\x80\xae" not in raw and b"\xef\xbf\xbf" not in raw, f
+    assert not any(b < 32 and b not in (9, 10, 13) for b in raw), f
+    if f.endswith(".svg"):
+        ET.fromstring(raw)  # well-formed XML
+svg = open(os.path.join(d, "overview.svg"), encoding="utf-8").read()
+legend = [t for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+          if t.find("{http://www.w3.org/2000/svg}title") is not None]
+shown = ["".join([t.text or ""] + [c.tail or "" for c in t]) for t in legend]
+assert legend and all(len(x) < 100 for x in shown), "legend not clipped: %r" % shown
+html = open(os.path.join(d, "report.html"), encoding="utf-8").read()
+assert "\\u202Ey\\uFFFF.json" in html, "the file name is not shown escaped"
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -12,6 +12,7 @@
 #include "../../numeric/distributed.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/printable.hpp"
 #include "tempcert/gmp_memory.hpp"
 #include "tempcert/output.hpp"
 
@@ -127,16 +128,16 @@ int run(int argc, char **argv) {
                               : std::to_string(out.words) + " words re-evaluated")
                       << ")\n";
         else
-            std::cout << "s NOT VERIFIED " << o.certificate << ": " << out.reason << "\n";
+            std::cout << "s NOT VERIFIED " << o.certificate << ": " << printable(out.reason) << "\n";
         return out.accepted ? 0 : 1;
     } catch (const InputError &e) {
-        std::cerr << "tempcert-check: " << e.message() << "\n";
+        std::cerr << printable("tempcert-check: " + e.message(), true) << "\n";
         return kExitBadInput;
     } catch (const LimitError &e) {
-        std::cerr << "tempcert-check: limit reached: " << e.what() << "\n";
+        std::cerr << printable(std::string("tempcert-check: limit reached: ") + e.what(), true) << "\n";
         return kExitUndecided;
     } catch (const Undecided &e) {
-        std::cerr << "tempcert-check: undecided: " << e.what() << "\n";
+        std::cerr << printable(std::string("tempcert-check: undecided: ") + e.what(), true) << "\n";
         return kExitUndecided;
     } catch (const Interrupted &) {
         std::cerr << "tempcert-check: interrupted; nothing was verified\n";
@@ -145,7 +146,8 @@ int run(int argc, char **argv) {
         std::cerr << "tempcert-check: out of memory\n";
         return kExitUndecided;
     } catch (const std::exception &e) {
-        std::cerr << "tempcert-check: internal error: " << e.what() << " (please report this)\n";
+        std::cerr << printable(std::string("tempcert-check: internal error: ") + e.what(), true)
+                  << " (please report this)\n";
         return 70;
     }
 }
