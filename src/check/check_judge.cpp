@@ -64,7 +64,9 @@ std::size_t output_index(const Trace &t, std::size_t position) {
 
 // The claimed value ("p/q", or ["lo", "hi"] decimals) must meet the
 // checker's enclosure: if the two are disjoint the claim is false.
-void check_claimed_value(const OJson &cx, const std::string &path, const Interval &value) {
+// Returns the claimed [lo, hi].
+std::pair<Rational, Rational> check_claimed_value(const OJson &cx, const std::string &path,
+                                                  const Interval &value) {
     const OJson &v = field(cx, path, "value");
     std::string why;
     std::optional<Rational> lo, hi;
@@ -79,6 +81,18 @@ void check_claimed_value(const OJson &cx, const std::string &path, const Interva
     if (*hi < value.lower_exact() || *lo > value.upper_exact())
         reject(path + ".value", "claims " + v.dump() + ", but the value lies in [" +
                                     value.lower_decimal() + ", " + value.upper_decimal() + "]");
+    return {*lo, *hi};
+}
+
+// A counterexample's claimed enclosure must itself show the violation: a
+// claim widened until it no longer does (a tv of [0, 1] against eps 1/100)
+// asserts nothing, even if it meets the true value (issue 33, item 6).
+void check_claim_violates(const std::pair<Rational, Rational> &claim, const std::string &path,
+                          const Rational &eps, const char *quantity) {
+    if (claim.first <= eps)
+        reject(path + ".value", std::string("claims a ") + quantity + " whose lower end " +
+                                    to_string(claim.first) + " is not above eps " +
+                                    to_string(eps) + ": it does not show a violation");
 }
 
 } // namespace
@@ -168,7 +182,7 @@ Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, con
         for (const auto &q : qs) {
             if (q.query != place.query || !q.tv) continue;
             Interval tv = q.tv->enclose(prec);
-            check_claimed_value(cx, path, tv);
+            check_claim_violates(check_claimed_value(cx, path, tv), path, eps, "tv");
             where = "tv = " + shown(*q.tv);
             return within(tv, eps, prec);
         }
@@ -180,10 +194,18 @@ Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, con
             shown(ys.y) + ", hard " + shown(yh.y) + ")";
     if (criterion == "output") {
         Interval d = output_distance(ys, yh, prec);
-        check_claimed_value(cx, path, d);
+        check_claim_violates(check_claimed_value(cx, path, d), path, eps, "distance");
         return within(d, eps, prec);
     }
-    check_claimed_value(cx, path, ys.y.enclose(prec));
+    auto [lo, hi] = check_claimed_value(cx, path, ys.y.enclose(prec));
+    // a linear read-out accepts when y > 0: the claimed soft y must lie
+    // wholly on the other side from the hard one's
+    if (yh.classes.empty() && yh.accept == Tri::True && hi > 0)
+        reject(path + ".value", "claims a soft read-out reaching " + to_string(hi) +
+                                    " > 0, where the hard one accepts: no violation shown");
+    if (yh.classes.empty() && yh.accept == Tri::False && lo <= 0)
+        reject(path + ".value", "claims a soft read-out reaching " + to_string(lo) +
+                                    " <= 0, where the hard one rejects: no violation shown");
     return decision_holds(ys, yh);
 }
 

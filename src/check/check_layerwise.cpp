@@ -572,7 +572,9 @@ void check_perturbed(const OJson &claim, const std::string &p,
     if (!pj.is_array()) reject(p + ".perturbed", "expected a list of coordinates");
     for (const auto &c : pj) {
         if (!c.is_number_unsigned()) reject(p + ".perturbed", "expected coordinates");
-        claimed.insert(c.get<std::size_t>());
+        // a list, not a set: a repeated entry is a malformed claim
+        if (!claimed.insert(c.get<std::size_t>()).second)
+            reject(p + ".perturbed", "lists coordinate " + c.dump() + " twice");
     }
     if (claimed != tainted)
         reject(p + ".perturbed",

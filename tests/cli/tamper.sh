@@ -109,6 +109,9 @@ tamper_py cx-layer '\$\.counterexample\.layer' 'd["counterexample"]["layer"] = 2
 tamper_py cx-head '\$\.counterexample\.head' 'd["counterexample"]["head"] = 2' refuted
 tamper_py cx-query '\$\.counterexample' 'd["counterexample"]["query"] = 1' refuted
 tamper_py cx-value '\$\.counterexample\.value' 'd["counterexample"]["value"] = ["0.9", "0.95"]' refuted
+# issue 33, item 6: a claim widened until it shows no violation asserts nothing
+tamper_py cx-value-widened '\$\.counterexample\.value: claims a tv whose lower end 0 is not above eps' 'd["counterexample"]["value"] = ["0", "1"]' refuted
+tamper_py cx-value-at-eps '\$\.counterexample\.value: claims a tv' 'd["counterexample"]["value"] = ["1/100", "0.2"]' refuted
 tamper_py cx-quantity '\$\.counterexample\.quantity' 'd["counterexample"]["quantity"] = "output"' refuted
 tamper_py cx-detail '\$\.counterexample\.detail: unknown field' 'd["counterexample"]["detail"] = "anything"' refuted
 tamper_py cx-words '\$\.words_checked' 'd["words_checked"] = 3' refuted
@@ -141,6 +144,7 @@ tamper_lw lw-beta-negative 'is not positive' 's/"spec": "[^"]*"/"spec": "-1"/'
 tamper_lw lw-n '\$\.layers\[0\]\.heads\[0\]\.N' 's/^  "n": 200,/  "n": 201,/'
 tamper_lw lw-values '\$\.layers\[1\]\.values: claims 5' '0,/"values": 4/s//"values": 5/'
 tamper_lw lw-perturbed '\$\.layers\[0\]\.perturbed' '0,/"perturbed": \[/s//"perturbed": [1, /'
+tamper_lw lw-perturbed-twice '\$\.layers\[0\]\.perturbed: lists coordinate 5 twice' '0,/"perturbed": \[/s//"perturbed": [5, /'
 tamper_lw lw-readout '\$\.readout_exact' 's/"readout_exact": true/"readout_exact": false/'
 tamper_lw lw-verdict '\$\.verdict' 's/"verdict": "certified"/"verdict": "undecided"/'
 
