@@ -41,6 +41,8 @@ class Expr {
     static Expr parse(const std::string &text);
 
     const std::string &text() const { return text_; }
+    // Nodes of the parsed expression: what it costs to hold and evaluate.
+    std::size_t size() const { return nodes_.size(); }
     // Fully parenthesised rendering; equal for texts that parse alike.
     std::string canonical() const;
     bool uses_j() const;

@@ -50,6 +50,9 @@ struct PerturbationRun {
     std::vector<PerturbedLayer> layers;   // as far as the run got
     Rational readout_dev;                 // |soft read-out - hard| (class coordinates: each)
     std::optional<Rational> readout_margin; // decision: what readout_dev must stay below
+    // The shortfall is one no beta removes (a decision read-out whose least
+    // hard margin is 0, or degenerate): searching larger betas is futile.
+    bool beta_independent = false;
 };
 
 // The beta-independent part: hard value sets, gaps, matrices' magnitudes.
@@ -72,9 +75,12 @@ class PerturbationArgument {
                         Prec prec, const Limits &limits) const;
 
     // A constant beta at which run() certifies, searched by doubling from 1
-    // and bisection to relative `rel`; nullopt when none up to 2^64.
+    // and bisection to relative `rel`; nullopt when none up to 2^64, or at
+    // once when a run's shortfall does not depend on beta (issue 33, item 4:
+    // 64 doublings took 20 minutes); then `why`, if given, is that shortfall.
     std::optional<Rational> find_beta(const Rational &eps, Criterion criterion, Prec prec,
-                                      const Limits &limits, const Rational &rel) const;
+                                      const Limits &limits, const Rational &rel,
+                                      std::string *why = nullptr) const;
 
   private:
     std::shared_ptr<const PerturbationPlan> plan_;

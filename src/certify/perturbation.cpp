@@ -551,12 +551,16 @@ PerturbationRun run_at(const PerturbationPlan &plan, std::size_t len,
         run.shortfall = "the read-out may move by " + decimal(run.readout_dev) + " > eps";
     if (criterion == Criterion::Decision) {
         run.readout_margin = plan.readout_margin;
-        if (!plan.readout_degenerate.empty() && run.shortfall.empty())
+        if (!plan.readout_degenerate.empty() && run.shortfall.empty()) {
             run.shortfall = plan.readout_degenerate;
-        else if (run.readout_dev >= plan.readout_margin && run.shortfall.empty())
+            run.beta_independent = true;
+        } else if (run.readout_dev >= plan.readout_margin && run.shortfall.empty()) {
             run.shortfall = "the read-out may move by " + decimal(run.readout_dev) +
                             ", not below its least hard margin " +
                             decimal_significant(plan.readout_margin, 6, false);
+            // a margin of 0 is a property of the hard model: no beta helps
+            run.beta_independent = plan.readout_margin <= 0;
+        }
     }
     if (run.shortfall.empty()) run.verdict = Verdict::Certified;
     return run;
@@ -585,16 +589,23 @@ PerturbationRun PerturbationArgument::run(const BetaSpec &beta, const Rational &
 
 std::optional<Rational> PerturbationArgument::find_beta(const Rational &eps, Criterion criterion,
                                                         Prec prec, const Limits &limits,
-                                                        const Rational &rel) const {
+                                                        const Rational &rel,
+                                                        std::string *why) const {
+    bool futile = false;
     auto passes = [&](const Rational &b) {
-        return run(BetaSpec::constant(b), eps, criterion, prec, limits).verdict ==
-               Verdict::Certified;
+        PerturbationRun r = run(BetaSpec::constant(b), eps, criterion, prec, limits);
+        if (r.verdict != Verdict::Certified && r.beta_independent) {
+            futile = true;
+            if (why) *why = r.shortfall;
+        }
+        return r.verdict == Verdict::Certified;
     };
     // beta 1 passing is the trivial case (bounds.hpp's policy: certify 1)
     if (passes(Rational(1))) return Rational(1);
+    if (futile) return std::nullopt;
     Rational lo = 1, hi = 2;
     for (int k = 0; !passes(hi); ++k) {
-        if (k == 64) return std::nullopt;
+        if (futile || k == 64) return std::nullopt;
         lo = hi;
         hi *= 2;
     }

@@ -111,8 +111,12 @@ int certify_by_perturbation(const Model &m, const PerturbationArgument &arg,
     if (vm.count("beta")) {
         beta_text = beta_option(vm, m);
     } else {
+        std::string futile;
         std::optional<Rational> found = arg.find_beta(o.eps, o.criterion, o.precision.start,
-                                                      o.limits, Rational(1, 10000));
+                                                      o.limits, Rational(1, 10000), &futile);
+        if (!found && !futile.empty())
+            throw Undecided("the perturbation bounds close at no beta: " + futile +
+                            ", whatever beta is");
         if (!found)
             throw Undecided("the perturbation bounds close at no beta up to 2^64 (run with --beta "
                             "to see which layer fails)");

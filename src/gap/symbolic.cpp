@@ -94,6 +94,8 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     t.VP.resize(n + 1);
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
     detail::run_tasks(chunks, n >= chunk ? limits.threads : 1, [&](std::size_t c) {
+        // 10^7 positions take seconds: within the run's budget (issue 33, item 4)
+        check_budget(limits);
         for (std::size_t j = c * chunk; j <= n && j < (c + 1) * chunk; ++j) {
             // position 0 exists only with BOS: a feature such as 1/j is not
             // evaluated there (issue 13, item 14); errors name the feature
@@ -561,12 +563,15 @@ class HeadScanner {
 // counting each query configuration at what it costs: |Sigma|^2 symbol
 // pairs by the closed form, |Sigma| n offers by the general scan (issue 13,
 // item 13: 300 symbols took seconds at n = 3).
-void check_query_budget(const Model &m, std::size_t h, std::size_t n, const HeadScanner &hs,
-                        const Limits &limits) {
+// Called twice: before the position tables are built, with the least cost a
+// query could have (the closed form), so that an n of 10^7 is refused before
+// gigabytes of tables (issue 33, item 4); then with the scan's own cost.
+void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_length,
+                        bool affine, const Limits &limits) {
     double k = static_cast<double>(m.alphabet.size()), dn = static_cast<double>(n);
-    double configurations = hs.one_length() ? dn * k + (m.has_bos() ? 1 : 0)
-                                            : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
-    double per_query = hs.fixed_affine() ? std::max(1.0, k * k) : std::max(1.0, k * dn);
+    double configurations = one_length ? dn * k + (m.has_bos() ? 1 : 0)
+                                       : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
+    double per_query = affine ? std::max(1.0, k * k) : std::max(1.0, k * dn);
     double queries = configurations * per_query;
     if (queries <= static_cast<double>(limits.max_queries)) return;
     char approx[32];
@@ -575,7 +580,7 @@ void check_query_budget(const Model &m, std::size_t h, std::size_t n, const Head
                      (m.layers[0].heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
                      " would examine about " + approx +
                      " query configurations times the symbols or positions each compares (" +
-                     (hs.one_length() ? "one per query position and symbol"
+                     (one_length ? "one per query position and symbol"
                                       : "every position at every length: the mask looks forward "
                                         "or features read n") +
                      "), more than the limit " + std::to_string(limits.max_queries) +
@@ -639,8 +644,11 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
     if (m.layers.empty()) return out;
     const std::size_t first = m.has_bos() ? 0 : 1;
     for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h) {
-        HeadScanner hs(m, m.layers[0].heads[h], n, opt);
-        check_query_budget(m, h, n, hs, opt.limits);
+        const Head &head = m.layers[0].heads[h];
+        check_query_budget(m, h, n, looks_backward(head.mask) && !m.features_use_n(), true,
+                           opt.limits);
+        HeadScanner hs(m, head, n, opt);
+        check_query_budget(m, h, n, hs.one_length(), hs.fixed_affine(), opt.limits);
         // units: query positions (one length each) or lengths (every query)
         const std::size_t units = hs.one_length() ? n + 1 - first : n;
         const std::size_t tasks = std::min(kSymbolicTasks, units);

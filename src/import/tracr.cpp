@@ -198,13 +198,15 @@ class TracrReader {
         std::size_t len = meta_count("max_seq_len", 1, lim_.max_n, "--max-n");
         m.max_length = len;
         std::vector<Rational> p = tensor("pos_embed/embeddings", {len + 1, d_});
-        for (std::size_t row = 0; row <= len; ++row)
+        for (std::size_t row = 0; row <= len; ++row) {
+            if (row % 256 == 255) check_budget(lim_); // Ctrl-C, --time-limit
             for (std::size_t c = 0; c < d_; ++c) {
                 const Rational &v = p[row * d_ + c];
                 if (v == 0) continue;
                 m.positions.push_back(PositionalFeature{
                     c, Expr::parse("(" + to_string(v) + ")*delta(j-" + std::to_string(row) + ")")});
             }
+        }
     }
 
     static bool all_zero(const Matrix &a) {

@@ -111,6 +111,75 @@ std::string hint_for(const std::string &literal) {
     return "write the exact value as a string, such as \"1/1000\" or \"0.001\"";
 }
 
+// Builds the document as nlohmann's own DOM parser does, and on the way
+// refuses nesting past 64 levels, notes the first duplicate key, and puts
+// each big integer's exact text where its placeholder double stands. (The
+// library's callback parser does the same work but scans a container's
+// elements after each one ends: quadratic, minutes for a model with 10^5
+// positional features; issue 33, item 4.)
+class StrictSax {
+  public:
+    using Dom = nlohmann::detail::json_sax_dom_parser<OJson>;
+    StrictSax(OJson &doc, const std::string &file, const std::vector<std::string> &big)
+        : dom_(doc, true), file_(file), big_(big) {}
+
+    bool null() { return dom_.null(); }
+    bool boolean(bool v) { return dom_.boolean(v); }
+    bool number_integer(OJson::number_integer_t v) { return dom_.number_integer(v); }
+    bool number_unsigned(OJson::number_unsigned_t v) { return dom_.number_unsigned(v); }
+    bool number_float(OJson::number_float_t v, const OJson::string_t &s) {
+        // the only doubles left are the placeholders, met in document order
+        if (next_big_ < big_.size()) {
+            const std::string &digits = big_[next_big_++];
+            OJson::binary_t bin(std::vector<std::uint8_t>(digits.begin(), digits.end()),
+                                kBigIntegerSubtype);
+            return dom_.binary(bin);
+        }
+        return dom_.number_float(v, s);
+    }
+    bool string(OJson::string_t &v) { return dom_.string(v); }
+    bool binary(OJson::binary_t &v) { return dom_.binary(v); }
+    bool start_object(std::size_t n) {
+        enter();
+        keys_.emplace_back();
+        return dom_.start_object(n);
+    }
+    bool key(OJson::string_t &k) {
+        if (!keys_.back().insert(k).second && duplicate_.empty()) duplicate_ = k;
+        return dom_.key(k);
+    }
+    bool end_object() {
+        keys_.pop_back();
+        --depth_;
+        return dom_.end_object();
+    }
+    bool start_array(std::size_t n) {
+        enter();
+        return dom_.start_array(n);
+    }
+    bool end_array() {
+        --depth_;
+        return dom_.end_array();
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string &token, const Exception &e) {
+        return dom_.parse_error(position, token, e);
+    }
+    const std::string &duplicate() const { return duplicate_; }
+
+  private:
+    Dom dom_;
+    const std::string &file_;
+    const std::vector<std::string> &big_;
+    std::size_t next_big_ = 0, depth_ = 0;
+    std::vector<std::set<std::string>> keys_;
+    std::string duplicate_;
+
+    void enter() {
+        if (++depth_ > 64) throw InputError(file_, "", "JSON nested more than 64 levels deep");
+    }
+};
+
 } // namespace
 
 OJson parse_json_strict(const std::string &text_in, const std::string &file) {
@@ -136,39 +205,11 @@ OJson parse_json_strict(const std::string &text_in, const std::string &file) {
         // line:column positions of later errors stay those of the file
         text.replace(t.offset, t.text.size(), "0.0" + std::string(t.text.size() - 3, ' '));
     }
-    std::size_t next_big = 0;
-    std::vector<std::set<std::string>> keys;
-    std::string duplicate;
-    auto callback = [&](int depth, OJson::parse_event_t event, OJson &parsed) {
-        if (depth > 64) throw InputError(file, "", "JSON nested more than 64 levels deep");
-        switch (event) {
-        case OJson::parse_event_t::object_start:
-            keys.emplace_back();
-            break;
-        case OJson::parse_event_t::object_end:
-            if (!keys.empty()) keys.pop_back();
-            break;
-        case OJson::parse_event_t::key:
-            if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
-                duplicate.empty())
-                duplicate = parsed.get<std::string>();
-            break;
-        case OJson::parse_event_t::value:
-            // the only doubles left are the placeholders, met in document order
-            if (parsed.is_number_float() && next_big < big_integers.size()) {
-                const std::string &digits = big_integers[next_big++];
-                parsed = OJson::binary(std::vector<std::uint8_t>(digits.begin(), digits.end()),
-                                       kBigIntegerSubtype);
-            }
-            break;
-        default:
-            break;
-        }
-        return true;
-    };
     OJson doc;
+    StrictSax sax(doc, file, big_integers);
     try {
-        doc = OJson::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+        OJson::sax_parse(text, &sax, OJson::input_format_t::json, /*strict=*/true,
+                         /*ignore_comments=*/false);
     } catch (const OJson::parse_error &e) {
         Location loc = location_of(text, e.byte > 0 ? e.byte - 1 : 0);
         std::string what = e.what();
@@ -179,6 +220,7 @@ OJson parse_json_strict(const std::string &text_in, const std::string &file) {
         if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
         throw InputError(file, "", "invalid JSON: " + what);
     }
+    const std::string &duplicate = sax.duplicate();
     if (!duplicate.empty()) {
         auto at = text.find("\"" + duplicate + "\"");
         at = text.find("\"" + duplicate + "\"", at + 1);

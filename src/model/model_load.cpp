@@ -309,6 +309,11 @@ class ModelReader {
             } catch (const ExprError &err) {
                 fail(p + ".expr", "column " + std::to_string(err.column()) + ": " + err.what());
             }
+            // a table of 10^5 features is held within --max-entries (an
+            // expression node counts as one entry) and read within the
+            // run's budget (Ctrl-C, --time-limit; issue 33, item 4)
+            count_entries(f.expr.size(), p);
+            if (i % 4096 == 4095) check_budget(lim_);
             m.positions.push_back(std::move(f));
         }
     }

@@ -89,6 +89,29 @@ TEST_CASE("perturbation betas on has-ab-two-layer are certified by enumeration")
     }
 }
 
+TEST_CASE("the beta search stops at once when no beta can remove the shortfall") {
+    // has-ab-two-layer with read-out bias 0: y is 0 on every word without
+    // "ab", a hard margin of 0 that no beta changes (issue 33, item 4: the
+    // search used to double beta 64 times, minutes on larger models)
+    Model m = load_case("has-ab-two-layer");
+    m.output.bias = Rational(0);
+    PerturbationArgument arg(m, 6, Limits{});
+    REQUIRE(arg.applies());
+    PerturbationRun r = arg.run(BetaSpec::constant(Rational(1000)), Rational(1, 100),
+                                Criterion::Decision, kPrecStart, Limits{});
+    CHECK(r.verdict == Verdict::Undecided);
+    CHECK(r.beta_independent);
+    std::string why;
+    CHECK_FALSE(arg.find_beta(Rational(1, 100), Criterion::Decision, kPrecStart, Limits{},
+                              Rational(1, 1000), &why));
+    CHECK_FALSE(why.empty());
+    // tv does not read the read-out: its search still finds a beta
+    why.clear();
+    CHECK(arg.find_beta(Rational(1, 100), Criterion::Tv, kPrecStart, Limits{},
+                        Rational(1, 1000), &why));
+    CHECK(why.empty());
+}
+
 TEST_CASE("a perturbation-certified beta in n holds by enumeration, N taken length by length") {
     Model m = load_case("has-ab-two-layer");
     const std::size_t n = reduced() ? 7 : 9;
