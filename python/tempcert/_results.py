@@ -154,7 +154,7 @@ class TightResult:
     converged: bool
     kind: str
     method: str
-    beta_gap: str
+    beta_gap: Optional[str]       # None beyond enumeration (no model gap computed)
     min_gap: Optional[Fraction]
     json: dict = field(repr=False)
 

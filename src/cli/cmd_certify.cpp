@@ -73,7 +73,7 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
         return certify_by_perturbation(m, PerturbationArgument(m, o.n, o.limits), lw.failure, vm,
                                        o, common);
     std::string beta_text = vm.count("beta") ? beta_option(vm, m) : to_string(lw.beta_up);
-    BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
+    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start);
     LayerwiseVerdict lv = layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start);
     const Verdict verdict = lv.verdict;
     const std::string &shortfall = lv.shortfall;
@@ -172,7 +172,7 @@ ExhaustiveRun certify_exhaustively(const Model &m, const po::variables_map &vm,
         run.beta_text = to_string(beta_to_certify(run.bgap));
         run.source = "beta_gap";
     }
-    run.r = certify_auto(m, BetaSpec::parse(run.beta_text, m.layers.size()), o);
+    run.r = certify_auto(m, parse_beta(run.beta_text, m, o.n, o.precision.start), o);
     return run;
 }
 
@@ -228,8 +228,10 @@ void print_certify_text(const ExhaustiveRun &run, const Model &m, const CertifyO
         std::cout << "; Lemma GT beta_gap = " << run.bgap.exact << " <= "
                   << run.bgap.beta_decimal_up;
     std::cout << "\nbeta = "
-              << (run.source == "beta_gap" ? run.bgap.beta_decimal_up + " (beta_gap, rounded up)"
-                                           : run.beta_text)
+              << (run.source != "beta_gap" ? run.beta_text
+                  : run.bgap.trivial
+                      ? run.beta_text + " (beta_gap is 0: every beta > 0 meets Lemma GT; 1 is certified)"
+                      : run.bgap.beta_decimal_up + " (beta_gap, rounded up)")
               << ", " << r.words << " words checked\n";
     if (r.filter_decided + r.filter_fallbacks > 0)
         std::cout << "filter: " << r.filter_decided << " nodes decided in double intervals, "
@@ -403,6 +405,7 @@ int run_tight(const Args &args) {
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
     const bool profiled = !t.profile.heads.empty(); // empty: irrational scores
+    const bool gaps_known = t.gaps.method != "layerwise"; // layerwise: no model gap
     if (common.json) {
         CertJson out{
             {"model", m.name},
@@ -424,8 +427,12 @@ int run_tight(const Args &args) {
              profiled ? CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
                                          decimal_significant(t.profile.bound.hi, 15, true)})
                       : CertJson(nullptr)},
-            {"beta_gap", beta_shown_up(t.beta_gap)},
-            {"min_gap", t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap)) : CertJson("inf")},
+            // beyond enumeration (layerwise) no model gap is computed: null,
+            // not "inf" and "" (issue 33, item 6)
+            {"beta_gap", gaps_known ? CertJson(beta_shown_up(t.beta_gap)) : CertJson(nullptr)},
+            {"min_gap", !gaps_known          ? CertJson(nullptr)
+                        : t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap))
+                                         : CertJson("inf")},
             {"method", t.gaps.method},
             {"certify_runs", t.certify_runs},
             {"note", t.note},

@@ -48,7 +48,11 @@ int run_horizon(const Args &args) {
                        desc, args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
-    Model m = load_model_file(model_arg(vm, "horizon"), common.limits);
+    // --max-n is horizon's N, which may be below the model's max_length
+    // (docs/import.md); the model is read under the usual input-length cap
+    Limits reading = common.limits;
+    reading.max_n = std::max(reading.max_n, Limits{}.max_n);
+    Model m = load_model_file(model_arg(vm, "horizon"), reading);
     CertifyOptions o;
     o.limits = common.limits;
     o.precision = common.precision;
@@ -62,7 +66,7 @@ int run_horizon(const Args &args) {
         beta_text = m.beta_native->canonical();
     else
         throw InputError("", "--beta", "expected --beta B (the model has no beta_native)");
-    BetaSpec beta = BetaSpec::parse(beta_text, m.layers.size());
+    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start);
     HorizonResult h = horizon(m, beta, o);
     if (common.json) {
         nlohmann::ordered_json j{{"model", m.source},

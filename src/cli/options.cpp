@@ -164,6 +164,15 @@ std::string model_arg(const po::variables_map &vm, const char *command) {
     return vm["model"].as<std::vector<std::string>>().front();
 }
 
+BetaSpec parse_beta(const std::string &text, const Model &m, std::size_t n, Prec prec) {
+    BetaSpec beta = BetaSpec::parse(text, m.layers.size());
+    bool heads = false;
+    for (const auto &layer : m.layers)
+        heads = heads || !layer.heads.empty();
+    if (!heads) beta.require_positive(n, prec);
+    return beta;
+}
+
 std::string beta_option(const po::variables_map &vm, const Model &m) {
     std::string text = vm["beta"].as<std::string>();
     if (text != "native") return text;

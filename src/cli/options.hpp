@@ -45,6 +45,10 @@ std::string model_arg(const po::variables_map &vm, const char *command);
 // temperature (its beta_native expression; InputError when it has none), so
 // certificates record the expression and never the word "native".
 std::string beta_option(const po::variables_map &vm, const Model &m);
+// `text` parsed as the beta of `m`'s layers for lengths up to n. With no
+// attention head, nothing would ever evaluate it: its positivity is checked
+// here, so a model without heads does not certify at beta -1.
+BetaSpec parse_beta(const std::string &text, const Model &m, std::size_t n, Prec prec);
 
 // --alphabet a,b,...: symbols of letters, digits or _, none twice, at most
 // --max-alphabet (InputError naming the column / LimitError).

@@ -61,9 +61,13 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
     try {
         v = e.eval(Rational(0), Rational(static_cast<long>(n)), prec);
     } catch (const ExprError &err) {
+        // beta has no j: the evaluator's "at j = 0, n = N" reads "at n = N"
+        std::string what = err.what();
+        if (auto at = what.find("at j = 0, n = "); at != std::string::npos)
+            what.replace(at, 14, "at n = ");
         throw InputError("", where_,
                          "beta \"" + e.text() + "\" at column " + std::to_string(err.column()) +
-                             ": " + err.what());
+                             ": " + what);
     }
     // Positivity is decided by raising the precision (up to kBetaSignPrec), not
     // at the working precision alone: a beta such as sqrt(2) - 1.41421356...
@@ -79,6 +83,12 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
         throw Undecided("cannot show beta \"" + e.text() + "\" is positive at n = " +
                         std::to_string(n) + " at " + std::to_string(kBetaSignPrec) + " bits");
     return v;
+}
+
+void BetaSpec::require_positive(std::size_t n, Prec prec) const {
+    for (std::size_t l = 0; l < exprs_.size(); ++l)
+        for (std::size_t len = 1; len <= (exprs_[l].uses_n() ? n : 1); ++len)
+            (void)at(l, len, prec);
 }
 
 Tri BetaSpec::at_least(std::size_t l, std::size_t n, const Rational &x, Prec start,

@@ -99,6 +99,16 @@ expect 0 '"whole_model": "certified"' -- tight "$two" --n 6 --eps 0.01 --per-lay
 expect 2 '--per-layer: per-layer betas need --criterion tv' -- tight "$two" --n 4 --eps 0.01 --per-layer --criterion output
 expect 2 '--eps: expected a number strictly between 0 and 1' -- certify "$hasb" --n 3 --eps 1
 expect 2 '--n: expected n >= 1' -- certify "$hasb" --n 0 --eps 0.1
+# issue 33, item 6: beta_gap 0 is printed as the beta certified (1), tight's
+# JSON beyond enumeration has null gaps, horizon takes --max-n below max_length
+expect 0 'beta = 1 \(beta_gap is 0' -- certify "$cases/../tests/bad/no-heads-negative-beta.json" --n 3 --eps 1/100
+expect 3 '"beta_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
+expect 3 '"min_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
+maxlen=$(mktemp)
+sed 's/"width": 4,/"width": 4, "max_length": 8,/' "$hasb" >"$maxlen"
+expect 0 'certified up to n = 5 of 5' -- horizon "$maxlen" --eps 1/100 --beta 20 --max-n 5
+expect 2 'defined for inputs up to length 8, not --max-n 9' -- horizon "$maxlen" --eps 1/100 --beta 20 --max-n 9
+rm -f "$maxlen"
 # one limit per quantity (issue 33, item 6): --max-number-chars bounds and
 # raises a number on the command line as it does one in a model
 long_eps="0.$(printf '0%.0s' $(seq 1 2100))1"
