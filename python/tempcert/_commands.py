@@ -141,6 +141,8 @@ def run(args, progress=None):
     if code == 3 and not out.strip():
         if message.startswith("limit reached: "):
             raise LimitReached(message[len("limit reached: "):])
+        if message.startswith("out of memory"):  # a limit too: lower n or the limits
+            raise LimitReached(message)
         if message.startswith("undecided: "):
             raise Undecided(message[len("undecided: "):])
         raise Undecided(message)
@@ -273,6 +275,12 @@ def report(cases=(), *, n=None, eps=None, rel=None, out="report", tight_words=No
            progress=None, **limits):
     """Tables and plots of tight temperatures over cases (bundled ids, model
     files or Models) and lengths; writes into ``out``."""
+    if isinstance(cases, (str, os.PathLike, Model)):
+        cases = [cases]
+    for c in cases:  # a case is never an option ("--help" gave InternalError)
+        if isinstance(c, str) and c.startswith("-"):
+            raise BadInput(f"report: case {c!r}: expected a case id or a model file, "
+                           "not an option")
     args = ["report"] + [_model_file(c) if isinstance(c, (Model, os.PathLike)) or
                          (isinstance(c, str) and c.endswith(".json")) else str(c) for c in cases]
     if n is not None:

@@ -34,11 +34,23 @@ def _to_json_value(x, where):
         x = x.tolist()
     if isinstance(x, (list, tuple)):
         return [_to_json_value(v, f"{where}[{i}]") for i, v in enumerate(x)]
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > _MAX_INT_BITS:
+        # Python refuses to print integers past 4300 digits (a bare
+        # ValueError); the loader refuses them past --max-number-chars
+        raise LimitReached(f"{where}: an integer of about {int(x.bit_length() * 0.30103)} "
+                           "digits, more than the limit of --max-number-chars (2000 by default)")
     try:
         f = exact(x)
+        return int(f) if isinstance(x, int) else text(f)
     except (TypeError, ValueError) as e:
+        if "string conversion" in str(e):  # a fraction's terms past 4300 digits
+            raise LimitReached(f"{where}: a number of more than 4300 digits, past the limit "
+                               "of --max-number-chars (2000 by default)") from None
         raise BadInput(f"{where}: {e}") from None
-    return int(f) if isinstance(x, int) else text(f)
+
+
+# about 3,900 decimal digits: within Python's printing limit, past the loader's
+_MAX_INT_BITS = 13000
 
 
 def _array_to_json(a, where):
@@ -71,6 +83,7 @@ class Model:
         self.sha256 = digest
         self.origin = origin
         self._path = path
+        self._stat = _file_identity(path) if path is not None else None
         self._tmpdir = None
 
     # -- construction -------------------------------------------------------
@@ -185,9 +198,11 @@ class Model:
 
     def file(self):
         """A file holding this model, for the commands: the loaded file
-        itself, or the canonical form written once to a private temporary
-        directory (removed when the Model is collected)."""
-        if self._path is not None:
+        itself while it still holds this model, else the canonical form
+        written once to a private temporary directory (removed when the
+        Model is collected). A file edited after load_model is not read in
+        its place: results and certificates refer to the loaded model."""
+        if self._path is not None and self._unchanged():
             return self._path
         if self._tmpdir is None:
             self._tmpdir = tempfile.TemporaryDirectory(prefix="tempcert-model-")
@@ -196,6 +211,22 @@ class Model:
             with open(p, "w") as f:
                 f.write(self._canonical)
         return p
+
+    def _unchanged(self):
+        """Whether the loaded file still holds this model: its identity
+        (device, inode, size, modification time) as at load, or else its
+        content hashing to the same model."""
+        now = _file_identity(self._path)
+        if now is not None and now == self._stat:
+            return True
+        try:
+            status, _, digest = _core.check_model_file(self._path)
+        except Exception:
+            return False
+        if status == "ok" and digest == self.sha256:
+            self._stat = now
+            return True
+        return False
 
     def __eq__(self, other):
         return isinstance(other, Model) and self.sha256 == other.sha256
@@ -206,6 +237,14 @@ class Model:
     def __repr__(self):
         return (f"<tempcert.Model {self.name!r}: {self.layers} layer(s) over "
                 f"{{{', '.join(self.alphabet)}}}, sha256 {self.sha256[:12]}>")
+
+
+def _file_identity(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def model_from_scratch_file(path, origin):

@@ -2,6 +2,7 @@
 raise LimitReached; interrupts stop a run within a second."""
 
 import _thread
+import json
 import os
 import threading
 import time
@@ -211,3 +212,27 @@ def test_certificate_to_standard_output_then_an_ordinary_command():
         assert "verdict: certified" in err
         code, out, err = tempcert.run(["gap", HAS_B, "--n", "3"])
         assert code == 0 and "model minimum gap: 2" in out and err == ""
+
+
+def test_a_loaded_model_is_the_model_used_after_its_file_changes(tmp_path):
+    import shutil
+    p = tmp_path / "m.json"
+    shutil.copy(HAS_B, p)
+    m = tempcert.load_model(p)
+    before = tempcert.gap(m, 4).min_gap
+    # the file now holds another model (bias and a feature changed)
+    p.write_text(open(HAS_B).read().replace('"expr": "j"', '"expr": "2*j"'))
+    assert tempcert.gap(m, 4).min_gap == before == Fraction(2)
+    assert tempcert.load_model(p).sha256 != m.sha256
+
+
+def test_huge_integers_and_options_as_cases_raise_tempcert_errors():
+    d = json.loads(open(HAS_B).read())
+    d["output"]["bias"] = 10 ** 5000
+    with pytest.raises(tempcert.LimitReached, match="max-number-chars"):
+        tempcert.Model.from_dict(d)
+    d["output"]["bias"] = Fraction(1, 10 ** 5000)
+    with pytest.raises(tempcert.LimitReached, match="max-number-chars"):
+        tempcert.Model.from_dict(d)
+    with pytest.raises(tempcert.BadInput, match="not an option"):
+        tempcert.report(["--help"])
