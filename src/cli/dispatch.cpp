@@ -56,6 +56,7 @@ int run_command(const Args &args) {
         std::cout << "tempcert " << TEMPCERT_VERSION << "\n";
         return kExitOk;
     }
+    if (!name.empty() && name[0] == '-') return run_main_job(args); // the job's options
     for (const auto &c : kCommands)
         if (name == c.name) return c.run(Args(args.begin() + 1, args.end()));
     std::cerr << "tempcert: unknown command \"" << name << "\" (see tempcert --help)\n";

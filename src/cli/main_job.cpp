@@ -56,6 +56,7 @@ bool shorter_job() {
 // Passed and total checks of the job so far.
 struct Tally {
     int checks = 0, failures = 0;
+    int certificates = 0; // written (each whole), for the Ctrl-C message
     void add(bool ok) {
         ++checks;
         failures += !ok;
@@ -78,6 +79,7 @@ CertifyOptions certify_case(const Model &m, const std::string &id, const std::st
     CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
     std::string cert_path = "certificates/" + id + ".certificate.json";
     write_json_file(cert_path, certificate_json(ci));
+    ++tally.certificates;
     CheckOutcome chk = check_certificate(cert_path, model_path, o.limits, o.precision);
     std::cout << "  n <= " << o.n << ": minimum gap "
               << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"))
@@ -129,6 +131,7 @@ void certify_case_perturbation(const Model &m, const std::string &id,
     std::string path = "certificates/" + id + ".perturbation-certificate.json";
     write_json_file(path, perturbation_certificate_json(m, model_path, run, po, to_string(*beta),
                                                         "perturbation"));
+    ++tally.certificates;
     CheckOutcome pc = check_certificate(path, model_path, po.limits, po.precision);
     std::cout << "  n <= " << big << " (perturbation bounds, no enumeration; exact rounding does "
               << "not apply): beta = " << decimal_significant(*beta, 12, true) << " certified; "
@@ -159,6 +162,7 @@ void certify_case_layerwise(const Model &m, const std::string &id, const std::st
     std::string lw_path = "certificates/" + id + ".layerwise-certificate.json";
     write_json_file(lw_path, layerwise_certificate_json(m, model_path, lw, lo,
                                                         to_string(lw.beta_up), "layerwise"));
+    ++tally.certificates;
     CheckOutcome lc = check_certificate(lw_path, model_path, lo.limits, lo.precision);
     std::cout << "  n <= " << big << " (layerwise, no enumeration): beta = "
               << decimal_significant(lw.beta_up, 12, true) << " certified; " << lw_path << ": "
@@ -187,18 +191,14 @@ int write_reports() {
 
 } // namespace
 
-int run_main_job(const Args &) {
+// The cases one by one: words, certificates, tight brackets, layerwise.
+int run_cases(const Limits &lim, Tally &tally) {
     std::string dir = cases_dir();
     std::string manifest_path = dir + "/manifest.json";
     std::ifstream in(manifest_path);
     if (!in) throw InputError(manifest_path, "", "cannot open the bundled cases' manifest");
     nlohmann::json manifest = nlohmann::json::parse(in);
     std::filesystem::create_directories("certificates");
-    // every step of the job stops on Ctrl-C (issue 13, item 8)
-    Limits lim;
-    lim.threads = default_threads();
-    lim.interrupted = interrupt_flag();
-    Tally tally;
     std::cout << "tempcert " << TEMPCERT_VERSION << ": the bundled cases in " << dir
               << ", eps = 1/100, criterion tv\n\n";
     for (const auto &c : manifest.at("cases")) {
@@ -218,7 +218,34 @@ int run_main_job(const Args &) {
     }
     std::cout << "tempcert: " << tally.checks - tally.failures << " passed, " << tally.failures
               << " failed (certificates in certificates/)\n\n";
-    int rc = write_reports();
+    return kExitOk;
+}
+
+int run_main_job(const Args &args) {
+    // the options every command has (--threads, --time-limit, the limits)
+    po::options_description desc("options (every command's)");
+    po::variables_map vm;
+    if (!parse_command("", "[--threads N] [--time-limit S] [limits]\n\n"
+                           "No command: the bundled cases (words, certificates, tight brackets),\n"
+                           "then the reports (report/, report/counting/).",
+                       desc, args, nullptr, 0, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    if (common.json) throw InputError("", "--json", "the main job has no JSON output");
+    // every step of the job stops on Ctrl-C (issue 13, item 8)
+    Limits lim = common.limits;
+    Tally tally;
+    int rc = kExitOk;
+    try {
+        run_cases(lim, tally);
+        rc = write_reports();
+    } catch (const Interrupted &) {
+        // what was written is whole and stays: say so (issue 33, item 6)
+        std::cerr << "tempcert: interrupted; the " << tally.certificates
+                  << " certificates written before it are complete (certificates/); no "
+                     "other file was written\n";
+        return 130;
+    }
     if (rc != kExitOk) return rc;
     return tally.failures == 0 ? kExitOk : kExitRefuted;
 }

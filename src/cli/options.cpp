@@ -133,15 +133,17 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
         all.add_options()(positional, po::value<std::vector<std::string>>(), "");
         pos.add(positional, max_positional);
     }
+    // "" is the main job (no command): `tempcert --threads 1`
+    const std::string shown = name.empty() ? "tempcert" : "tempcert " + name;
     try {
         po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
         po::notify(vm);
     } catch (const po::error &e) {
-        throw InputError("", "tempcert " + name,
-                         abbreviate_long_words(e.what()) + " (see tempcert " + name + " --help)");
+        throw InputError("", shown,
+                         abbreviate_long_words(e.what()) + " (see " + shown + " --help)");
     }
     if (vm.count("help")) {
-        std::cout << "usage: tempcert " << name << " " << usage << "\n\n" << desc << "\n";
+        std::cout << "usage: " << shown << " " << usage << "\n\n" << desc << "\n";
         return false;
     }
     check_command_options(vm, name);

@@ -29,5 +29,30 @@ else
     fail=$((fail + 1)); echo "FAIL: main job wrote no report into report/"
 fi
 
+# issue 33, item 6: the job takes every command's options, and after Ctrl-C
+# it names the certificates it wrote (it said "no certificate written")
+check() { # NAME CONDITION...
+    local name=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+opts=$(mktemp -d)
+out=$(cd "$opts" && "$tempcert" --bogus 2>&1)
+check "tempcert --bogus exits 2 naming the option" [ $? = 2 ]
+check "tempcert --bogus: message" grep -q "unrecognised option '--bogus'" <<<"$out"
+(cd "$opts" && "$tempcert" --threads 1 --time-limit 1 >/dev/null 2>&1)
+check "tempcert --threads 1 --time-limit 1 exits 3" [ $? = 3 ]
+rm -rf "$opts/certificates"
+(cd "$opts" && exec "$tempcert" --threads 1 >/dev/null 2>"$opts/err") &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+check "the main job stops on Ctrl-C with exit 130" [ $? = 130 ]
+written=$(ls "$opts/certificates" 2>/dev/null | grep -c '\.json$')
+check "after Ctrl-C it names the $written certificates it wrote" \
+    grep -q "the $written certificates written before it are complete" "$opts/err"
+rm -rf "$opts"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
