@@ -12,7 +12,7 @@ struct HorizonResult {
     std::size_t certified_up_to = 0; // 0: not even length 1
     std::optional<Violation> first_failure; // a word of length certified_up_to + 1
     std::optional<std::string> undecided;   // why nothing is known beyond certified_up_to
-    std::string method; // what certified the lengths: exhaustive, symbolic, layerwise
+    std::string method; // what certified the lengths: exhaustive, symbolic, layerwise, perturbation
     std::uint64_t words = 0;                // words the enumeration judged
 };
 
@@ -23,7 +23,8 @@ struct HorizonResult {
 // (certify_auto) over every length --max-words allows: it judges shorter
 // words first, so its first failing word is a shortest one; and beyond
 // that, the layerwise argument by bisection (certified at n implies
-// certified at every m < n). `o.n` is N.
+// certified at every m < n), or where it does not apply the perturbation
+// argument the same way. `o.n` is N.
 HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
 
 } // namespace tempcert

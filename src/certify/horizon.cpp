@@ -2,6 +2,7 @@
 #include "tempcert/horizon.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/perturbation.hpp"
 #include "tempcert/symbolic.hpp"
 
 namespace tempcert {
@@ -98,13 +99,59 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
     return true;
 }
 
+// Whether the perturbation argument at length n certifies beta (every
+// word of length 1..n: proofs/perturbation.md); its failure when it does
+// not apply at n.
+bool perturbation_certifies(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
+                            std::size_t n, std::string &failure) {
+    PerturbationArgument arg(m, n, o.limits);
+    if (!arg.applies()) {
+        failure = arg.failure();
+        return false;
+    }
+    PerturbationRun run = arg.run(beta, o.eps, o.criterion, o.precision.start, o.limits);
+    if (run.verdict != Verdict::Certified) failure = run.shortfall;
+    return run.verdict == Verdict::Certified;
+}
+
+// When the layerwise method does not apply, the perturbation argument, as
+// `tight` uses it (issue 33, item 6): the largest n in (certified_up_to,
+// N] it certifies, by bisection; each n reported was itself certified.
+void beyond_by_perturbation(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
+                            HorizonResult &h, const std::string &why) {
+    std::size_t lo = h.certified_up_to, hi = h.max_n;
+    std::string failure, at_hi;
+    if (perturbation_certifies(m, beta, o, hi, failure)) {
+        lo = hi;
+    } else {
+        at_hi = failure;
+        while (hi - lo > 1) {
+            std::size_t mid = lo + (hi - lo) / 2;
+            if (perturbation_certifies(m, beta, o, mid, failure)) {
+                lo = mid;
+            } else {
+                hi = mid;
+                at_hi = failure;
+            }
+        }
+    }
+    if (lo > h.certified_up_to) {
+        h.certified_up_to = lo;
+        h.method = h.method.empty() ? "perturbation" : h.method + "+perturbation";
+    }
+    if (h.certified_up_to < h.max_n)
+        h.undecided = why + ", and the perturbation argument stops at n = " +
+                      std::to_string(h.certified_up_to) + ": " + at_hi;
+}
+
 void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
                         HorizonResult &h) {
     std::string budget = "words longer than " + std::to_string(h.certified_up_to) +
                          " exceed --max-words (" + std::to_string(o.limits.max_words) + ")";
     LayerwiseResult lw = certify_layerwise(m, h.max_n, o.eps, o.limits, h.max_n <= 64);
     if (!lw.applies) {
-        h.undecided = budget + ", and the layerwise method does not apply: " + lw.failure;
+        beyond_by_perturbation(m, beta, o, h, budget + ", the layerwise method does not apply (" +
+                                                  lw.failure + ")");
         return;
     }
     std::size_t best = layerwise_bisect(lw, beta, 0, h.max_n, o);

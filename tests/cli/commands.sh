@@ -104,6 +104,13 @@ expect 2 '--n: expected n >= 1' -- certify "$hasb" --n 0 --eps 0.1
 expect 0 'beta = 1 \(beta_gap is 0' -- certify "$cases/../tests/bad/no-heads-negative-beta.json" --n 3 --eps 1/100
 expect 3 '"beta_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
 expect 3 '"min_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
+# horizon beyond enumeration tries the perturbation argument where the
+# layerwise one does not apply (as tight does; issue 33, item 6); certify
+# agrees at the lengths either side
+expect 0 'certified up to n = 599 of 5000 .*method exhaustive\+perturbation' -- horizon "$two" --eps 1/100 --beta 11 --max-n 5000 --max-words 1000
+expect 0 'perturbation argument stops at n = 599: layer 2 head 1' -- horizon "$two" --eps 1/100 --beta 11 --max-n 5000 --max-words 1000
+expect 0 'verdict: certified' -- certify "$two" --eps 1/100 --beta 11 --n 599 --method layerwise
+expect 3 'verdict: undecided' -- certify "$two" --eps 1/100 --beta 11 --n 600 --method layerwise
 maxlen=$(mktemp)
 sed 's/"width": 4,/"width": 4, "max_length": 8,/' "$hasb" >"$maxlen"
 expect 0 'certified up to n = 5 of 5' -- horizon "$maxlen" --eps 1/100 --beta 20 --max-n 5
