@@ -26,6 +26,10 @@ class ExprError : public std::runtime_error {
     std::size_t column_;
 };
 
+// The message of an evaluation error of an expression without j (a beta):
+// "at n = N" in place of the evaluator's "at j = 0, n = N".
+std::string message_without_j(const ExprError &err);
+
 class Expr {
   public:
     enum class Op { Number, J, N, Add, Sub, Mul, Div, Neg, Pow, Log, Sqrt, Delta };

@@ -122,7 +122,8 @@ int certify_by_perturbation(const Model &m, const PerturbationArgument &arg,
                             "to see which layer fails)");
         beta_text = to_string(*found);
     }
-    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start);
+    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start,
+                               vm.count("beta") ? beta_place(vm, m) : "beta");
     PerturbationRun run = arg.run(beta, o.eps, o.criterion, o.precision.start, o.limits);
     if (vm.count("output")) write_certificate(m, run, beta, beta_text, vm, o);
     if (common.json)

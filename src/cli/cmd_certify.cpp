@@ -73,7 +73,8 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
         return certify_by_perturbation(m, PerturbationArgument(m, o.n, o.limits), lw.failure, vm,
                                        o, common);
     std::string beta_text = vm.count("beta") ? beta_option(vm, m) : to_string(lw.beta_up);
-    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start);
+    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start,
+                               vm.count("beta") ? beta_place(vm, m) : "beta");
     LayerwiseVerdict lv = layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start);
     const Verdict verdict = lv.verdict;
     const std::string &shortfall = lv.shortfall;
@@ -172,7 +173,10 @@ ExhaustiveRun certify_exhaustively(const Model &m, const po::variables_map &vm,
         run.beta_text = to_string(beta_to_certify(run.bgap));
         run.source = "beta_gap";
     }
-    run.r = certify_auto(m, parse_beta(run.beta_text, m, o.n, o.precision.start), o);
+    run.r = certify_auto(m,
+                         parse_beta(run.beta_text, m, o.n, o.precision.start,
+                                    vm.count("beta") ? beta_place(vm, m) : "beta"),
+                         o);
     return run;
 }
 

@@ -48,7 +48,8 @@ int run_eval(const Args &args) {
     Trace hard = evaluate_hard(m, w, common.precision);
     std::optional<Trace> soft;
     if (want_soft) {
-        BetaSpec beta = parse_beta(beta_option(vm, m), m, w.size(), common.precision.start);
+        BetaSpec beta = parse_beta(beta_option(vm, m), m, w.size(), common.precision.start,
+                                   beta_place(vm, m));
         SoftOptions options;
         options.precision = common.precision;
         options.target_width = width;

@@ -66,7 +66,7 @@ int run_horizon(const Args &args) {
         beta_text = m.beta_native->canonical();
     else
         throw InputError("", "--beta", "expected --beta B (the model has no beta_native)");
-    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start);
+    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start, beta_place(vm, m));
     HorizonResult h = horizon(m, beta, o);
     if (common.json) {
         nlohmann::ordered_json j{{"model", m.source},

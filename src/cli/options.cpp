@@ -166,8 +166,14 @@ std::string model_arg(const po::variables_map &vm, const char *command) {
     return vm["model"].as<std::vector<std::string>>().front();
 }
 
-BetaSpec parse_beta(const std::string &text, const Model &m, std::size_t n, Prec prec) {
-    BetaSpec beta = BetaSpec::parse(text, m.layers.size());
+std::string beta_place(const po::variables_map &vm, const Model &m) {
+    bool native = !vm.count("beta") || vm["beta"].as<std::string>() == "native";
+    return native && m.beta_native ? "$.beta_native of " + m.source : std::string("--beta");
+}
+
+BetaSpec parse_beta(const std::string &text, const Model &m, std::size_t n, Prec prec,
+                    const std::string &where) {
+    BetaSpec beta = BetaSpec::parse(text, m.layers.size(), where);
     bool heads = false;
     for (const auto &layer : m.layers)
         heads = heads || !layer.heads.empty();

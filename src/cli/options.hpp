@@ -48,7 +48,13 @@ std::string beta_option(const po::variables_map &vm, const Model &m);
 // `text` parsed as the beta of `m`'s layers for lengths up to n. With no
 // attention head, nothing would ever evaluate it: its positivity is checked
 // here, so a model without heads does not certify at beta -1.
-BetaSpec parse_beta(const std::string &text, const Model &m, std::size_t n, Prec prec);
+// `where` names the beta's source in messages: "--beta", or the model's
+// beta_native (beta_place).
+BetaSpec parse_beta(const std::string &text, const Model &m, std::size_t n, Prec prec,
+                    const std::string &where = "--beta");
+// "--beta", or "$.beta_native of FILE" when the beta is the model's own
+// (--beta native, or horizon without --beta).
+std::string beta_place(const po::variables_map &vm, const Model &m);
 
 // --alphabet a,b,...: symbols of letters, digits or _, none twice, at most
 // --max-alphabet (InputError naming the column / LimitError).

@@ -61,13 +61,9 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
     try {
         v = e.eval(Rational(0), Rational(static_cast<long>(n)), prec);
     } catch (const ExprError &err) {
-        // beta has no j: the evaluator's "at j = 0, n = N" reads "at n = N"
-        std::string what = err.what();
-        if (auto at = what.find("at j = 0, n = "); at != std::string::npos)
-            what.replace(at, 14, "at n = ");
         throw InputError("", where_,
                          "beta \"" + e.text() + "\" at column " + std::to_string(err.column()) +
-                             ": " + what);
+                             ": " + message_without_j(err));
     }
     // Positivity is decided by raising the precision (up to kBetaSignPrec), not
     // at the working precision alone: a beta such as sqrt(2) - 1.41421356...

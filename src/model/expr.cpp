@@ -365,4 +365,10 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
     return Rational(0);
 }
 
+std::string message_without_j(const ExprError &err) {
+    std::string what = err.what();
+    if (auto at = what.find("at j = 0, n = "); at != std::string::npos) what.replace(at, 14, "at n = ");
+    return what;
+}
+
 } // namespace tempcert

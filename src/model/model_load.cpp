@@ -425,7 +425,8 @@ class ModelReader {
                 if (is_positive(b, kPrecStart) == Tri::False)
                     fail("$.beta_native", "not positive at n = " + std::to_string(n));
             } catch (const ExprError &err) {
-                fail("$.beta_native", "column " + std::to_string(err.column()) + ": " + err.what());
+                fail("$.beta_native",
+                     "column " + std::to_string(err.column()) + ": " + message_without_j(err));
             } catch (const Undecided &) {
             }
         }

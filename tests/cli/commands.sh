@@ -111,6 +111,13 @@ expect 0 'certified up to n = 599 of 5000 .*method exhaustive\+perturbation' -- 
 expect 0 'perturbation argument stops at n = 599: layer 2 head 1' -- horizon "$two" --eps 1/100 --beta 11 --max-n 5000 --max-words 1000
 expect 0 'verdict: certified' -- certify "$two" --eps 1/100 --beta 11 --n 599 --method layerwise
 expect 3 'verdict: undecided' -- certify "$two" --eps 1/100 --beta 11 --n 600 --method layerwise
+# a beta from the model's beta_native is named as such, not as --beta
+native=$(mktemp)
+sed 's|"width": 4,|"width": 4, "beta_native": "1000/(9-n)",|' "$hasb" >"$native"
+expect 2 '\$\.beta_native of .*division by zero at n = 9' -- certify "$native" --n 10 --eps 1/100 --beta native
+expect 2 '\$\.beta_native of .*division by zero at n = 9' -- horizon "$native" --eps 1/100 --max-n 10
+expect 2 '^tempcert: --beta: .*division by zero at n = 9' -- certify "$native" --n 10 --eps 1/100 --beta '1000/(9-n)'
+rm -f "$native"
 maxlen=$(mktemp)
 sed 's/"width": 4,/"width": 4, "max_length": 8,/' "$hasb" >"$maxlen"
 expect 0 'certified up to n = 5 of 5' -- horizon "$maxlen" --eps 1/100 --beta 20 --max-n 5
