@@ -107,8 +107,8 @@ expect 3 '"min_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
 # horizon beyond enumeration tries the perturbation argument where the
 # layerwise one does not apply (as tight does; issue 33, item 6); certify
 # agrees at the lengths either side
-expect 0 'certified up to n = 599 of 5000 .*method exhaustive\+perturbation' -- horizon "$two" --eps 1/100 --beta 11 --max-n 5000 --max-words 1000
-expect 0 'perturbation argument stops at n = 599: layer 2 head 1' -- horizon "$two" --eps 1/100 --beta 11 --max-n 5000 --max-words 1000
+expect 0 'certified up to n = 599 of 1000 .*method exhaustive\+perturbation' -- horizon "$two" --eps 1/100 --beta 11 --max-n 1000 --max-words 1000
+expect 0 'perturbation argument stops at n = 599: layer 2 head 1' -- horizon "$two" --eps 1/100 --beta 11 --max-n 1000 --max-words 1000
 expect 0 'verdict: certified' -- certify "$two" --eps 1/100 --beta 11 --n 599 --method layerwise
 expect 3 'verdict: undecided' -- certify "$two" --eps 1/100 --beta 11 --n 600 --method layerwise
 # a beta from the model's beta_native is named as such, not as --beta
