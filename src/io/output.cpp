@@ -139,11 +139,15 @@ struct Staged {
 
 // The mode an output gets: an existing file's own (a 0600 file stays
 // 0600), else the usual 0666 less the umask (mkstemp makes files 0600).
-mode_t output_mode(const struct stat *existing) {
-    if (existing) return existing->st_mode & 07777;
+mode_t current_umask() {
     mode_t mask = ::umask(0);
     ::umask(mask);
-    return 0666 & ~mask;
+    return mask;
+}
+
+mode_t output_mode(const struct stat *existing) {
+    if (existing) return existing->st_mode & 07777;
+    return 0666 & ~current_umask();
 }
 
 Staged stage(const std::string &path, const std::string &text) {
@@ -442,7 +446,10 @@ void write_output_directory(const std::string &shown, const std::string &format,
                            .string();
     if (!::mkdtemp(tmpl.data()))
         throw InputError(shown, "", "cannot create a directory beside the output: " + reason());
-    ::chmod(tmpl.c_str(), 0777 & output_mode(nullptr));
+    // mkdtemp makes it 0700; a directory needs its search bits (0777, not
+    // a file's 0666, less the umask: without them its owner could not
+    // write into it)
+    ::chmod(tmpl.c_str(), 0777 & ~current_umask());
     try {
         fill(tmpl);
         std::vector<std::string> names;

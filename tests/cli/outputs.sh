@@ -37,6 +37,10 @@ wants 2 'exp: is not empty and not a directory tempcert wrote .*tempcert-directo
 
 # a new report carries the marker: format, tool, the files it wrote
 wants 0 'report: 2 rows' -- report has-b --n 2..3 --out rep
+# a directory with its search bits: its owner can enter and write it (it
+# was made 0644 once, which only root could use)
+mode=$(stat -c %a rep)
+[ $((8#$mode & 8#700)) = $((8#700)) ] || bad "the report directory has mode $mode"
 python3 - rep/tempcert-directory.json <<'PY' || bad "the marker is not as documented"
 import json, os, sys
 m = json.load(open(sys.argv[1]))
