@@ -329,6 +329,18 @@ bool is_empty_directory(const fs::path &dir) {
     return fs::is_empty(dir, ec) && !ec;
 }
 
+// The marker of an existing directory tempcert may write into; none for an
+// empty one. A non-empty directory without a marker is refused.
+std::optional<DirectoryMarker> owned_marker(const std::string &shown, const fs::path &dir,
+                                            const std::string &format) {
+    std::optional<DirectoryMarker> marker = read_marker(shown, dir, format);
+    if (!marker && !is_empty_directory(dir))
+        throw InputError(shown, "",
+                         "is not empty and not a directory tempcert wrote (it has no " +
+                             std::string(kDirectoryMarker) + "); name a new or empty directory");
+    return marker;
+}
+
 // Refuses a directory tempcert may not write into: the current directory
 // or one containing it, one containing an input of this command, a file,
 // a non-empty directory without the marker.
@@ -354,11 +366,7 @@ void check_directory(const std::string &shown, const fs::path &dir, const std::s
     struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0) return; // a new directory
     if (!S_ISDIR(st.st_mode)) throw InputError(shown, "", "exists and is not a directory");
-    if (!read_marker(shown, dir, format) && !is_empty_directory(dir))
-        throw InputError(shown, "",
-                         "is not empty and not a directory tempcert wrote (it has no " +
-                             std::string(kDirectoryMarker) +
-                             "); name a new or empty directory");
+    owned_marker(shown, dir, format);
 }
 
 fs::path output_directory_path(const std::string &shown) {
@@ -401,11 +409,8 @@ class DirectoryLock {
 void replace_owned_files(const std::string &shown, const fs::path &dir, const fs::path &staged,
                          const std::vector<std::string> &names, const std::string &format) {
     DirectoryLock lock(shown, dir);
-    std::optional<DirectoryMarker> old = read_marker(shown, dir, format);
-    if (!old && !is_empty_directory(dir))
-        throw InputError(shown, "",
-                         "is not empty and not a directory tempcert wrote (it has no " +
-                             std::string(kDirectoryMarker) + "); name a new or empty directory");
+    // read again under the lock: another command may have written it since
+    std::optional<DirectoryMarker> old = owned_marker(shown, dir, format);
     const std::set<std::string> mine = old ? old->files : std::set<std::string>{};
     for (const auto &name : names) {
         struct stat st {};
