@@ -41,6 +41,10 @@ std::string to_decimal(const Rational &q, int digits, bool up);
 
 bool is_integer(const Rational &q);
 
+// Bits of q's numerator and denominator together: what exact arithmetic on
+// q costs (the caps of expression powers and of forms are in these bits).
+std::size_t bit_size(const Rational &q);
+
 // Text of a number for a message: as it is up to 40 characters, else its
 // first 20 and last 10 characters with the count between ("1234...(1900
 // characters)..."), so that no message echoes a huge number (issue 13).

@@ -263,8 +263,7 @@ Real power(const Real &base, long k, Prec prec, std::size_t column) {
     if (base.is_exact()) {
         if (base.exact() == 0 && k < 0) throw ExprError(column, "zero raised to a negative power");
         Rational b = base.exact();
-        std::size_t bits = mpz_sizeinbase(mpq_numref(b.backend().data()), 2) +
-                           mpz_sizeinbase(mpq_denref(b.backend().data()), 2);
+        std::size_t bits = bit_size(b);
         if (b != 0 && b != 1 && b != -1 &&
             static_cast<double>(bits) * static_cast<double>(m) > double(kMaxExprPowerBits))
             throw ExprError(column, "the power's exact value would have more than " +

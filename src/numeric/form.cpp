@@ -115,18 +115,13 @@ void accumulate(std::map<Form::Monomial, Rational> &terms, const Form::Monomial 
     if (it->second == 0) terms.erase(it);
 }
 
-std::size_t bits_of(const Rational &q) {
-    mpq_srcptr r = q.backend().data();
-    return mpz_sizeinbase(mpq_numref(r), 2) + mpz_sizeinbase(mpq_denref(r), 2);
-}
-
 } // namespace
 
 // Whether a form just computed stays within the caps (form.hpp).
 static bool within_caps(const std::map<Form::Monomial, Rational> &terms) {
     if (terms.size() > kMaxFormTerms) return false;
     for (const auto &[m, c] : terms)
-        if (bits_of(c) > kMaxFormCoefficientBits) return false;
+        if (bit_size(c) > kMaxFormCoefficientBits) return false;
     return true;
 }
 

@@ -100,6 +100,11 @@ std::string to_string(const Rational &q) {
     return numerator(q).str() + "/" + denominator(q).str();
 }
 
+std::size_t bit_size(const Rational &q) {
+    mpq_srcptr r = q.backend().data();
+    return mpz_sizeinbase(mpq_numref(r), 2) + mpz_sizeinbase(mpq_denref(r), 2);
+}
+
 bool is_integer(const Rational &q) {
     return denominator(q) == 1;
 }
