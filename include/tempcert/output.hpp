@@ -45,6 +45,19 @@ void write_output_files(const std::vector<std::pair<std::string, std::string>> &
 // Records that the command reads `path` (called by the input readers).
 void note_input_file(const std::string &path);
 
+// The inputs of one command: the files noted from its construction to its
+// destruction. Every command (dispatch, the Python module's calls) runs in
+// one, so a file one command read is not taken for an input of the next in
+// the same process. Commands do not overlap (the Python module runs one at
+// a time).
+class InputScope {
+  public:
+    InputScope();
+    ~InputScope();
+    InputScope(const InputScope &) = delete;
+    InputScope &operator=(const InputScope &) = delete;
+};
+
 // Throws InputError when `path` names a file the command reads.
 void refuse_input_as_output(const std::string &path);
 

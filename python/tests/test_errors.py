@@ -236,3 +236,19 @@ def test_huge_integers_and_options_as_cases_raise_tempcert_errors():
         tempcert.Model.from_dict(d)
     with pytest.raises(tempcert.BadInput, match="not an option"):
         tempcert.report(["--help"])
+
+
+def test_a_file_one_call_read_is_not_an_input_of_the_next(tmp_path):
+    # issue 34: the input registry was process-global, so a model file read
+    # by eval was later refused as certify's output ("also an input")
+    import shutil
+    p = tmp_path / "m.json"
+    shutil.copy(HAS_B, p)
+    assert tempcert.eval(str(p), "ab").accept is True
+    r = tempcert.certify(HAS_B, 3, Fraction(1, 100), output=str(p))
+    assert r.verdict == "certified"
+    assert json.loads(p.read_text())["format"] == "tempcert-certificate/1"
+    # within one call the refusal stands: the model is also the output
+    shutil.copy(HAS_B, p)
+    with pytest.raises(tempcert.BadInput, match="also an input"):
+        tempcert.certify(str(p), 3, Fraction(1, 100), output=str(p))

@@ -104,6 +104,7 @@ int dispatch(const Args &args) {
     struct ReleaseOutput { // whatever way the command ends
         ~ReleaseOutput() { release_standard_output(); }
     } release;
+    InputScope inputs; // this command's inputs only, not an earlier call's
     // messages may echo input (a name, a symbol): escaped, never raw
     auto say = [](const std::string &text) {
         std::cerr << printable("tempcert: " + text, true) << "\n";

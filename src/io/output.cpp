@@ -204,6 +204,18 @@ void note_input_file(const std::string &path) {
     if (!ec) g_input_paths.push_back(canonical);
 }
 
+namespace {
+void forget_inputs() {
+    std::lock_guard lock(g_inputs_mutex);
+    g_inputs.clear();
+    g_input_paths.clear();
+}
+} // namespace
+
+InputScope::InputScope() { forget_inputs(); }
+
+InputScope::~InputScope() { forget_inputs(); }
+
 bool names_standard_output(const std::string &path) {
     return path == "-" || descriptor_of(path) == 1;
 }
