@@ -43,9 +43,10 @@ struct ReportOptions {
     std::function<void(std::size_t, std::size_t, const std::string &, std::size_t)> progress;
 };
 
-// The rows, in case order then n order. A row beyond tight_words uses the
-// symbolic analysis (first-layer models) or layerwise certification; an n
-// neither reaches gets no row (and a note in `skipped`).
+// The rows, in case order then n order, each by the tight command's method
+// (choose_tight_method with tight_words as the word budget): enumeration,
+// the symbolic bracket or the layerwise bracket; an n no method answers
+// gets no row (and a line in `skipped` saying why).
 std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, const ReportOptions &o,
                                       std::vector<std::string> &skipped);
 

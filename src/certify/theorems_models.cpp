@@ -8,6 +8,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/ltl.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/theorems.hpp"
 
 #include <algorithm>
@@ -104,12 +105,12 @@ struct GrowthFit {
 // `need_text` with t left as the certified sufficient beta.
 std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps,
                           const Limits &limits, Rational &t, const std::string &need_text) {
-    if (count_words(m.alphabet.size(), n) > 1024) return need_text;
     CertifyOptions o;
     o.n = n;
     o.eps = eps;
     o.limits = limits;
-    TightResult tr = tight_exhaustive(m, o, Rational(1, 10000));
+    if (choose_tight_method(m, o, 1024).method != TightMethod::Exhaustive) return need_text;
+    TightResult tr = tight_auto(m, o, Rational(1, 10000), 1024);
     t = tr.lo_witness ? tr.beta_hi : Rational(0);
     return ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
            decimal_significant(tr.beta_hi, 8, true) + "]";

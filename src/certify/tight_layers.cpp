@@ -18,10 +18,21 @@ namespace {
 constexpr std::size_t kLowerEndLength = 256;
 
 // The upper end and how it was found, or Undecided naming both methods.
+// The least head gap over the layers' value sets (exact rounding applies).
+std::optional<Real> least_layer_gap(const LayerwiseResult &lw, Prec prec) {
+    std::optional<Real> least;
+    for (const auto &layer : lw.layers)
+        for (const auto &h : layer.heads)
+            if (h.min_gap && (!least || less(*h.min_gap, *least, prec) == Tri::True))
+                least = h.min_gap;
+    return least;
+}
+
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
-                         std::string &how) {
+                         std::string &how, std::optional<Real> &least_gap) {
     LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
     if (lw.applies) {
+        least_gap = least_layer_gap(lw, o.precision.start);
         LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n,
                                                o.criterion, o.precision.start);
         if (v.verdict == Verdict::Certified) {
@@ -46,7 +57,7 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
     t.kind = "bracket";
     t.gaps.method = "layerwise";
     std::string how;
-    t.beta_hi = certified_upper(m, o, rel, how);
+    t.beta_hi = certified_upper(m, o, rel, how, t.gaps.min_gap);
     t.beta_lo = 0;
     t.note = "beta_hi certified by " + how + ", no enumeration";
     if (o.criterion != Criterion::Tv) {

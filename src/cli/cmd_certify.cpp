@@ -7,7 +7,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/printable.hpp"
 #include "tempcert/layerwise.hpp"
-#include "tempcert/symbolic.hpp"
+#include "tempcert/method.hpp"
 
 #include <iostream>
 
@@ -398,14 +398,7 @@ int run_tight(const Args &args) {
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");
     if (vm["per-layer"].as<bool>()) return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
-    std::string why_not;
-    bool symbolic = o.criterion == Criterion::Tv &&
-                    count_words(m.alphabet.size(), o.n) > o.limits.max_words &&
-                    symbolic_applies(m, why_not);
-    bool enumerable = count_words(m.alphabet.size(), o.n) <= o.limits.max_words;
-    TightResult t = symbolic    ? tight_symbolic(m, o, rel)
-                    : enumerable ? tight_exhaustive(m, o, rel)
-                                 : tight_by_layers(m, o, rel);
+    TightResult t = tight_auto(m, o, rel, o.limits.max_words);
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
     const bool profiled = !t.profile.heads.empty(); // empty: irrational scores

@@ -14,6 +14,7 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/perturbation.hpp"
 
 #include <nlohmann/json.hpp>
@@ -96,7 +97,7 @@ CertifyOptions certify_case(const Model &m, const std::string &id, const std::st
 void print_tight(const Model &m, const CertifyOptions &o) {
     CertifyOptions t = o;
     t.n = m.alphabet.size() == 2 ? (shorter_job() ? 5 : 6) : (shorter_job() ? 3 : 4);
-    TightResult tr = tight_exhaustive(m, t, Rational(1, 1000000));
+    TightResult tr = tight_auto(m, t, Rational(1, 1000000), t.limits.max_words);
     std::cout << "  n <= " << t.n << ": tight beta in [" << decimal_significant(tr.beta_lo, 12, false)
               << ", " << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
     if (tr.lo_witness)

@@ -1,9 +1,11 @@
-// The numbers of a report: per case and n, the same computations as the
-// `tight` command: enumeration within the word budget, beyond it the
-// symbolic tight bracket (heads in layer 1) or the layerwise bound. No number is computed twice by
-// different code: a test compares each with `tight`, `gap` and `bound`.
+// The numbers of a report: per case and n, the tight command's computation
+// by the same method chooser (include/tempcert/method.hpp): enumeration
+// within the word budget, beyond it the symbolic tight bracket (heads in
+// layer 1) or the layerwise bracket (exact rounding or the perturbation
+// argument). No number is computed twice by different code: a test compares
+// each with `tight`, `gap` and `bound`.
 #include "tempcert/error.hpp"
-#include "tempcert/layerwise.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/report.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -54,56 +56,60 @@ void fill_tight(ReportRow &r, const ReportCase &c, const TightResult &t) {
     if (!t.converged && r.note.empty()) r.note = "bracket not converged";
 }
 
-ReportRow tight_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {
-    ReportRow r;
-    r.case_id = c.id;
-    r.n = n;
-    r.method = "exhaustive";
-    r.words = count_words(c.model.alphabet.size(), n);
-    fill_tight(r, c, tight_exhaustive(c.model, tight_options(n, o), o.rel));
-    return r;
+// The columns of a bracket found beyond enumeration by the layerwise or
+// perturbation argument: the least head gap over the layers' value sets
+// when known, no Lemma GT beta for the model and no profile.
+void fill_layers(ReportRow &r, const ReportCase &c, const TightResult &t) {
+    fill_tight(r, c, t);
+    if (!t.gaps.min_gap) r.min_gap.clear();
+    r.beta_gap.clear();
+    r.profile_lo.clear();
+    r.profile_hi.clear();
 }
 
-std::optional<ReportRow> analysed_row(const ReportCase &c, std::size_t n, const ReportOptions &o) {
+// Unique-hard ties between different values stop the symbolic bracket: the
+// row keeps the gaps and says why there is no bracket.
+void fill_symbolic_gaps(ReportRow &r, const ReportCase &c, std::size_t n, const ReportOptions &o,
+                        const Undecided &e) {
+    SymbolicOptions so;
+    so.eps = o.eps;
+    so.rel = o.rel;
+    so.precision = o.precision;
+    so.limits = o.limits;
+    SymbolicReport s = analyse_symbolic(c.model, n, so);
+    r.min_gap = gap_text(s.gaps.min_gap);
+    r.beta_gap = beta_text(model_beta_gap(s.gaps, o.eps, o.precision.start));
+    r.note = std::string("no tight bracket: ") + e.what();
+}
+
+// The row of (case, n) by the method the tight command would use (one
+// chooser: include/tempcert/method.hpp), or nullopt with `why` when that
+// method has no answer.
+std::optional<ReportRow> row_for(const ReportCase &c, std::size_t n, const ReportOptions &o,
+                                 std::string &why) {
     ReportRow r;
     r.case_id = c.id;
     r.n = n;
-    std::string why;
-    if (symbolic_applies(c.model, why)) {
-        r.method = "symbolic";
-        try {
-            fill_tight(r, c, tight_symbolic(c.model, tight_options(n, o), o.rel));
-            return r;
-        } catch (const Undecided &e) {
-            // unique-hard ties between different values: gaps only, and why
-            SymbolicOptions so;
-            so.eps = o.eps;
-            so.rel = o.rel;
-            so.precision = o.precision;
-            so.limits = o.limits;
-            SymbolicReport s = analyse_symbolic(c.model, n, so);
-            r.min_gap = gap_text(s.gaps.min_gap);
-            r.beta_gap = beta_text(model_beta_gap(s.gaps, o.eps, o.precision.start));
-            r.note = std::string("no tight bracket: ") + e.what();
+    CertifyOptions co = tight_options(n, o);
+    TightChoice choice;
+    try {
+        TightResult t = tight_auto(c.model, co, o.rel, o.tight_words, &choice);
+        r.method = to_string(choice.method);
+        if (choice.method == TightMethod::Exhaustive) r.words = count_words(c.model.alphabet.size(), n);
+        if (choice.method == TightMethod::Layers)
+            fill_layers(r, c, t);
+        else
+            fill_tight(r, c, t);
+        return r;
+    } catch (const Undecided &e) {
+        r.method = to_string(choice.method);
+        if (choice.method == TightMethod::Symbolic) {
+            fill_symbolic_gaps(r, c, n, o, e);
             return r;
         }
+        why = e.what();
+        return std::nullopt;
     }
-    LayerwiseResult lw = certify_layerwise(c.model, n, o.eps, o.limits);
-    if (!lw.applies) return std::nullopt;
-    r.method = "layerwise";
-    r.beta_gap = decimal_significant(lw.beta_up, 12, true);
-    std::optional<Real> gmin;
-    bool any = false;
-    for (const auto &layer : lw.layers)
-        for (const auto &h : layer.heads) {
-            if (!h.min_gap) continue;
-            if (!any || less(*h.min_gap, *gmin, o.precision.start) == Tri::True) gmin = h.min_gap;
-            any = true;
-        }
-    r.min_gap = gap_text(gmin);
-    r.note = "beyond the enumeration budget: per-layer Lemma GT over the layers' value sets "
-             "(proofs/layerwise.md); no tight bracket";
-    return r;
 }
 
 } // namespace
@@ -116,17 +122,11 @@ std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, cons
         for (std::size_t n : o.ns) {
             if (o.progress) o.progress(k++, total, c.id, n);
             check_budget(o.limits);
-            std::uint64_t words = count_words(c.model.alphabet.size(), n);
-            if (words <= o.tight_words) {
-                rows.push_back(tight_row(c, n, o));
-                continue;
-            }
-            if (auto r = analysed_row(c, n, o))
+            std::string why;
+            if (auto r = row_for(c, n, o, why))
                 rows.push_back(std::move(*r));
             else
-                skipped.push_back(c.id + " at n = " + std::to_string(n) +
-                                  ": beyond the enumeration budget, and neither the symbolic "
-                                  "nor the layerwise method applies");
+                skipped.push_back(c.id + " at n = " + std::to_string(n) + ": " + why);
         }
     return rows;
 }

@@ -165,7 +165,7 @@ std::string markdown_head(const ReportOptions &o, const std::string &proofs) {
 std::string markdown_row(const ReportRow &r) {
     return "| " + std::to_string(r.n) + " | " + r.method + " | " +
            (r.words ? std::to_string(r.words) : std::string("-")) + " | " +
-           (r.min_gap.empty() ? "-" : r.min_gap) + " | " + r.beta_gap + " | " +
+           (r.min_gap.empty() ? "-" : r.min_gap) + " | " + (r.beta_gap.empty() ? "-" : r.beta_gap) + " | " +
            report::bracket_text(r.profile_lo, r.profile_hi) + " | " +
            report::bracket_text(r.tight_lo, r.tight_hi) + " | " + (r.kind.empty() ? "-" : r.kind) +
            " | " +

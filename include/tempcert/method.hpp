@@ -1,0 +1,39 @@
+// The one method chooser for each question (issue 34, item 1): every front
+// door (the tight command, the report, the main job, the theorem instances,
+// and through the command line the Python module) asks here which method
+// answers, so no command reaches a model another cannot.
+#pragma once
+
+#include "tempcert/certify.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace tempcert {
+
+// How a tight bracket is found (proofs/tight-bracket.md).
+enum class TightMethod {
+    Exhaustive, // every word up to n, each end certified or refuted by enumeration
+    Symbolic,   // heads in layer 1 only, tv: the symbolic profile bound
+    Layers,     // beyond enumeration otherwise: layerwise or perturbation upper end
+};
+
+const char *to_string(TightMethod m);
+
+struct TightChoice {
+    TightMethod method = TightMethod::Exhaustive;
+    std::string why; // one line: why this method and not an earlier one
+};
+
+// Enumeration while the words up to o.n number at most `word_budget`;
+// beyond it the symbolic bracket where it applies (tv, heads in layer 1),
+// else the layerwise bracket (which may still be Undecided when neither
+// layerwise argument applies).
+TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::uint64_t word_budget);
+
+// The tight bracket by the chosen method; `chosen` (if given) receives the
+// choice. Throws what the method throws (Undecided, LimitError).
+TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
+                       std::uint64_t word_budget, TightChoice *chosen = nullptr);
+
+} // namespace tempcert

@@ -1,0 +1,43 @@
+// The tight question's method chooser (include/tempcert/method.hpp).
+#include "tempcert/method.hpp"
+#include "tempcert/enumerate.hpp"
+#include "tempcert/symbolic.hpp"
+
+namespace tempcert {
+
+const char *to_string(TightMethod m) {
+    switch (m) {
+    case TightMethod::Exhaustive: return "exhaustive";
+    case TightMethod::Symbolic: return "symbolic";
+    case TightMethod::Layers: return "layerwise";
+    }
+    return "?";
+}
+
+TightChoice choose_tight_method(const Model &m, const CertifyOptions &o,
+                                std::uint64_t word_budget) {
+    std::uint64_t words = count_words(m.alphabet.size(), o.n);
+    if (words <= word_budget)
+        return {TightMethod::Exhaustive, std::to_string(words) + " words, within the budget " +
+                                             std::to_string(word_budget)};
+    std::string why_not;
+    if (o.criterion != Criterion::Tv)
+        why_not = "the symbolic bracket needs --criterion tv";
+    else if (symbolic_applies(m, why_not))
+        return {TightMethod::Symbolic, "beyond the word budget; heads in layer 1 only"};
+    return {TightMethod::Layers, "beyond the word budget; not symbolic: " + why_not};
+}
+
+TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
+                       std::uint64_t word_budget, TightChoice *chosen) {
+    TightChoice c = choose_tight_method(m, o, word_budget);
+    if (chosen) *chosen = c;
+    switch (c.method) {
+    case TightMethod::Exhaustive: return tight_exhaustive(m, o, rel);
+    case TightMethod::Symbolic: return tight_symbolic(m, o, rel);
+    case TightMethod::Layers: return tight_by_layers(m, o, rel);
+    }
+    return tight_by_layers(m, o, rel);
+}
+
+} // namespace tempcert
