@@ -179,10 +179,10 @@ expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$case
 expect 0 'exact rounding does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
 expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "$two" --n 64 --eps 0.01 --method layerwise -o "$work/pt.cert"
 expect 0 's VERIFIED .*perturbation argument recomputed' -- check "$work/pt.cert" --model "$two"
-expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise -o "$work/lw.cert"
+expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 32 --eps 0.01 --method layerwise -o "$work/lw.cert"
 expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
 expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10
-expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 64 --eps 0.01 --method layerwise --beta 5 -o "$work/lw5.cert"
+expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 32 --eps 0.01 --method layerwise --beta 5 -o "$work/lw5.cert"
 
 # horizon at a beta whose 128-bit enclosure is [0, 5.9e61] (value about 1):
 # refuted at ab as certify says, never "certified" on an undecided
