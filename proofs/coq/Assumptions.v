@@ -6,3 +6,8 @@ Print Assumptions Softmax.lemma_gt.
 Print Assumptions Softmax.lemma_gt_k.
 Print Assumptions Softmax.lemma_gt_beta.
 Print Assumptions Softmax.uniform_scores_exact.
+From TempcertProofs Require Import Profile.
+Print Assumptions Profile.tv_le_eps_iff.
+Print Assumptions Profile.below_antitone.
+Print Assumptions Profile.tv_antitone.
+Print Assumptions Profile.profile_threshold_upper.

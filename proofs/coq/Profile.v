@@ -1,0 +1,87 @@
+(* The profile bound (proofs/profile-bound.md): TV <= eps exactly when the
+   weighted sum X of the scores below the maximum is at most k eps/(1-eps);
+   X and TV fall as beta grows (so bisection on beta is sound); and the
+   threshold is at most ln((m-k)/c)/d_min. *)
+From Coq Require Import Reals Lra Lia List.
+From TempcertProofs Require Import Softmax.
+Import ListNotations.
+Open Scope R_scope.
+
+(* Claim, first sentence: TV <= eps iff X <= c = k eps/(1-eps). *)
+Theorem tv_le_eps_iff : forall beta mx eps l,
+  is_max mx l -> 0 < eps < 1 ->
+  (tv beta mx l <= eps <->
+   below beta mx l <= INR (count_max mx l) * eps / (1 - eps)).
+Proof.
+  intros beta mx eps l Hm He.
+  rewrite tv_below_identity by exact Hm.
+  set (k := INR (count_max mx l)). set (X := below beta mx l).
+  assert (Hk : 1 <= k) by (apply count_at_least_one; exact Hm).
+  assert (HX : 0 <= X) by apply below_nonneg.
+  split; intro H.
+  - apply (Rmult_le_compat_r (k + X)) in H; [|lra].
+    replace (X / (k + X) * (k + X)) with X in H by (field; lra).
+    apply (Rmult_le_reg_r (1 - eps)); [lra|].
+    replace (k * eps / (1 - eps) * (1 - eps)) with (k * eps) by (field; lra). nra.
+  - apply (Rmult_le_reg_r (k + X)); [lra|].
+    replace (X / (k + X) * (k + X)) with X by (field; lra).
+    apply (Rmult_le_compat_r (1 - eps)) in H; [|lra].
+    replace (k * eps / (1 - eps) * (1 - eps)) with (k * eps) in H by (field; lra). nra.
+Qed.
+
+(* Claim (1), the part the bisection uses: X does not grow with beta. *)
+Theorem below_antitone : forall b1 b2 mx l,
+  0 <= b1 <= b2 -> Forall (fun s => s <= mx) l -> below b2 mx l <= below b1 mx l.
+Proof.
+  intros b1 b2 mx l Hb Hl; induction l as [|s t IH]; unfold below in *; simpl; [lra|].
+  inversion Hl as [|? ? Hs Ht]; subst. specialize (IH Ht).
+  destruct (Req_EM_T s mx); [lra|].
+  assert (exp (b2 * (s - mx)) <= exp (b1 * (s - mx))) by (apply exp_le_of_le; nra).
+  lra.
+Qed.
+
+(* So TV does not grow with beta: a beta that meets eps, every larger one does. *)
+Theorem tv_antitone : forall b1 b2 mx l,
+  0 <= b1 <= b2 -> is_max mx l -> tv b2 mx l <= tv b1 mx l.
+Proof.
+  intros b1 b2 mx l Hb Hm.
+  rewrite !tv_below_identity by exact Hm.
+  pose proof (count_at_least_one mx l Hm).
+  pose proof (below_nonneg b2 mx l).
+  pose proof (below_antitone b1 b2 mx l Hb (proj2 Hm)).
+  apply frac_mono; lra.
+Qed.
+
+(* Claim (2): with m positions, k of them maximal and every other score at
+   least d below the maximum, beta >= ln((m-k)/c)/d gives TV <= eps
+   (or any beta >= 0 when m - k <= c). *)
+Theorem profile_threshold_upper : forall beta d eps mx l,
+  0 < d -> 0 < eps < 1 -> 0 <= beta -> is_max mx l -> gap_at_least d mx l ->
+  let k := INR (count_max mx l) in
+  let c := k * eps / (1 - eps) in
+  let free := INR (length l) - k in
+  (free <= c \/ ln (free / c) / d <= beta) ->
+  tv beta mx l <= eps.
+Proof.
+  intros beta d eps mx l Hd He Hb Hm Hg k c free Hbeta.
+  apply (proj2 (tv_le_eps_iff beta mx eps l Hm He)). fold k. fold c.
+  set (E := exp (- (beta * d))).
+  assert (HE : 0 < E) by apply exp_pos.
+  assert (Hk : 1 <= k) by (apply count_at_least_one; exact Hm).
+  assert (Hc : 0 < c) by (unfold c; apply Rdiv_lt_0_compat; nra).
+  pose proof (below_bound beta d mx l Hb Hg) as HB. fold k E in HB.
+  assert (HXf : below beta mx l <= free * E) by (unfold free; lra).
+  assert (Hfree : 0 <= free) by (pose proof (below_nonneg beta mx l); nra).
+  destruct Hbeta as [Hf | Hln].
+  - assert (E <= 1) by (unfold E; rewrite <- exp_0; apply exp_le_of_le; nra). nra.
+  - destruct (Req_dec free 0) as [H0 | H0]; [rewrite H0 in HXf; lra|].
+    assert (Hpos : 0 < free / c) by (apply Rdiv_lt_0_compat; lra).
+    assert (ln (free / c) <= beta * d).
+    { apply (Rmult_le_compat_r d) in Hln; [|lra].
+      replace (ln (free / c) / d * d) with (ln (free / c)) in Hln by (field; lra). lra. }
+    assert (HEc : E <= c / free).
+    { unfold E. replace (c / free) with (/ (free / c)) by (field; lra).
+      rewrite <- (exp_ln (free / c) Hpos), <- exp_Ropp. apply exp_le_of_le. lra. }
+    apply (Rmult_le_compat_l free) in HEc; [|lra].
+    replace (free * (c / free)) with c in HEc by (field; lra). lra.
+Qed.
