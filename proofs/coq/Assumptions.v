@@ -11,3 +11,7 @@ Print Assumptions Profile.tv_le_eps_iff.
 Print Assumptions Profile.below_antitone.
 Print Assumptions Profile.tv_antitone.
 Print Assumptions Profile.profile_threshold_upper.
+From TempcertProofs Require Import CheckerBound.
+Print Assumptions CheckerBound.tvs_positive_part.
+Print Assumptions CheckerBound.ps_lower.
+Print Assumptions CheckerBound.checker_tv_bound.

@@ -27,6 +27,10 @@ diff -u assumptions.expected assumptions.out || bad "Print Assumptions differs f
 # every theorem the markdown names, checked to exist
 names=$(grep -ohE 'Coq: `[A-Z][A-Za-z0-9_]*\.[A-Za-z0-9_]+`' "$root"/proofs/*.md | sed 's/Coq: `//; s/`$//' | sort -u)
 [ -n "$names" ] || bad "no proofs/*.md names a Coq theorem"
+# a name broken onto the next line would escape the check above
+if grep -nE 'Coq:[[:space:]]*$' "$root"/proofs/*.md; then
+    bad "a 'Coq:' reference whose name is not on the same line"
+fi
 {
     for f in $(sed -n '/\.v$/p' _CoqProject); do echo "From TempcertProofs Require ${f%.v}."; done
     for n in $names; do echo "Check $n."; done
