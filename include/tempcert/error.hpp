@@ -10,7 +10,16 @@
 
 namespace tempcert {
 
-enum ExitCode : int { kExitOk = 0, kExitRefuted = 1, kExitBadInput = 2, kExitUndecided = 3 };
+// The exit codes of both programs (tempcert, tempcert-check), exported to
+// the Python module as well: one mapping, written once.
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitRefuted = 1,
+    kExitBadInput = 2,
+    kExitUndecided = 3,      // also a limit reached, out of memory
+    kExitInternal = 70,      // EX_SOFTWARE: a bug, please report
+    kExitInterrupted = 130,  // 128 + SIGINT
+};
 
 // Malformed model, expression, word, certificate or option (exit 2).
 // `file` may be empty (command-line input); `place` is a JSON path such as
@@ -40,5 +49,15 @@ class Undecided : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+
+// How a command that threw ends: its exit code and the message that
+// follows the program's name. Call inside a catch block (it rethrows the
+// current exception to classify it); `interrupted` is the program's own
+// sentence for Ctrl-C.
+struct CommandEnding {
+    int code;
+    std::string message;
+};
+CommandEnding ending_of_current_exception(const std::string &interrupted);
 
 } // namespace tempcert

@@ -13,6 +13,8 @@ from ._model import Model, model_from_scratch_file
 from ._numbers import exact, text
 from . import _results as R
 
+_CODE = _core.exit_codes  # the command line's exit codes (include/tempcert/error.hpp)
+
 # Limits and precision options every command accepts, by keyword:
 # max_words=10**8 becomes --max-words 100000000.
 _COMMON = {"threads", "time_limit", "prec_cap", "max_width", "max_layers", "max_heads",
@@ -129,16 +131,16 @@ def run(args, progress=None):
     finished = False
     try:
         code, out, err = _core.run([str(a) for a in args], p.callback)
-        finished = code in (0, 1)
+        finished = code in (_CODE["ok"], _CODE["refuted"])
     finally:
         p.close(finished)
     out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
     message = _message(err)
-    if code == 2:
+    if code == _CODE["bad_input"]:
         raise BadInput(message)
-    if code == 130:
+    if code == _CODE["interrupted"]:
         raise KeyboardInterrupt(message)
-    if code == 3 and not out.strip():
+    if code == _CODE["undecided"] and not out.strip():
         if message.startswith("limit reached: "):
             raise LimitReached(message[len("limit reached: "):])
         if message.startswith("out of memory"):  # a limit too: lower n or the limits
@@ -146,7 +148,7 @@ def run(args, progress=None):
         if message.startswith("undecided: "):
             raise Undecided(message[len("undecided: "):])
         raise Undecided(message)
-    if code not in (0, 1, 3):
+    if code not in (_CODE["ok"], _CODE["refuted"], _CODE["undecided"]):
         raise InternalError(message or f"exit {code}", exit_code=code)
     return code, out, err
 

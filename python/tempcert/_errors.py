@@ -1,6 +1,8 @@
 """The exceptions of the tempcert package, one per exit code of the command
 line: a refutation is a result, never an exception."""
 
+from . import _core
+
 
 class Error(Exception):
     """Base of every tempcert error. ``message`` is the command line's message
@@ -20,14 +22,14 @@ class BadInput(Error, ValueError):
     """Malformed model, formula, tensor file, certificate or option (exit 2).
     The message names the file, the place and what was expected."""
 
-    exit_code = 2
+    exit_code = _core.exit_codes["bad_input"]
 
 
 class LimitReached(Error):
     """A resource limit (--max-* option, --time-limit, memory) was reached
     before the answer (exit 3). Nothing was certified."""
 
-    exit_code = 3
+    exit_code = _core.exit_codes["undecided"]
 
 
 class Undecided(Error):
@@ -35,10 +37,10 @@ class Undecided(Error):
     layerwise method does not apply, or precision ran out. Nothing was
     certified."""
 
-    exit_code = 3
+    exit_code = _core.exit_codes["undecided"]
 
 
 class InternalError(Error):
     """A bug in tempcert (exit 70); please report it with the arguments."""
 
-    exit_code = 70
+    exit_code = _core.exit_codes["internal"]

@@ -111,24 +111,11 @@ int dispatch(const Args &args) {
     };
     try {
         return run_command(args);
-    } catch (const InputError &e) {
-        say(e.message());
-        return kExitBadInput;
-    } catch (const LimitError &e) {
-        say(std::string("limit reached: ") + e.what());
-        return kExitUndecided;
-    } catch (const Undecided &e) {
-        say(std::string("undecided: ") + e.what());
-        return kExitUndecided;
-    } catch (const Interrupted &) {
-        say("interrupted; no result was certified and no certificate written");
-        return 130;
-    } catch (const std::bad_alloc &) {
-        say("out of memory (lower n or the limits)");
-        return kExitUndecided;
-    } catch (const std::exception &e) {
-        say(std::string("internal error: ") + e.what() + " (please report this)");
-        return 70;
+    } catch (...) {
+        CommandEnding end = ending_of_current_exception(
+            "interrupted; no result was certified and no certificate written");
+        say(end.message);
+        return end.code;
     }
 }
 

@@ -245,7 +245,7 @@ int run_main_job(const Args &args) {
         std::cerr << "tempcert: interrupted; the " << tally.certificates
                   << " certificates written before it are complete (certificates/); no "
                      "other file was written\n";
-        return 130;
+        return kExitInterrupted;
     }
     if (rc != kExitOk) return rc;
     return tally.failures == 0 ? kExitOk : kExitRefuted;

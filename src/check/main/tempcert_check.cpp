@@ -129,26 +129,11 @@ int run(int argc, char **argv) {
                       << ")\n";
         else
             std::cout << "s NOT VERIFIED " << o.certificate << ": " << printable(out.reason) << "\n";
-        return out.accepted ? 0 : 1;
-    } catch (const InputError &e) {
-        std::cerr << printable("tempcert-check: " + e.message(), true) << "\n";
-        return kExitBadInput;
-    } catch (const LimitError &e) {
-        std::cerr << printable(std::string("tempcert-check: limit reached: ") + e.what(), true) << "\n";
-        return kExitUndecided;
-    } catch (const Undecided &e) {
-        std::cerr << printable(std::string("tempcert-check: undecided: ") + e.what(), true) << "\n";
-        return kExitUndecided;
-    } catch (const Interrupted &) {
-        std::cerr << "tempcert-check: interrupted; nothing was verified\n";
-        return 130;
-    } catch (const std::bad_alloc &) {
-        std::cerr << "tempcert-check: out of memory\n";
-        return kExitUndecided;
-    } catch (const std::exception &e) {
-        std::cerr << printable(std::string("tempcert-check: internal error: ") + e.what(), true)
-                  << " (please report this)\n";
-        return 70;
+        return out.accepted ? kExitOk : kExitRefuted;
+    } catch (...) {
+        CommandEnding end = ending_of_current_exception("interrupted; nothing was verified");
+        std::cerr << printable("tempcert-check: " + end.message, true) << "\n";
+        return end.code;
     }
 }
 
