@@ -2,13 +2,14 @@
    of the dependency graph instead of one per theorem: 10 s -> about 1 s);
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
-From TempcertProofs Require Import Softmax Profile CheckerBound Perturbation.
+From TempcertProofs Require Import Softmax Profile CheckerBound Perturbation HeadOutput.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
    Softmax.uniform_scores_exact, Profile.tv_le_eps_iff, Profile.below_antitone,
    Profile.tv_antitone, Profile.profile_threshold_upper, CheckerBound.tvs_positive_part,
    CheckerBound.ps_lower, CheckerBound.checker_tv_bound,
-   Perturbation.weight_outside_bound).
+   Perturbation.weight_outside_bound, HeadOutput.positive_part_is_tv,
+   HeadOutput.head_output_moves).
 
 Print Assumptions main_theorems.
