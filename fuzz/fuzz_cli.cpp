@@ -44,6 +44,13 @@ fs::path scratch() {
             fs::copy_file(fs::path(TEMPCERT_SOURCE_DIR) / "cases" / "models" / m[1], d / m[0],
                           fs::copy_options::overwrite_existing);
         fs::current_path(d);
+        // the scratch directory goes with the process (libFuzzer ends by exit())
+        std::atexit([] {
+            std::error_code ec;
+            fs::remove_all(fs::temp_directory_path() /
+                               ("tempcert-fuzz-cli-" + std::to_string(::getpid())),
+                           ec);
+        });
         ::setenv("TEMPCERT_CASES", (fs::path(TEMPCERT_SOURCE_DIR) / "cases").c_str(), 1);
         return d;
     }();
