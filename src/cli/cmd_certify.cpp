@@ -287,6 +287,11 @@ int run_certify(const Args &args) {
         // profiles (sharper per-layer betas) while they stay cheap
         LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
         if (method == "layerwise" || lw.applies) return certify_by_layers(m, lw, vm, o, common);
+        // beyond enumeration without exact rounding: the perturbation
+        // argument, as `--method layerwise` and `tight` take it; else the
+        // word budget's refusal below says what enumeration would cost
+        PerturbationArgument arg(m, o.n, o.limits);
+        if (arg.applies()) return certify_by_perturbation(m, arg, lw.failure, vm, o, common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     ExhaustiveRun run = certify_exhaustively(m, vm, o);

@@ -178,6 +178,11 @@ expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" -
 expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 65 --eps 0.01 --beta 8 --method layerwise
 expect 0 'exact rounding does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
 expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "$two" --n 64 --eps 0.01 --method layerwise -o "$work/pt.cert"
+# --method auto (the default) beyond the word budget reaches the same
+# argument (it stopped at --max-words while tight answered)
+expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "$two" --n 40 --eps 0.01
+expect 0 'verdict: certified' -- certify "$two" --n 40 --eps 0.01
+expect 3 'visits .* words, more than the limit' -- certify "$cases/models/has-b.json" --n 40 --eps 0.01 --method plain
 expect 0 's VERIFIED .*perturbation argument recomputed' -- check "$work/pt.cert" --model "$two"
 expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 32 --eps 0.01 --method layerwise -o "$work/lw.cert"
 expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
