@@ -2,7 +2,8 @@
    of the dependency graph instead of one per theorem: 10 s -> about 1 s);
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
-From TempcertProofs Require Import Softmax Profile CheckerBound Perturbation HeadOutput.
+From TempcertProofs Require Import Softmax Profile CheckerBound Perturbation HeadOutput
+  RatioBound.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -10,6 +11,7 @@ Definition main_theorems :=
    Profile.tv_antitone, Profile.profile_threshold_upper, CheckerBound.tvs_positive_part,
    CheckerBound.ps_lower, CheckerBound.checker_tv_bound,
    Perturbation.weight_outside_bound, HeadOutput.positive_part_is_tv,
-   HeadOutput.head_output_moves).
+   HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
+   RatioBound.tanh_form).
 
 Print Assumptions main_theorems.
