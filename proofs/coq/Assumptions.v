@@ -10,7 +10,7 @@ Definition main_theorems :=
    Softmax.uniform_scores_exact, Profile.tv_le_eps_iff, Profile.below_antitone,
    Profile.tv_antitone, Profile.profile_threshold_upper, CheckerBound.tvs_positive_part,
    CheckerBound.ps_lower, CheckerBound.checker_tv_bound,
-   Perturbation.weight_outside_bound, HeadOutput.positive_part_is_tv,
+   Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
    RatioBound.tanh_form).
 

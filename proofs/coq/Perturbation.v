@@ -99,3 +99,59 @@ Proof.
   replace (X / (1 + X) * ((A + B) * (1 + X))) with (X * (A + B)) by (field; lra).
   nra.
 Qed.
+
+(* The triangle inequality that joins the two terms (proofs/perturbation.md,
+   "One layer", 2): TV(p, u) <= p(outside M) + TV(p|M, u), p|M the soft
+   weights conditioned on M, u uniform on M. Both TVs are written as the
+   mass u puts above the other (CheckerBound.tvs_positive_part for the
+   first; HeadOutput.positive_part_is_tv makes it TV for the second). *)
+Definition p_given_m (beta : R) (l : list (R * bool)) (x : R * bool) : R :=
+  if snd x then exp (beta * fst x) / mass_in beta l else 0.
+
+Lemma mass_in_pos : forall beta l, (1 <= cnt l)%nat -> 0 < mass_in beta l.
+Proof.
+  intros beta l; induction l as [|x t IH]; intros Hk; [unfold cnt in Hk; simpl in Hk; lia|].
+  unfold mass_in in *. cbn [map sumR]. rewrite cnt_cons in Hk.
+  assert (H0 : 0 <= sumR (map (fun x : R * bool => if snd x then exp (beta * fst x) else 0) t)).
+  { clear. induction t as [|y t IH]; simpl; [lra|]. destruct (snd y); [pose proof (exp_pos (beta * fst y))|]; lra. }
+  destruct (snd x).
+  - pose proof (exp_pos (beta * fst x)). lra.
+  - assert (1 <= cnt t)%nat by lia. specialize (IH H). lra.
+Qed.
+
+Lemma mass_out_nonneg : forall beta l, 0 <= mass_out beta l.
+Proof.
+  intros beta l; induction l as [|x t IH]; unfold mass_out in *; simpl; [lra|].
+  destruct (snd x); [|pose proof (exp_pos (beta * fst x))]; lra.
+Qed.
+
+Theorem tv_triangle : forall beta l, (1 <= cnt l)%nat ->
+  tvs beta l <= sumR (map (fun x => Rmax 0 (hs (INR (cnt l)) x - p_given_m beta l x)) l)
+                + p_out beta l.
+Proof.
+  intros beta l Hk.
+  rewrite tvs_positive_part by exact Hk.
+  pose proof (mass_in_pos beta l Hk) as HI.
+  pose proof (mass_out_nonneg beta l) as HO.
+  assert (HZ : zs beta l = mass_in beta l + mass_out beta l) by apply zs_split.
+  set (K := INR (cnt l)).
+  (* pointwise: max(0, h - p) <= max(0, h - p|M) + (p|M - p) on M, and 0 off M *)
+  set (gap := fun x : R * bool => if snd x then p_given_m beta l x - ps beta l x else 0).
+  apply Rle_trans with (sumR (map (fun x => Rmax 0 (hs K x - p_given_m beta l x) + gap x) l)).
+  - apply sumR_map_le. intros x _. unfold gap, hs, p_given_m, ps.
+    destruct (snd x).
+    + assert (Hle : exp (beta * fst x) / zs beta l <= exp (beta * fst x) / mass_in beta l).
+      { unfold Rdiv. apply Rmult_le_compat_l; [left; apply exp_pos|].
+        apply Rinv_le_contravar; lra. }
+      unfold Rmax. destruct (Rle_dec 0 (/ K - exp (beta * fst x) / zs beta l));
+        destruct (Rle_dec 0 (/ K - exp (beta * fst x) / mass_in beta l)); lra.
+    + assert (0 <= exp (beta * fst x) / zs beta l).
+      { unfold Rdiv. apply Rmult_le_pos; [left; apply exp_pos | left; apply Rinv_0_lt_compat; lra]. }
+      unfold Rmax. destruct (Rle_dec 0 (0 - exp (beta * fst x) / zs beta l)); destruct (Rle_dec 0 (0 - 0)); lra.
+  - rewrite sumR_map_plus. apply Rplus_le_compat_l.
+    (* sum over M of (p|M - p) = 1 - p(M) = p(outside M) *)
+    assert (Hg : forall t, sumR (map gap t) = mass_in beta t / mass_in beta l - mass_in beta t / zs beta l).
+    { intros t; induction t as [|x t IH]; unfold mass_in in *; cbn [map sumR]; [unfold Rdiv; ring|].
+      rewrite IH. unfold gap, p_given_m, ps. destruct (snd x); unfold mass_in, Rdiv; ring. }
+    rewrite Hg, p_out_ratio, HZ. right. field. split; apply Rgt_not_eq; lra.
+Qed.
