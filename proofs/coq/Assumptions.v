@@ -3,7 +3,7 @@
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Import Softmax Profile CheckerBound Perturbation HeadOutput
-  RatioBound Spread.
+  RatioBound Spread Layerwise.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -12,6 +12,7 @@ Definition main_theorems :=
    CheckerBound.ps_lower, CheckerBound.checker_tv_bound,
    Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
-   RatioBound.tanh_form, Spread.class_sum, Spread.spread_sum).
+   RatioBound.tanh_form, Spread.class_sum, Spread.spread_sum, Layerwise.preact_moves,
+   Layerwise.unit_keeps_phase).
 
 Print Assumptions main_theorems.
