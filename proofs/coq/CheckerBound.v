@@ -9,9 +9,6 @@ From TempcertProofs Require Import Softmax.
 Import ListNotations.
 Open Scope R_scope.
 
-(* field's side conditions: denominators different from 0, each positive *)
-Ltac nonzero := repeat split; try (apply Rgt_not_eq; nra); try lra.
-
 Definition cnt (l : list (R * bool)) : nat := length (filter snd l).
 Definition zs (beta : R) (l : list (R * bool)) : R := sumR (map (fun x => exp (beta * fst x)) l).
 Definition ps (beta : R) (l : list (R * bool)) (x : R * bool) : R := exp (beta * fst x) / zs beta l.

@@ -9,9 +9,6 @@ From TempcertProofs Require Import Softmax.
 Import ListNotations.
 Open Scope R_scope.
 
-(* field's side conditions: each denominator positive *)
-Ltac nonzero := repeat split; try (apply Rgt_not_eq; nra); try lra.
-
 Section Weights.
 Variables (W m : R).
 

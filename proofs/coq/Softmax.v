@@ -35,6 +35,10 @@ Definition tv (beta mx : R) (l : list R) : R :=
 Definition below (beta mx : R) (l : list R) : R :=
   sumR (map (fun s => if Req_EM_T s mx then 0 else exp (beta * (s - mx))) l).
 
+(* field's side conditions (denominators different from 0), each shown
+   positive; used by the other files *)
+Ltac nonzero := repeat split; try (apply Rgt_not_eq; nra); try lra.
+
 (* ---- small facts ---- *)
 
 Lemma sumR_app : forall a b, sumR (a ++ b) = sumR a + sumR b.
