@@ -2,8 +2,8 @@
    of the dependency graph instead of one per theorem: 10 s -> about 1 s);
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
-From TempcertProofs Require Import Softmax Profile CheckerBound Perturbation HeadOutput
-  RatioBound Spread Layerwise.
+From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
+  RatioBound Spread Layerwise ScoreDeviation.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -13,6 +13,6 @@ Definition main_theorems :=
    Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
    RatioBound.tanh_form, Spread.class_sum, Spread.spread_sum, Layerwise.preact_moves,
-   Layerwise.unit_keeps_phase).
+   Layerwise.unit_keeps_phase, ScoreDeviation.coord_deviation, ScoreDeviation.score_deviation).
 
 Print Assumptions main_theorems.
