@@ -13,6 +13,7 @@ Definition main_theorems :=
    Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
    RatioBound.tanh_form, Spread.class_sum, Spread.spread_sum, Layerwise.preact_moves,
-   Layerwise.unit_keeps_phase, ScoreDeviation.coord_deviation, ScoreDeviation.score_deviation).
+   Layerwise.unit_keeps_phase, Layerwise.relu_deviation, ScoreDeviation.coord_deviation,
+   ScoreDeviation.score_deviation).
 
 Print Assumptions main_theorems.

@@ -55,3 +55,20 @@ Proof.
   - apply Rmax_right. lra.
   - apply Rmax_left. lra.
 Qed.
+
+(* The perturbation argument's kink units (proofs/perturbation.md, "One
+   layer", 4): a unit whose pre-activation z moves to z' with |z' - z| <= R
+   moves its output by at most R (ReLU is 1-Lipschitz), and by at most
+   z + R when z < 0 (below 0 it rises only by what passes 0). *)
+Theorem relu_deviation : forall z z' R, Rabs (z' - z) <= R ->
+  Rabs (Rmax 0 z' - Rmax 0 z) <= R /\
+  (z < 0 -> Rabs (Rmax 0 z' - Rmax 0 z) <= Rmax 0 (z + R)).
+Proof.
+  intros z z' R H.
+  assert (Hb : z - R <= z' <= z + R) by (unfold Rabs in H; destruct (Rcase_abs (z' - z)); lra).
+  split.
+  - unfold Rmax, Rabs. destruct (Rle_dec 0 z'); destruct (Rle_dec 0 z);
+      destruct (Rcase_abs _); lra.
+  - intros Hz. unfold Rmax, Rabs. destruct (Rle_dec 0 z'); destruct (Rle_dec 0 z);
+      destruct (Rle_dec 0 (z + R)); destruct (Rcase_abs _); lra.
+Qed.
