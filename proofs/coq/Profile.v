@@ -85,3 +85,24 @@ Proof.
     apply (Rmult_le_compat_l free) in HEc; [|lra].
     replace (free * (c / free)) with c in HEc by (field; lra). lra.
 Qed.
+
+(* Claim (1)'s strictness: with at least one score below the maximum, X
+   falls strictly as beta grows, so X(beta) = c has at most one root. *)
+Theorem below_strict : forall b1 b2 mx l,
+  0 <= b1 < b2 -> Forall (fun s => s <= mx) l -> Exists (fun s => s < mx) l ->
+  below b2 mx l < below b1 mx l.
+Proof.
+  intros b1 b2 mx l Hb Hl He; induction l as [|s t IH]; [inversion He|].
+  inversion Hl as [|? ? Hs Ht]; subst.
+  unfold below in *. cbn [map sumR].
+  pose proof (below_antitone b1 b2 mx t (conj (proj1 Hb) (Rlt_le _ _ (proj2 Hb))) Ht) as Hmono.
+  unfold below in Hmono.
+  inversion He as [? ? Hlt | ? ? Hex]; subst.
+  - destruct (Req_EM_T s mx) as [Heq | Hne]; [lra|].
+    assert (exp (b2 * (s - mx)) < exp (b1 * (s - mx))) by (apply exp_increasing; nra).
+    lra.
+  - specialize (IH Ht Hex).
+    destruct (Req_EM_T s mx); [lra|].
+    assert (exp (b2 * (s - mx)) <= exp (b1 * (s - mx))) by (apply exp_le_of_le; nra).
+    lra.
+Qed.
