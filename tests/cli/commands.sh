@@ -257,9 +257,9 @@ pab="$cases/models/prev-a-earlier-b.json"
 expect 0 'n = 8: layers need beta >= 4\.6051730' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
 expect 0 'theorem ltl-unbounded-pe: confirmed' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
 expect 1 'counterexample: beta = 3\.07 fails: n = 2, word aa' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100 --beta 3.07
-expect 0 'n = 4: beta\(n\) = 22\.774928.*tight in \[18\.4198' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100
-expect 0 'beta ~ n\^(0\.9[5-9]|1\.0)' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100
-expect 0 'beta ~ n\^(0\.9[5-9]|1\.0).*2 points' -- theorem ltl-temperature-scaling "Y a" --alphabet a,b --range 2,4,8 --eps 1/100
+expect 0 'n = 4: beta\(n\) = 22\.774928.*tight in \[18\.4198' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..6 --eps 1/100
+expect 0 'beta ~ n\^(0\.9[5-9]|1\.0)' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..6 --eps 1/100
+expect 0 'beta ~ n\^(0\.9[5-9]|1\.0).*2 points' -- theorem ltl-temperature-scaling "Y a" --alphabet a,b --range 2,4,6 --eps 1/100
 expect 1 'counterexample: beta\(n\) fails: n = 2, word aa' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..8 --eps 1/100 --scale 2/3
 expect 0 'n = 3: beta\(n\) = 45\.5498571105 certified \(layerwise\), tight in \[45\.5470' -- theorem counting-temperature '#(a) > #(b)' --alphabet a,b --range 2..5 --eps 1/100
 expect 1 'counterexample: beta\(n\) fails: n = 2, word a' -- theorem counting-temperature '#(a) > #(b)' --alphabet a,b --range 2..5 --eps 1/100 --scale 1/2
