@@ -36,25 +36,24 @@ class NullBuffer : public std::streambuf {
 
 const char *const kModels[][2] = {{"m.json", "has-b.json"}, {"t.json", "has-ab-two-layer.json"}};
 
+// The scratch directory, made on the first input; it goes with the
+// process (libFuzzer ends by exit()).
+fs::path g_scratch;
+
 fs::path scratch() {
-    static fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("tempcert-fuzz-cli-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        for (const auto &m : kModels)
-            fs::copy_file(fs::path(TEMPCERT_SOURCE_DIR) / "cases" / "models" / m[1], d / m[0],
-                          fs::copy_options::overwrite_existing);
-        fs::current_path(d);
-        // the scratch directory goes with the process (libFuzzer ends by exit())
-        std::atexit([] {
-            std::error_code ec;
-            fs::remove_all(fs::temp_directory_path() /
-                               ("tempcert-fuzz-cli-" + std::to_string(::getpid())),
-                           ec);
-        });
-        ::setenv("TEMPCERT_CASES", (fs::path(TEMPCERT_SOURCE_DIR) / "cases").c_str(), 1);
-        return d;
-    }();
-    return dir;
+    if (!g_scratch.empty()) return g_scratch;
+    g_scratch = fs::temp_directory_path() / ("tempcert-fuzz-cli-" + std::to_string(::getpid()));
+    fs::create_directories(g_scratch);
+    for (const auto &m : kModels)
+        fs::copy_file(fs::path(TEMPCERT_SOURCE_DIR) / "cases" / "models" / m[1], g_scratch / m[0],
+                      fs::copy_options::overwrite_existing);
+    fs::current_path(g_scratch);
+    std::atexit([] {
+        std::error_code ec;
+        fs::remove_all(g_scratch, ec);
+    });
+    ::setenv("TEMPCERT_CASES", (fs::path(TEMPCERT_SOURCE_DIR) / "cases").c_str(), 1);
+    return g_scratch;
 }
 
 // Removes what the previous input wrote, so each input starts alike.

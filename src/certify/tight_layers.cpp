@@ -17,7 +17,6 @@ namespace {
 
 constexpr std::size_t kLowerEndLength = 256;
 
-// The upper end and how it was found, or Undecided naming both methods.
 // The least head gap over the layers' value sets (exact rounding applies).
 std::optional<Real> least_layer_gap(const LayerwiseResult &lw, Prec prec) {
     std::optional<Real> least;
@@ -28,6 +27,8 @@ std::optional<Real> least_layer_gap(const LayerwiseResult &lw, Prec prec) {
     return least;
 }
 
+// The upper end and how it was found, or Undecided naming both methods;
+// `least_gap` from the layerwise method when exact rounding applies.
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
                          std::string &how, std::optional<Real> &least_gap) {
     LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);

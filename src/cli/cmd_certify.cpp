@@ -65,13 +65,11 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
 
 namespace {
 
-// `certify --method layerwise` (src/certify/layerwise.cpp): no enumeration,
-// any n; certified when beta meets every layer's bound at every length.
+// `certify --method layerwise` where exact rounding applies
+// (src/certify/layerwise.cpp): no enumeration, any n; certified when beta
+// meets every layer's bound at every length.
 int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::variables_map &vm,
                       const CertifyOptions &o, const Common &common) {
-    if (!lw.applies)
-        return certify_by_perturbation(m, PerturbationArgument(m, o.n, o.limits), lw.failure, vm,
-                                       o, common);
     std::string beta_text = vm.count("beta") ? beta_option(vm, m) : to_string(lw.beta_up);
     BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start,
                                vm.count("beta") ? beta_place(vm, m) : "beta");
@@ -286,12 +284,14 @@ int run_certify(const Args &args) {
         // computed once: it decides `auto` and is the result
         // profiles (sharper per-layer betas) while they stay cheap
         LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
-        if (method == "layerwise" || lw.applies) return certify_by_layers(m, lw, vm, o, common);
-        // beyond enumeration without exact rounding: the perturbation
-        // argument, as `--method layerwise` and `tight` take it; else the
-        // word budget's refusal below says what enumeration would cost
+        if (lw.applies) return certify_by_layers(m, lw, vm, o, common);
+        // without exact rounding, the perturbation argument: always for
+        // --method layerwise (which then says why it does not apply), for
+        // auto where it applies, as `tight` takes it; else the word budget's
+        // refusal below says what enumeration would cost
         PerturbationArgument arg(m, o.n, o.limits);
-        if (arg.applies()) return certify_by_perturbation(m, arg, lw.failure, vm, o, common);
+        if (method == "layerwise" || arg.applies())
+            return certify_by_perturbation(m, arg, lw.failure, vm, o, common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     ExhaustiveRun run = certify_exhaustively(m, vm, o);

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <new>
 
 namespace tempcert::cli {
 
