@@ -16,19 +16,6 @@ Definition hs (K : R) (x : R * bool) : R := if snd x then / K else 0.
 Definition tvs (beta : R) (l : list (R * bool)) : R :=
   / 2 * sumR (map (fun x => Rabs (ps beta l x - hs (INR (cnt l)) x)) l).
 
-Lemma sumR_map_plus : forall (f g : R * bool -> R) l,
-  sumR (map (fun x => f x + g x) l) = sumR (map f l) + sumR (map g l).
-Proof. intros f g l; induction l; simpl; [ring | rewrite IHl; ring]. Qed.
-
-Lemma sumR_map_le : forall (f g : R * bool -> R) l,
-  (forall x, In x l -> f x <= g x) -> sumR (map f l) <= sumR (map g l).
-Proof.
-  intros f g l H; induction l as [|x t IH]; simpl; [lra|].
-  assert (f x <= g x) by (apply H; left; reflexivity).
-  assert (sumR (map f t) <= sumR (map g t)) by (apply IH; intros y Hy; apply H; right; exact Hy).
-  lra.
-Qed.
-
 Lemma cnt_cons : forall x t, cnt (x :: t) = ((if snd x then 1 else 0) + cnt t)%nat.
 Proof. intros. unfold cnt. simpl. destruct (snd x); reflexivity. Qed.
 
@@ -85,15 +72,9 @@ Proof.
     with (map (fun x => ps beta l x + (-1) * hs (INR (cnt l)) x) l)
     by (apply map_ext; intros; ring).
   rewrite sumR_map_plus, sum_ps by exact Hne.
-  replace (map (fun x => -1 * hs (INR (cnt l)) x) l) with (map (fun x => -1 * x) (map (hs (INR (cnt l))) l))
-    by (rewrite map_map; reflexivity).
-  assert (Hneg : forall t, sumR (map (fun x => -1 * x) t) = - sumR t)
-    by (intros t; induction t; simpl; [ring | rewrite IHt; ring]).
-  rewrite Hneg, sum_hs.
-  assert (H2 : forall t, sumR (map (fun x => 2 * Rmax 0 (hs (INR (cnt l)) x - ps beta l x)) t)
-                 = 2 * sumR (map (fun x => Rmax 0 (hs (INR (cnt l)) x - ps beta l x)) t))
-    by (intros t; induction t; simpl; [ring | rewrite IHt; ring]).
-  rewrite H2. field. lra.
+  rewrite (sumR_map_scale (-1) (hs (INR (cnt l)))), sum_hs.
+  rewrite (sumR_map_scale 2 (fun x => Rmax 0 (hs (INR (cnt l)) x - ps beta l x))).
+  field. lra.
 Qed.
 
 (* The enclosures the checker reads: scores of the k positions in [L, U],

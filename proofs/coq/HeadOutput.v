@@ -18,19 +18,15 @@ Definition sum_of (f : R * R * R -> R) (l : list (R * R * R)) : R := sumR (map f
 
 Definition tv_pair (l : list (R * R * R)) : R := / 2 * sum_of (fun x => Rabs (pw x - hw x)) l.
 
+(* Softmax.v's sum lemmas, in this file's notation *)
 Lemma sum_of_plus : forall f g l, sum_of (fun x => f x + g x) l = sum_of f l + sum_of g l.
-Proof. intros f g l; induction l; unfold sum_of in *; simpl; [ring | rewrite IHl; ring]. Qed.
+Proof. intros. apply sumR_map_plus. Qed.
 
 Lemma sum_of_scale : forall c f l, sum_of (fun x => c * f x) l = c * sum_of f l.
-Proof. intros c f l; induction l; unfold sum_of in *; simpl; [ring | rewrite IHl; ring]. Qed.
+Proof. intros. apply sumR_map_scale. Qed.
 
 Lemma sum_of_le : forall f g l, (forall x, In x l -> f x <= g x) -> sum_of f l <= sum_of g l.
-Proof.
-  intros f g l H; induction l as [|x t IH]; unfold sum_of in *; simpl; [lra|].
-  assert (f x <= g x) by (apply H; left; reflexivity).
-  assert (sumR (map f t) <= sumR (map g t)) by (apply IH; intros y Hy; apply H; right; exact Hy).
-  lra.
-Qed.
+Proof. intros. apply sumR_map_le. assumption. Qed.
 
 Lemma sum_of_ext : forall f g l, (forall x, f x = g x) -> sum_of f l = sum_of g l.
 Proof. intros f g l H. unfold sum_of. f_equal. apply map_ext. exact H. Qed.

@@ -44,6 +44,24 @@ Ltac nonzero := repeat split; try (apply Rgt_not_eq; nra); try lra.
 Lemma sumR_app : forall a b, sumR (a ++ b) = sumR a + sumR b.
 Proof. induction a; intros; simpl; [lra | rewrite IHa; lra]. Qed.
 
+(* sums of a function over a list of positions, whatever a position is *)
+Lemma sumR_map_plus : forall {A : Type} (f g : A -> R) l,
+  sumR (map (fun x => f x + g x) l) = sumR (map f l) + sumR (map g l).
+Proof. intros A f g l; induction l; simpl; [ring | rewrite IHl; ring]. Qed.
+
+Lemma sumR_map_scale : forall {A : Type} c (f : A -> R) l,
+  sumR (map (fun x => c * f x) l) = c * sumR (map f l).
+Proof. intros A c f l; induction l; simpl; [ring | rewrite IHl; ring]. Qed.
+
+Lemma sumR_map_le : forall {A : Type} (f g : A -> R) l,
+  (forall x, In x l -> f x <= g x) -> sumR (map f l) <= sumR (map g l).
+Proof.
+  intros A f g l H; induction l as [|x t IH]; simpl; [lra|].
+  assert (f x <= g x) by (apply H; left; reflexivity).
+  assert (sumR (map f t) <= sumR (map g t)) by (apply IH; intros y Hy; apply H; right; exact Hy).
+  lra.
+Qed.
+
 Lemma count_max_cons : forall mx s t,
   count_max mx (s :: t) = ((if Req_EM_T s mx then 1 else 0) + count_max mx t)%nat.
 Proof.
