@@ -467,7 +467,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         cands[i + 1].drop_below_best(); // binding_words would skip them anyway
     };
     detail::run_tasks_everywhere(
-        tasks.size(), o.limits.threads, run_task,
+        tasks.size(), o.limits, run_task,
         [&](std::size_t i) { return pack_part(parts[i], cands[i + 1]); },
         [&](std::size_t i, detail::ByteReader &in) {
             unpack_part(in, walk, parts[i], cands[i + 1]);
@@ -484,7 +484,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
     std::vector<CertifyResult> rebound(words.size());
     std::vector<Candidates> none(words.size());
     detail::run_tasks_everywhere(
-        words.size(), o.limits.threads,
+        words.size(), o.limits,
         [&](std::size_t i) {
             check_budget(o.limits);
             walk.rebind(words[i], rebound[i]);

@@ -206,14 +206,19 @@ std::vector<Vector> head_outputs(const Head &head, const std::vector<const std::
     return out;
 }
 
-// Heads writing one coordinate add their deviations: the spans are summed.
+// Heads writing one coordinate add their deviations: the spans (largest
+// minus least output on the coordinate) are summed. One pass over the
+// outputs (the pairwise form was quadratic in the value set, which may
+// reach --max-values).
 void add_span(Vector &span, const std::vector<Vector> &out) {
+    if (out.empty()) return;
     for (std::size_t c = 0; c < span.size(); ++c) {
-        Rational head_span = 0;
-        for (const auto &a : out)
-            for (const auto &b : out)
-                head_span = std::max(head_span, Rational(a[c] > b[c] ? a[c] - b[c] : b[c] - a[c]));
-        span[c] += head_span;
+        const Rational *least = &out.front()[c], *largest = least;
+        for (const auto &a : out) {
+            if (a[c] < *least) least = &a[c];
+            if (a[c] > *largest) largest = &a[c];
+        }
+        span[c] += *largest - *least;
     }
 }
 

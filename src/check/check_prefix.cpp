@@ -193,7 +193,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
     }
     ready(roots.size() + 1);
     detail::run_tasks_everywhere(
-        roots.size(), limits.threads,
+        roots.size(), limits,
         [&](std::size_t r) {
             Walk walk(m, betas, prec, outputs, fast_below);
             Word w = roots[r];

@@ -174,7 +174,7 @@ std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Li
     }
     std::vector<GapPart> parts(tasks.size(), GapPart{report.heads, 0});
     detail::run_tasks_everywhere(
-        tasks.size(), limits.threads,
+        tasks.size(), limits,
         [&](std::size_t i) {
             detail::PrefixEvaluator ev = evaluator_at(m, tasks[i]);
             Word w = tasks[i];

@@ -77,6 +77,19 @@ Vector plus(const Vector &a, const Vector &b) {
 
 // Positional rows are computed in parallel chunks (threads from limits).
 Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits) {
+    // n + 1 rows of query, key and value entries: the tables' memory is
+    // linear in n and bounded, like a model's, by --max-entries (an n of
+    // 10^7 reached 1.7 GB before --time-limit stopped it; issue 33, item 4)
+    const double entries = static_cast<double>(n + 1) *
+                           static_cast<double>(head.query.size() + head.key.size() + head.value.size());
+    if (entries > static_cast<double>(limits.max_entries)) {
+        char approx[32];
+        std::snprintf(approx, sizeof approx, "%.2g", entries);
+        throw LimitError("the symbolic analysis of " + m.name + " at n = " + std::to_string(n) +
+                         " keeps position tables of about " + approx +
+                         " entries (n + 1 rows of query, key and value), more than the limit " +
+                         std::to_string(limits.max_entries) + " (--max-entries)");
+    }
     Tables t;
     t.first = m.has_bos() ? 0 : 1;
     const Prec p = kPrecStart;

@@ -180,12 +180,12 @@ void stop_ranks(int) {}
 int rank_index() { return 0; }
 int rank_count() { return 1; }
 
-void run_tasks_everywhere(std::size_t count, unsigned threads,
+void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<void(std::size_t)> &task,
                           const std::function<std::string(std::size_t)> &,
                           const std::function<void(std::size_t, ByteReader &)> &,
                           std::atomic<std::uint64_t> *) {
-    run_tasks(count, threads, task);
+    run_tasks(count, limits.threads, task);
 }
 
 #else
@@ -293,6 +293,42 @@ void pause_briefly() {
     std::this_thread::sleep_for(std::chrono::microseconds(g_rank == 0 ? 500 : 100));
 }
 
+// A wait on the other ranks (for an ask, a grant, a collective step) that
+// also ends when the run's budget is spent: a rank that is stopped
+// (SIGSTOP, a machine gone) never answers, and polls inside the tasks
+// cannot end a wait outside them. Every living rank's tasks poll the budget
+// themselves and answer within moments, so the wait throws (check_budget's
+// LimitError or Interrupted) only a second after the deadline or the
+// interrupt; stop_ranks then ends the job rather than wait for the stopped
+// rank.
+class BudgetedWait {
+  public:
+    explicit BudgetedWait(const Limits &limits) : limits_(limits) {}
+    void check() {
+        const bool spent = (limits_.interrupted && *limits_.interrupted) ||
+                           (limits_.deadline && std::chrono::steady_clock::now() > *limits_.deadline);
+        if (!spent) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (!spent_since_) spent_since_ = now;
+        if (now - *spent_since_ > std::chrono::seconds(1)) check_budget(limits_);
+    }
+
+  private:
+    const Limits &limits_;
+    std::optional<std::chrono::steady_clock::time_point> spent_since_;
+};
+
+// Waits for a non-blocking collective step (the blocking ones spin and
+// cannot be left when a rank never comes).
+void wait_for(MPI_Request &request, BudgetedWait &budget) {
+    for (int done = 0;;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        budget.check();
+        pause_briefly();
+    }
+}
+
 // How many tasks one grant hands out: a share of what is left (guided
 // self-scheduling), so that short tasks cost few messages and the last
 // grants are single tasks that even out the ranks' finishing times.
@@ -306,7 +342,8 @@ std::size_t batch_size(std::size_t left, unsigned threads) {
 // task failed; it returns once every other rank has been told there are no
 // more.
 void hand_out(std::size_t count, unsigned threads, std::atomic<std::size_t> &next,
-              std::atomic<bool> &stop, TaskQueue &queue, std::atomic<std::uint64_t> *progress) {
+              std::atomic<bool> &stop, TaskQueue &queue, std::atomic<std::uint64_t> *progress,
+              BudgetedWait &budget) {
     int told_done = 0;
     while (true) {
         if (queue.failed()) stop = true;
@@ -334,6 +371,7 @@ void hand_out(std::size_t count, unsigned threads, std::atomic<std::size_t> &nex
             continue;
         }
         if (told_done == g_size - 1 && (stop || next.load() >= count)) break;
+        budget.check();
         pause_briefly();
     }
 }
@@ -341,7 +379,8 @@ void hand_out(std::size_t count, unsigned threads, std::atomic<std::size_t> &nex
 // A rank other than 0 asks rank 0 for tasks whenever it holds fewer than
 // twice `threads`, and at once after a failure, until told there are no
 // more.
-void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t> *progress) {
+void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t> *progress,
+                   BudgetedWait &budget) {
     // what this rank counted before the tasks (the words above the split,
     // which rank 0 counts itself) is not reported
     std::uint64_t reported = progress ? progress->load(std::memory_order_relaxed) : 0;
@@ -367,6 +406,7 @@ void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t
                 queue.push(static_cast<std::size_t>(grant[0] + k));
             continue;
         }
+        budget.check();
         pause_briefly();
     }
     queue.close();
@@ -418,12 +458,14 @@ void write_failure(ByteWriter &out, std::uint64_t task, const std::exception_ptr
 
 // Every rank's bytes, to every rank: [failed task or kNone, its failure,
 // result count, (task, bytes)...].
-std::vector<std::string> exchange(const std::string &mine) {
+std::vector<std::string> exchange(const std::string &mine, BudgetedWait &budget) {
     if (mine.size() > static_cast<std::size_t>(INT32_MAX))
         throw LimitError("one rank's task results exceed 2 GiB; use more ranks");
     int size = static_cast<int>(mine.size());
     std::vector<int> sizes(static_cast<std::size_t>(g_size)), offsets(sizes.size());
-    MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+    wait_for(request, budget);
     long long total = 0;
     for (std::size_t r = 0; r < sizes.size(); ++r) {
         offsets[r] = static_cast<int>(total);
@@ -431,8 +473,9 @@ std::vector<std::string> exchange(const std::string &mine) {
         if (total > INT32_MAX) throw LimitError("the task results exceed 2 GiB; use fewer tasks");
     }
     std::string all(static_cast<std::size_t>(total), '\0');
-    MPI_Allgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
-                   MPI_CHAR, MPI_COMM_WORLD);
+    MPI_Iallgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
+                    MPI_CHAR, MPI_COMM_WORLD, &request);
+    wait_for(request, budget);
     std::vector<std::string> parts;
     for (std::size_t r = 0; r < sizes.size(); ++r)
         parts.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
@@ -493,16 +536,21 @@ void stop_ranks(int exit_code) {
 int rank_index() { return g_rank; }
 int rank_count() { return g_size; }
 
-void run_tasks_everywhere(std::size_t count, unsigned threads,
+void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<void(std::size_t)> &task,
                           const std::function<std::string(std::size_t)> &pack,
                           const std::function<void(std::size_t, ByteReader &)> &unpack,
                           std::atomic<std::uint64_t> *progress) {
+    unsigned threads = limits.threads;
     if (!g_started || g_size < 2) return run_tasks(count, threads, task);
+    BudgetedWait budget(limits);
     // every rank must have the same tasks: the same count from the same inputs
     std::uint64_t mine[2] = {count, g_input_digest.load()}, low[2], high[2];
-    MPI_Allreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(mine, high, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Request agreed[2];
+    MPI_Iallreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD, &agreed[0]);
+    MPI_Iallreduce(mine, high, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &agreed[1]);
+    wait_for(agreed[0], budget);
+    wait_for(agreed[1], budget);
     if (low[0] != high[0] || low[1] != high[1])
         throw InputError("", "mpirun",
                          "the ranks read different inputs (a file differs between them, or "
@@ -532,12 +580,20 @@ void run_tasks_everywhere(std::size_t count, unsigned threads,
             }
             mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
         });
-    if (g_rank == 0)
-        hand_out(count, threads, next, stop, queue, progress);
-    else
-        ask_for_tasks(threads, queue, progress);
+    std::exception_ptr waiting_failed; // the budget ran out while waiting on other ranks
+    try {
+        if (g_rank == 0)
+            hand_out(count, threads, next, stop, queue, progress, budget);
+        else
+            ask_for_tasks(threads, queue, progress, budget);
+    } catch (...) {
+        waiting_failed = std::current_exception();
+        stop = true;
+        queue.fail(count, waiting_failed); // the workers take no more tasks
+    }
     for (auto &w : workers)
         w.join();
+    if (waiting_failed) std::rethrow_exception(waiting_failed);
 
     ByteWriter out;
     write_failure(out, queue.failed_task(), queue.failure());
@@ -546,7 +602,7 @@ void run_tasks_everywhere(std::size_t count, unsigned threads,
         out.number(i);
         out.text(bytes);
     }
-    std::vector<std::string> parts = exchange(out.take());
+    std::vector<std::string> parts = exchange(out.take(), budget);
 
     // Failures first: the lowest-numbered task's error, on every rank.
     std::uint64_t lowest = kNone;

@@ -10,6 +10,7 @@
 // rank and run_tasks_everywhere is run_tasks.
 #pragma once
 
+#include "tempcert/limits.hpp"
 #include "tempcert/rational.hpp"
 
 #include <atomic>
@@ -86,8 +87,8 @@ int rank_count(); // 1 without MPI
 // not fit together.
 void note_input_bytes(std::string_view bytes);
 
-// Runs task(0..count-1), each once, on some rank with `threads` workers
-// there; tasks are handed out in order: rank 0's workers take them one at a
+// Runs task(0..count-1), each once, on some rank with limits.threads
+// workers there; tasks are handed out in order: rank 0's workers take them one at a
 // time, and a rank that asks (while it holds fewer than 2 x `threads`
 // waiting tasks) gets a run of them, a share of what is left (at most 256,
 // down to one at the end).
@@ -96,9 +97,12 @@ void note_input_bytes(std::string_view bytes);
 // Every rank checks that each task ran exactly once. A task that throws
 // stops the handing out; every rank then throws the error of the
 // lowest-numbered failed task (as run_tasks does), rebuilt from its kind
-// and message. `progress`, when given, counts on rank 0 what the other
+// and message. Waits on other ranks poll the run's budget: a second after
+// its deadline or an interrupt they throw as check_budget does, so a rank
+// that stopped answering cannot hold the job past --time-limit or Ctrl-C.
+// `progress`, when given, counts on rank 0 what the other
 // ranks add to their own counters too (they report it when they ask).
-void run_tasks_everywhere(std::size_t count, unsigned threads,
+void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<void(std::size_t)> &task,
                           const std::function<std::string(std::size_t)> &pack,
                           const std::function<void(std::size_t, ByteReader &)> &unpack,

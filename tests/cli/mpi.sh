@@ -6,7 +6,8 @@
 # byte-identical to a plain run for np 1 and 2 (threads 1), and in the long
 # tier np 4 and np 2 with 2 threads each. A rank killed mid-run ends the job
 # with an error and no output file; SIGINT to mpirun stops the job within
-# two seconds.
+# two seconds; a rank stopped mid-run (SIGSTOP) ends the job soon after
+# --time-limit.
 # Usage: mpi.sh TEMPCERT TEMPCERT-CHECK CASES
 set -u
 tempcert=$1
@@ -152,6 +153,40 @@ else
     if [ "$rc" = 0 ] || [ "$leftovers" != 0 ] || ! [ -s "$tmp/died.err" ]; then
         fail=$((fail + 1)); echo "FAIL: a killed rank: exit $rc, $leftovers output files"
         head -3 "$tmp/died.err"
+    else
+        pass=$((pass + 1))
+    fi
+fi
+
+# a rank that is stopped (SIGSTOP) never answers: the job still ends soon
+# after --time-limit, exit 3, nothing written (issue 33, item 4: it hung)
+(cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" --time-limit 4 \
+    -o stopped.json >"$tmp/stopped.out" 2>"$tmp/stopped.err") &
+job=$!
+victim=""
+for _ in $(seq 1 50); do
+    sleep 0.1
+    victim=$(rank_pid "$job" 1)
+    [ -n "$victim" ] && break
+done
+start=$(date +%s%N)
+if [ -z "$victim" ]; then
+    fail=$((fail + 1)); echo "FAIL: rank 1 of the job was not found"
+    kill "$job" 2>/dev/null
+else
+    sleep 1
+    kill -STOP "$victim"
+    # a watchdog, so that a hang fails the test instead of holding it
+    (sleep 30 && kill -9 "$job" "$victim" 2>/dev/null) &
+    watchdog=$!
+    wait "$job"
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    kill "$watchdog" 2>/dev/null
+    kill -9 "$victim" 2>/dev/null
+    if [ "$rc" != 3 ] || [ "$ms" -gt 9000 ] || ls "$tmp" | grep -q '^stopped\.json'; then
+        fail=$((fail + 1)); echo "FAIL: a stopped rank: exit $rc after $ms ms (limit 4 s)"
+        head -3 "$tmp/stopped.err"
     else
         pass=$((pass + 1))
     fi

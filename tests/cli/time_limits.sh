@@ -32,10 +32,47 @@ within() {
     [ "$took" -le $(((limit + slack) * 1000)) ] || bad "$name: took ${took} ms, limit ${limit} s"
 }
 
-# horizon at n = 10^7: the position tables were built whole, unpolled
-within 2 3 "horizon --max-n 10^7 --time-limit 2" \
-    "$tc" horizon "$cases/models/has-b.json" --eps 1/100 --beta 20 --max-n 10000000 --time-limit 2
+# horizon at n = 10^7: the position tables were built whole, unpolled, to
+# 1.7 GB; they count against --max-entries (refused at once), and with that
+# limit raised their building polls --time-limit
+within 1 3 "horizon --max-n 10^7" \
+    "$tc" horizon "$cases/models/has-b.json" --eps 1/100 --beta 20 --max-n 10000000
+grep -q -- 'position tables of about 3e+07 entries.*(--max-entries)' "$tmp/out" ||
+    bad "horizon: the message does not name --max-entries: $(head -c 300 "$tmp/out")"
+within 2 3 "horizon --max-n 10^7 --max-entries 10^8 --time-limit 2" \
+    "$tc" horizon "$cases/models/has-b.json" --eps 1/100 --beta 20 --max-n 10000000 \
+    --max-entries 100000000 --time-limit 2
 grep -q -- '--time-limit' "$tmp/out" || bad "horizon: the message does not name --time-limit"
+
+# the per-head gap analysis over a large value set (15 heads of has-b's form
+# writing 15 coordinates: 2^16 hard values; a second-layer head reading them
+# all): refused up front by --max-queries, and with that limit at its
+# highest it polls --time-limit
+/usr/bin/python3 - "$tmp/wide.json" <<'PY' || bad "could not write the wide model"
+import json, sys
+H, W = 15, 19  # coordinates: a, b, j, 15 head outputs, the uniform head's output
+unit = lambda c: [1 if k == c else 0 for k in range(W)]
+heads = [{"kind": "average", "mask": "causal", "query": [unit(2)], "key": [unit(1)],
+          "value": [unit(1)], "output": [[1] if k == 3 + h else [0] for k in range(W)]}
+         for h in range(H)]
+uniform = {"kind": "average", "mask": "causal", "query": [[0] * W], "key": [[0] * W],
+           "value": [[2 ** (k - 3) if 3 <= k < 3 + H else 0 for k in range(W)]],
+           "output": [[1] if k == W - 1 else [0] for k in range(W)]}
+model = {"format": "tempcert-model/1", "name": "wide-value-set", "alphabet": ["a", "b"],
+         "bos": None, "width": W, "embedding": {"a": unit(0), "b": unit(1)},
+         "positions": [{"dim": 2, "expr": "j"}],
+         "layers": [{"heads": heads, "ffn": None}, {"heads": [uniform], "ffn": None}],
+         "output": {"position": "last", "weights": unit(W - 1), "bias": "0"}}
+json.dump(model, open(sys.argv[1], "w"))
+PY
+within 8 3 "gap analysis over 2^16 values" \
+    "$tc" certify "$tmp/wide.json" --n 2 --eps 1/100 --method layerwise
+grep -q -- 'over its value set would examine .*(--max-queries)' "$tmp/out" ||
+    bad "wide value set: the message does not name --max-queries: $(head -c 300 "$tmp/out")"
+within 4 3 "gap analysis over 2^16 values --time-limit 4" \
+    "$tc" certify "$tmp/wide.json" --n 2 --eps 1/100 --method layerwise \
+    --max-queries 281474976710656 --time-limit 4
+grep -q -- '--time-limit' "$tmp/out" || bad "wide value set: the message does not name --time-limit"
 
 # a Tracr file with a 10,001 x 39 position table (1.6 MB)
 # (and one of 2,001 x 39 for the whole import and load: the same path, a

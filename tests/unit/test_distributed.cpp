@@ -119,10 +119,12 @@ TEST_CASE("distributed: in one process every task runs once, failures as run_tas
     CHECK(rank_count() == 1);
     CHECK(rank_index() == 0);
     for (unsigned threads : {1u, 2u, 5u}) {
+        tempcert::Limits limits;
+        limits.threads = threads;
         std::vector<int> ran(1000, 0);
         std::mutex m;
         run_tasks_everywhere(
-            ran.size(), threads,
+            ran.size(), limits,
             [&](std::size_t i) {
                 std::lock_guard lock(m);
                 ++ran[i];
@@ -131,7 +133,7 @@ TEST_CASE("distributed: in one process every task runs once, failures as run_tas
             [](std::size_t, ByteReader &) { FAIL("unpacked in one process"); });
         CHECK(std::count(ran.begin(), ran.end(), 1) == 1000);
         CHECK_THROWS_WITH_AS(run_tasks_everywhere(
-                                 100, threads,
+                                 100, limits,
                                  [](std::size_t i) {
                                      if (i == 7 || i == 40) throw std::runtime_error(std::to_string(i));
                                  },
