@@ -17,14 +17,22 @@ namespace tempcert {
 // the JSON path and the values compared (exit 1).
 struct CheckOutcome {
     bool accepted = false;
+    // Not accepted because the certificate cannot be read as one (missing,
+    // not JSON, a field missing, unknown or mistyped, another format):
+    // exit 2, bad input; otherwise a claim is false or not shown: exit 1.
+    bool malformed = false;
     std::string reason;
     std::uint64_t words = 0;
     std::string method; // the certificate's method, once read
 };
 
+// "CERT: reason" for a malformed certificate's message (the reason names
+// the file already when it comes from reading or parsing it).
+std::string malformed_certificate_message(const std::string &cert_path, const std::string &reason);
+
 // Re-verifies a certificate against a model file. A model that cannot be
 // read throws InputError; a certificate that cannot be read or parsed is a
-// rejection.
+// rejection marked malformed.
 CheckOutcome check_certificate(const std::string &cert_path, const std::string &model_path,
                                const Limits &limits, const PrecisionPolicy &policy);
 // The same on certificate text and a loaded model.

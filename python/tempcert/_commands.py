@@ -240,7 +240,10 @@ def horizon(model, eps, beta=None, *, criterion="tv", max_n=None, progress=None,
 def check(cert_path, model, **limits):
     """The standalone checker on a certificate file (the checker trusts
     nothing of the engine: it recomputes every quantity). The result is
-    true when accepted; a rejection is a result with .reason."""
+    true when accepted; a rejection (a claim false or not shown) is a
+    result with .reason; a malformed certificate (unreadable, not JSON, a
+    field missing, unknown or mistyped) raises BadInput, as a malformed
+    model does."""
     args = ["check", os.path.abspath(os.fspath(cert_path)), "--model=" + _model_file(model)]
     return R.check_result(_json(args + _options(limits))[1])
 

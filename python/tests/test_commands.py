@@ -104,7 +104,12 @@ def test_certify_writes_a_certificate_the_checker_accepts(tmp_path, cli):
     bad = tmp_path / "tampered.cert"
     bad.write_text(text)
     no = tempcert.check(bad, path)
-    assert not no and no.reason
+    assert not no and no.reason and not no.json["malformed"]
+    # a malformed one is bad input, as a malformed model is
+    broken = tmp_path / "broken.cert"
+    broken.write_text(text.replace('"format"', '"formats"'))
+    with pytest.raises(tempcert.BadInput, match=r"broken\.cert: \$\.format: missing"):
+        tempcert.check(broken, path)
 
 
 def test_bound_is_exact(cli):

@@ -417,8 +417,10 @@ void verify_exhaustive(const OJson &cert, const Model &m, const Claim &c, const 
 
 void verify(const OJson &cert, const Model &m, const Limits &limits, const PrecisionPolicy &policy,
             CheckOutcome &out) {
-    if (!cert.is_object()) reject("$", "expected a JSON object");
-    same_text(cert, "$", "format", "tempcert-certificate/1");
+    if (!cert.is_object()) malformed("$", "expected a JSON object");
+    if (std::string format = text(cert, "$", "format"); format != "tempcert-certificate/1")
+        malformed("$.format", "claims \"" + abbreviated(format) +
+                                  "\", expected \"tempcert-certificate/1\"");
     if (text(cert, "$", "tool").rfind("tempcert ", 0) != 0)
         reject("$.tool", "expected \"tempcert VERSION\"");
     const OJson &model = field(cert, "$", "model");
@@ -455,6 +457,11 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
 
 } // namespace
 
+std::string malformed_certificate_message(const std::string &cert_path, const std::string &reason) {
+    if (reason.rfind(cert_path, 0) == 0) return reason;
+    return cert_path + ": " + reason;
+}
+
 CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,
                                     const Model &m, const Limits &limits,
                                     const PrecisionPolicy &policy) {
@@ -464,6 +471,7 @@ CheckOutcome check_certificate_text(const std::string &cert_text, const std::str
         cert = parse_json_strict(cert_text, cert_name);
     } catch (const InputError &e) {
         out.reason = e.message();
+        out.malformed = true;
         return out;
     }
     try {
@@ -471,6 +479,7 @@ CheckOutcome check_certificate_text(const std::string &cert_text, const std::str
         out.accepted = true;
     } catch (const Reject &r) {
         out.reason = r.reason;
+        out.malformed = r.malformed;
     }
     return out;
 }
@@ -484,6 +493,7 @@ CheckOutcome check_certificate(const std::string &cert_path, const std::string &
     } catch (const InputError &e) {
         CheckOutcome out;
         out.reason = e.message();
+        out.malformed = true;
         return out;
     }
     return check_certificate_text(text, cert_path, m, limits, policy);

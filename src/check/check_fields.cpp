@@ -6,40 +6,44 @@
 namespace tempcert::check {
 
 void reject(const std::string &path, const std::string &what) {
-    throw Reject{path + ": " + what};
+    throw Reject{path + ": " + what, false};
+}
+
+void malformed(const std::string &path, const std::string &what) {
+    throw Reject{path + ": " + what, true};
 }
 
 const OJson &field(const OJson &doc, const std::string &path, const char *key) {
-    if (!doc.is_object() || !doc.contains(key)) reject(path + "." + key, "missing");
+    if (!doc.is_object() || !doc.contains(key)) malformed(path + "." + key, "missing");
     return doc[key];
 }
 
 std::string text(const OJson &doc, const std::string &path, const char *key) {
     const OJson &v = field(doc, path, key);
-    if (!v.is_string()) reject(path + "." + key, "expected a string, got " + json_type_name(v));
+    if (!v.is_string()) malformed(path + "." + key, "expected a string, got " + json_type_name(v));
     return v.get<std::string>();
 }
 
 std::uint64_t count(const OJson &doc, const std::string &path, const char *key) {
     const OJson &v = field(doc, path, key);
-    if (!v.is_number_unsigned()) reject(path + "." + key, "expected a non-negative integer");
+    if (!v.is_number_unsigned()) malformed(path + "." + key, "expected a non-negative integer");
     return v.get<std::uint64_t>();
 }
 
 Rational exact(const OJson &doc, const std::string &path, const char *key) {
     std::string s = text(doc, path, key), why;
     auto q = parse_rational(s, why, 4000);
-    if (!q) reject(path + "." + key, why);
+    if (!q) malformed(path + "." + key, why);
     return *q;
 }
 
 void only_keys(const OJson &doc, const std::string &path,
                std::initializer_list<const char *> keys) {
-    if (!doc.is_object()) reject(path, "expected an object, got " + json_type_name(doc));
+    if (!doc.is_object()) malformed(path, "expected an object, got " + json_type_name(doc));
     for (const auto &item : doc.items())
         if (std::none_of(keys.begin(), keys.end(),
                          [&](const char *k) { return item.key() == k; }))
-            reject(path + "." + abbreviated(item.key()),
+            malformed(path + "." + abbreviated(item.key()),
                    "unknown field: not in the certificate format");
 }
 

@@ -14,11 +14,18 @@
 
 namespace tempcert::check {
 
+// Why a certificate is not verified. `malformed`: it is not a certificate
+// of the format at all (a field missing, unknown or of the wrong JSON type,
+// a number that is not exact, another format tag): bad input, exit 2, as
+// for a malformed model. Otherwise a claim it makes is false or not shown:
+// exit 1.
 struct Reject {
     std::string reason;
+    bool malformed = false;
 };
 
 [[noreturn]] void reject(const std::string &path, const std::string &what);
+[[noreturn]] void malformed(const std::string &path, const std::string &what);
 
 const OJson &field(const OJson &doc, const std::string &path, const char *key);
 std::string text(const OJson &doc, const std::string &path, const char *key);

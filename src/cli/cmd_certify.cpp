@@ -481,6 +481,7 @@ int run_check(const Args &args) {
     if (common.json) {
         std::cout << CertJson{{"certificate", cert},
                               {"accepted", out.accepted},
+                              {"malformed", out.malformed},
                               {"reason", out.reason},
                               {"method", out.method},
                               {"words", out.words}}
@@ -496,8 +497,13 @@ int run_check(const Args &args) {
                                             "score deviations, TV bounds, radii; no enumeration")
                               : std::to_string(out.words) + " words re-evaluated")
                   << ")\n";
-    } else {
+    } else if (!out.malformed) {
         std::cout << "s NOT VERIFIED " << cert << ": " << printable(out.reason) << "\n";
+    }
+    if (out.malformed) { // bad input, said once on standard error like any other
+        std::cerr << printable("tempcert: " + malformed_certificate_message(cert, out.reason), true)
+                  << "\n";
+        return kExitBadInput;
     }
     return out.accepted ? kExitOk : kExitRefuted;
 }

@@ -7,8 +7,11 @@
 //                  [--max-queries Q] [--max-values V]
 //
 // Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
-// "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1); bad usage or an
-// unreadable model exits 2, a limit 3, SIGINT 130.
+// "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1) when a claim is false
+// or not shown. A malformed certificate (unreadable, not JSON, a field
+// missing, unknown or mistyped, another format) is bad input like a bad
+// model or bad usage: one message on standard error, exit 2. A limit
+// exits 3, SIGINT 130.
 #include "../../numeric/distributed.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
@@ -127,7 +130,13 @@ int run(int argc, char **argv) {
                               ? std::string("perturbation argument recomputed")
                               : std::to_string(out.words) + " words re-evaluated")
                       << ")\n";
-        else
+        else if (out.malformed) {
+            std::cerr << printable("tempcert-check: " +
+                                       malformed_certificate_message(o.certificate, out.reason),
+                                   true)
+                      << "\n";
+            return kExitBadInput;
+        } else
             std::cout << "s NOT VERIFIED " << o.certificate << ": " << printable(out.reason) << "\n";
         return out.accepted ? kExitOk : kExitRefuted;
     } catch (...) {
