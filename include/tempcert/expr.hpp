@@ -53,6 +53,10 @@ class Expr {
     bool uses_n() const;
     // True when every value is rational (no log or sqrt anywhere).
     bool is_rational_form() const;
+    // The parsed tree, for writers of other languages (export coq): nodes
+    // by index, operands before the nodes that use them.
+    const std::vector<Node> &nodes() const { return nodes_; }
+    int root() const { return root_; }
 
     // Value at (j, n). Throws ExprError on a domain error (division by zero,
     // log of a value <= 0, sqrt of a negative) and Undecided when an interval

@@ -17,6 +17,7 @@ int run_certify(const Args &args);
 int run_tight(const Args &args);
 int run_check(const Args &args);
 int run_compile(const Args &args);
+int run_export(const Args &args);
 int run_theorem(const Args &args);
 int run_report(const Args &args);
 int run_import(const Args &args);

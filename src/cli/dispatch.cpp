@@ -33,6 +33,7 @@ const Command kCommands[] = {
     {"report", run_report, "tables and plots of tight temperatures over cases and n"},
     {"import", run_import, "read a Tracr model (safetensors) into an exact model file"},
     {"horizon", run_horizon, "the longest n up to which a model meets the criterion"},
+    {"export", run_export, "a verified certificate's claim as a Coq file (export coq)"},
 };
 
 // The only process-wide state besides the progress hook: what the SIGINT

@@ -1,0 +1,49 @@
+// `tempcert export coq CERT --model MODEL -o FILE.v` (issue 36, item 3;
+// include/tempcert/export_coq.hpp, docs/certificates.md): a verified
+// certificate's claim as a Coq file checked by Coq's kernel alone.
+#include "commands.hpp"
+#include "model/json_source.hpp"
+#include "options.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/export_coq.hpp"
+#include "tempcert/output.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace tempcert::cli {
+
+int run_export(const Args &args) {
+    po::options_description desc("export options");
+    po::variables_map vm;
+    if (!parse_command("export", "coq CERT --model MODEL -o FILE.v", desc, args, "input", 2, vm))
+        return kExitOk;
+    Common common = read_common_options(vm);
+    auto inputs = vm.count("input") ? vm["input"].as<std::vector<std::string>>()
+                                    : std::vector<std::string>{};
+    if (inputs.size() != 2 || inputs[0] != "coq")
+        throw InputError("", "tempcert export",
+                         "expected the proof assistant and a certificate: tempcert export coq CERT");
+    if (!vm.count("model")) throw InputError("", "tempcert export", "expected --model MODEL");
+    if (!vm.count("output")) throw InputError("", "-o", "expected -o FILE.v, the Coq file to write");
+    const std::string &cert = inputs[1], out = vm["output"].as<std::string>();
+    Model m = load_model_file(vm["model"].as<std::string>(), common.limits);
+    std::string text = read_text_file(cert, common.limits.max_file_bytes, &common.limits);
+    CoqExport e = export_coq(cert, text, m, common.limits, common.precision);
+    write_output_file(out, e.text, &common.limits);
+    if (common.json) {
+        nlohmann::ordered_json j{{"certificate", cert}, {"file", out},   {"heads", e.heads},
+                                 {"gaps", e.gaps},      {"words", e.words}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "exported " << cert << " -> " << out << ": " << e.heads << " head"
+                  << (e.heads == 1 ? "" : "s") << ", " << e.words << " words, " << e.gaps
+                  << " gaps in its table of exponential bounds\n"
+                  << "check it: make -C proofs/coq && coqc -Q proofs/coq TempcertProofs " << out
+                  << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace tempcert::cli
