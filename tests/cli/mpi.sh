@@ -130,17 +130,23 @@ rank_pid() {
     done
 }
 
+# the pid of rank R of job PID once it has started (within 5 s), or nothing
+await_rank_pid() {
+    local p=""
+    for _ in $(seq 1 50); do
+        sleep 0.1
+        p=$(rank_pid "$1" "$2")
+        [ -n "$p" ] && break
+    done
+    echo "$p"
+}
+
 # a rank that dies: an error, no certificate, no debris
 long=(certify "$two" --n 21 --eps 1/100 --beta 20 --max-words 100000000 --threads 1)
 (cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" -o died.json \
     >"$tmp/died.out" 2>"$tmp/died.err") &
 job=$!
-victim=""
-for _ in $(seq 1 50); do
-    sleep 0.1
-    victim=$(rank_pid "$job" 1)
-    [ -n "$victim" ] && break
-done
+victim=$(await_rank_pid "$job" 1)
 sleep 1
 if [ -z "$victim" ]; then
     fail=$((fail + 1)); echo "FAIL: rank 1 of the job was not found"
@@ -163,12 +169,7 @@ fi
 (cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" --time-limit 4 \
     -o stopped.json >"$tmp/stopped.out" 2>"$tmp/stopped.err") &
 job=$!
-victim=""
-for _ in $(seq 1 50); do
-    sleep 0.1
-    victim=$(rank_pid "$job" 1)
-    [ -n "$victim" ] && break
-done
+victim=$(await_rank_pid "$job" 1)
 start=$(date +%s%N)
 if [ -z "$victim" ]; then
     fail=$((fail + 1)); echo "FAIL: rank 1 of the job was not found"

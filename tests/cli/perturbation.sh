@@ -76,8 +76,9 @@ check "beta in n: certified without -o" [ $? = 0 ]
 # (under sanitizers abb's certificate is at n = 1000: each check re-derives
 # the argument, linear in n)
 tampered="$tmp/abb.json"
-tamper() { # NAME PYTHON-EDIT: edits d, then the checker must say NOT VERIFIED (exit 1)
-    local name=$1
+tamper() { # NAME PYTHON-EDIT [2]: edits d, then the checker must say NOT VERIFIED (exit 1),
+    # or, with 2, refuse the file as malformed (exit 2, the message on stderr)
+    local name=$1 want=${3:-1}
     "$py" - "$tampered" "$tmp/t.json" "$2" <<'PY'
 import json, sys
 from fractions import Fraction as F
@@ -87,8 +88,12 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
     "$checker" "$tmp/t.json" --model "$abb" >"$tmp/t.out" 2>&1
     local rc=$?
-    check "$name: exit 1" [ $rc = 1 ]
-    check "$name: NOT VERIFIED" grep -q "NOT VERIFIED" "$tmp/t.out"
+    check "$name: exit $want" [ $rc = "$want" ]
+    if [ "$want" = 1 ]; then
+        check "$name: NOT VERIFIED" grep -q "NOT VERIFIED" "$tmp/t.out"
+    else
+        check "$name: malformed, named" grep -q "^tempcert-check: $tmp/t.json: " "$tmp/t.out"
+    fi
 }
 tamper "tv lowered" 'h = d["layers"][2]["heads"][0]; h["tv"] = str(F(h["tv"]) * F(99, 100))'
 tamper "radius lowered" 'r = d["layers"][1]["radius"]; r[5] = str(F(r[5]) / 2)'
@@ -98,7 +103,7 @@ tamper "beta lowered" 'd["beta"]["spec"] = str(F(d["beta"]["spec"]) * F(95, 100)
 tamper "radius negative" 'd["layers"][0]["radius"][0] = "-1"'
 tamper "radius not a number" 'd["layers"][0]["radius"][0] = "zero"'
 tamper "radius too short" 'd["layers"][0]["radius"].pop()'
-tamper "unknown field" 'd["layers"][0]["extra"] = 1'
+tamper "unknown field" 'd["layers"][0]["extra"] = 1' 2
 tamper "deviation lowered" 'd["readout"]["deviation"] = "0"'
 tamper "wrong proofs" 'd["proofs"] = ["proofs/layerwise.md"]'
 "$checker" "$tmp/t.json" --model "$abb" 2>&1 | grep -q '\$\.proofs'
