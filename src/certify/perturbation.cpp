@@ -44,6 +44,12 @@ struct Range {
 };
 using FeatureRanges = std::map<std::size_t, Range>;
 
+} // namespace
+
+// The plan's parts, named outside the anonymous namespace because the
+// plan (declared in perturbation.hpp) holds them.
+namespace perturbation_plan {
+
 struct HeadPlan {
     HeadGap gap; // over lengths 1..n: a lower bound at every shorter length too
     Mask mask = Mask::None;
@@ -64,7 +70,10 @@ struct LayerPlan {
     Matrix abs_w1;
 };
 
-} // namespace
+} // namespace perturbation_plan
+
+using perturbation_plan::HeadPlan;
+using perturbation_plan::LayerPlan;
 
 struct PerturbationPlan {
     Model model;

@@ -277,7 +277,7 @@ Vector radius_claim(const OJson &claim, const std::string &p, std::size_t width)
     return r;
 }
 
-struct Walk {
+struct LayerState { // value sets and radius carried from layer to layer
     std::vector<Vector> S, B;
     Vector r;
 };
@@ -287,7 +287,7 @@ void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaS
                   const Bounds &fb, const std::set<std::size_t> &features,
                   const std::optional<Vector> &step, std::size_t n,
                   const Rational &eps, bool tv_criterion, const Limits &limits,
-                  const PrecisionPolicy &policy, Walk &w) {
+                  const PrecisionPolicy &policy, LayerState &w) {
     const Layer &layer = m.layers[l];
     const std::string p = "$.layers[" + std::to_string(l) + "]";
     only_keys(claim, p, {"layer", "values", "bos_values", "heads", "kinks", "radius"});
@@ -366,7 +366,7 @@ void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaS
 }
 
 // The read-out's deviation and, for decision, its least hard margin.
-void verify_readout(const OJson &cert, const Model &m, const Walk &w, const Bounds &fb,
+void verify_readout(const OJson &cert, const Model &m, const LayerState &w, const Bounds &fb,
                     const std::set<std::size_t> &features, const std::string &criterion,
                     const Rational &eps) {
     const OJson &ro = field(cert, "$", "readout");
@@ -449,7 +449,7 @@ void verify_perturbation(const OJson &cert, const Model &m, std::size_t n, const
         reject("$.layers", "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
     const Bounds fb = feature_bounds(m, n, features, limits);
     const std::optional<Vector> step = affine_step(m, n, limits);
-    Walk w;
+    LayerState w;
     for (const auto &sym : m.alphabet)
         w.S.push_back(m.embedding.at(sym));
     if (m.has_bos()) w.B.push_back(m.embedding.at(*m.bos));

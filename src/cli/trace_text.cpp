@@ -21,7 +21,7 @@ template <class T> std::string list(const std::vector<T> &v) {
     return ss.str();
 }
 
-std::string reals(const RealVector &v) {
+std::string reals_text(const RealVector &v) {
     std::string out;
     for (std::size_t i = 0; i < v.size(); ++i)
         out += (i ? "  " : "") + short_real(v[i]);
@@ -46,13 +46,13 @@ void print_trace(std::ostream &os, const Model &m, const Trace &t, bool soft) {
                     os << "no allowed position\n";
                     continue;
                 }
-                os << "allowed {" << list(q.allowed) << "}  scores " << reals(q.scores);
+                os << "allowed {" << list(q.allowed) << "}  scores " << reals_text(q.scores);
                 if (!soft) {
                     os << "  argmax {" << list(q.argmax) << "}  gap "
                        << (q.gap ? short_real(*q.gap) : std::string("inf"));
                     if (q.runner_up) os << " (runner-up " << *q.runner_up << ")";
                 }
-                os << "\n              weights " << reals(q.weights);
+                os << "\n              weights " << reals_text(q.weights);
                 if (soft && q.tv) os << "  TV " << short_real(*q.tv);
                 os << "\n";
             }
@@ -61,7 +61,7 @@ void print_trace(std::ostream &os, const Model &m, const Trace &t, bool soft) {
     for (const auto &o : t.outputs) {
         if (m.output.kind == ReadKind::Categorical) {
             os << "  output at position " << o.position << ": " << o.decoded << "  (classes "
-               << reals(o.classes) << ")\n";
+               << reals_text(o.classes) << ")\n";
             continue;
         }
         os << "  read-out at position " << o.position << ": y = " << short_real(o.y) << "  "

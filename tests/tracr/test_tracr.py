@@ -137,8 +137,10 @@ def horizon_vs_certify():
         up = h["certified_up_to"]
         verdicts = []
         for n in range(1, h["max_n"] + 1):
+            # the decision certificates at n = 6 and 7 are those certificates() checks
+            keep = ["-o", path(f"shift5-n{n}.cert.json")] if crit == "decision" and n in (6, 7) else []
             rc, out, _ = run("certify", path("shift5.json"), "--n", str(n), "--eps", "0.01",
-                             "--criterion", crit, "--beta", "native", "--json")
+                             "--criterion", crit, "--beta", "native", "--json", *keep)
             verdicts.append(json.loads(out)["verdict"])
         want = sum(1 for v in itertools.takewhile(lambda v: v == "certified", verdicts))
         check(up == want, f"horizon {crit}: certified_up_to {up} = certify's {want} ({verdicts})")
@@ -175,9 +177,10 @@ def certificates():
     check_bin = os.path.join(os.path.dirname(TEMPCERT), "tempcert-check")
     m = path("shift5.json")
     for n, want in ((7, "refuted"), (6, "certified")):
-        cert = path(f"shift5-n{n}.cert.json")
-        rc, out, err = run("certify", m, "--n", str(n), "--eps", "0.01", "--criterion",
-                           "decision", "--beta", "native", "-o", cert)
+        cert = path(f"shift5-n{n}.cert.json")  # written by horizon_vs_certify
+        check(os.path.exists(cert), f"certify n = {n} wrote {cert}")
+        if not os.path.exists(cert):
+            continue
         doc = json.load(open(cert))
         check(doc["verdict"] == want, f"certify n = {n}: {doc['verdict']}")
         p = subprocess.run([check_bin, cert, "--model", m], capture_output=True, text=True)

@@ -1,12 +1,28 @@
 // Shared helpers for the unit tests.
 #pragma once
 
+#include "tempcert/expr.hpp"
 #include "tempcert/model.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace tempcert::test {
+
+// An expression's value at (j, n).
+inline Real at(const char *text, long j, long n, Prec p = 128) {
+    return Expr::parse(text).eval(Rational(j), Rational(n), p);
+}
+
+// The whole text of a file (empty when it cannot be read).
+inline std::string slurp(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
 
 inline std::string case_path(const std::string &name) {
     return std::string(TEMPCERT_TEST_DIR) + "/../cases/models/" + name + ".json";

@@ -7,12 +7,10 @@
 #include <doctest/doctest.h>
 
 using namespace tempcert;
+using tempcert::test::at;
 using tempcert::test::q;
 
 namespace {
-Real at(const char *text, long j, long n, Prec p = 128) {
-    return Expr::parse(text).eval(Rational(j), Rational(n), p);
-}
 std::size_t error_column(const char *text) {
     try {
         Expr::parse(text);

@@ -1,6 +1,7 @@
 // Exact forms of irrational values (issue 13, item 15): equal expressions
 // tie, square roots multiply out, and every decision a form makes agrees
 // with an independent 2048-bit interval evaluation on random expressions.
+#include "helpers.hpp"
 #include "tempcert/expr.hpp"
 #include "tempcert/real.hpp"
 
@@ -9,12 +10,9 @@
 #include <random>
 
 using namespace tempcert;
+using tempcert::test::at;
 
 namespace {
-
-Real at(const char *text, long j, long n, Prec p = 128) {
-    return Expr::parse(text).eval(Rational(j), Rational(n), p);
-}
 
 // A random expression in j over + - * / and sqrt, log of positive
 // arguments, small integers: depth-bounded, so that equal subtrees recur.

@@ -14,12 +14,6 @@ using namespace tempcert;
 using namespace tempcert::test;
 
 namespace {
-std::string slurp(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 std::string replace_once(std::string s, const std::string &from, const std::string &to) {
     auto at = s.find(from);
     REQUIRE(at != std::string::npos);

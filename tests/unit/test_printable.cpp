@@ -38,13 +38,6 @@ std::string utf8(std::uint32_t cp) {
     return s;
 }
 
-std::string slurp(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 } // namespace
 
 TEST_CASE("controls, bidirectional controls and non-characters become visible escapes") {
@@ -83,7 +76,7 @@ TEST_CASE("printable output never holds a byte that acts, on random bytes") {
 }
 
 TEST_CASE("a model whose name or class label would act on a terminal is refused") {
-    std::string text = slurp(test::case_path("has-b"));
+    std::string text = test::slurp(test::case_path("has-b"));
     std::string name = "\"name\": \"has-b\"";
     REQUIRE(text.find(name) != std::string::npos);
     for (const char *bad : {"has\\u001b[2Jb", "bell\\u0007", "rev\\u202eb", "x\\uffff"}) {
