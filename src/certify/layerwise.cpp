@@ -72,7 +72,7 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
     std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
     for (const auto &d : S)
         reps.emplace(
-            std::make_tuple(times(head.query, d), times(head.key, d), times(head.value, d)), d);
+            std::make_tuple(matvec(head.query, d), matvec(head.key, d), matvec(head.value, d)), d);
     Model v;
     v.source = m.source; // feature errors name the model file
     v.name = m.name + ", " + head_name(l, h) + " over its value set";
@@ -158,7 +158,6 @@ namespace {
 
 // shared with the count analysis (layerwise_counts.hpp)
 using layerwise_detail::reads;
-using layerwise_detail::times;
 using layerwise_detail::writes;
 
 std::string vec_text(const Vector &v) {
@@ -198,7 +197,7 @@ std::vector<Vector> head_outputs(const Head &head, const std::vector<const std::
     std::set<Vector> seen;
     for (const auto *set : sets)
         for (const auto &d : *set) {
-            Vector o = times(head.output, times(head.value, d));
+            Vector o = matvec(head.output, matvec(head.value, d));
             if (seen.insert(o).second) out.push_back(o);
         }
     Vector zero(width, Rational(0));
@@ -240,7 +239,7 @@ struct LayerStep {
     }
 
     std::vector<char> phases(const Ffn &f, const Vector &d, Vector &pre) const {
-        pre = times(f.w1, d);
+        pre = matvec(f.w1, d);
         std::vector<char> active(pre.size());
         for (std::size_t k = 0; k < pre.size(); ++k) {
             pre[k] += f.b1[k];

@@ -24,13 +24,6 @@ bool all_zero(const Matrix &w) {
 
 
 
-Rational dot(const Vector &a, const Vector &b) {
-    Rational s = 0;
-    for (std::size_t k = 0; k < a.size(); ++k)
-        if (a[k] != 0 && b[k] != 0) s += a[k] * b[k];
-    return s;
-}
-
 Rational abs_of(const Rational &q) { return q < 0 ? Rational(-q) : q; }
 
 // gcd of two non-negative rationals (0 is the neutral element)
@@ -104,14 +97,6 @@ bool writes(const Matrix &w, std::size_t c) {
     return false;
 }
 
-Vector times(const Matrix &w, const Vector &x) {
-    Vector out(w.size(), Rational(0));
-    for (std::size_t r = 0; r < w.size(); ++r)
-        for (std::size_t c = 0; c < x.size(); ++c)
-            if (w[r][c] != 0 && x[c] != 0) out[r] += w[r][c] * x[c];
-    return out;
-}
-
 bool zero_scores(const Head &head) { return all_zero(head.query) || all_zero(head.key); }
 
 bool uniform_head(const Head &head) {
@@ -183,23 +168,23 @@ void add_count_coords(const Layer &lay, std::size_t layer, std::size_t index,
         cc.head = index + 1;
         bool first = true;
         for (const auto &d : S) {
-            Rational v = times(head.output, times(head.value, d))[c];
+            Rational v = matvec(head.output, matvec(head.value, d))[c];
             if (first) cc.vmin = cc.vmax = v;
             cc.vmin = std::min(cc.vmin, v);
             cc.vmax = std::max(cc.vmax, v);
             first = false;
         }
         for (std::size_t k = 0; k < B.size(); ++k) {
-            Rational b = times(head.output, times(head.value, B[k]))[c];
+            Rational b = matvec(head.output, matvec(head.value, B[k]))[c];
             if (k == 0) cc.bmin = cc.bmax = cc.b0 = b;
             cc.bmin = std::min(cc.bmin, b);
             cc.bmax = std::max(cc.bmax, b);
         }
         cc.step = 0;
         for (const auto &d : S)
-            cc.step = rational_gcd(cc.step, times(head.output, times(head.value, d))[c] - cc.vmin);
+            cc.step = rational_gcd(cc.step, matvec(head.output, matvec(head.value, d))[c] - cc.vmin);
         for (const auto &b : B)
-            cc.step = rational_gcd(cc.step, abs_of(times(head.output, times(head.value, b))[c] - cc.b0));
+            cc.step = rational_gcd(cc.step, abs_of(matvec(head.output, matvec(head.value, b))[c] - cc.b0));
         counts[c] = cc;
     }
 }
@@ -211,8 +196,8 @@ HeadGap counting_head_gap(const Head &head, std::size_t l, std::size_t h,
     std::map<Vector, KeyInfo> keys;
     for (const auto *set : {&S, &B})
         for (const auto &d : *set) {
-            KeyInfo &k = keys[times(head.key, d)];
-            k.values.insert(times(head.value, d));
+            KeyInfo &k = keys[matvec(head.key, d)];
+            k.values.insert(matvec(head.value, d));
             k.real = k.real || set == &S;
         }
     for (const auto &[k, info] : keys)
@@ -245,7 +230,7 @@ HeadGap counting_head_gap(const Head &head, std::size_t l, std::size_t h,
             }
             std::set<Rational> as;
             for (const auto &d : S)
-                as.insert(dot(times(head.query, d), delta));
+                as.insert(dot(matvec(head.query, d), delta));
             bool same_value = k1->second.values == k2->second.values;
             for (std::size_t i = 1; i <= n; ++i) {
                 if (i % 256 == 0) check_budget(limits);

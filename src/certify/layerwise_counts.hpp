@@ -19,6 +19,7 @@
 #include "tempcert/gap.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/limits.hpp"
+#include "tempcert/exact_vector.hpp"
 #include "tempcert/model.hpp"
 
 #include <map>
@@ -46,7 +47,6 @@ using CountCoords = std::map<std::size_t, CountCoord>;
 // (a nonzero in row c); the exact product w x. Shared with layerwise.cpp.
 bool reads(const Matrix &w, std::size_t c);
 bool writes(const Matrix &w, std::size_t c);
-Vector times(const Matrix &w, const Vector &x);
 
 // Every score of the head is 0 whatever the input: W_Q = 0 or W_K = 0.
 bool zero_scores(const Head &head);

@@ -37,7 +37,6 @@ namespace {
 using layerwise_detail::add_outputs;
 using layerwise_detail::Fail;
 using layerwise_detail::head_name;
-using layerwise_detail::times;
 
 struct Range {
     Rational lo, hi;
@@ -198,7 +197,7 @@ std::vector<Vector> distinct_outputs(const Matrix &ov, const std::vector<const s
     std::set<Vector> seen;
     for (const auto *set : sets)
         for (const auto &d : *set) {
-            Vector o = times(ov, d);
+            Vector o = matvec(ov, d);
             if (seen.insert(o).second) out.push_back(std::move(o));
         }
     return out;
@@ -219,7 +218,7 @@ Vector span_of(const std::vector<Vector> &outs, std::size_t width) {
 }
 
 Vector pre_activation(const Ffn &f, const Vector &d) {
-    Vector pre = times(f.w1, d);
+    Vector pre = matvec(f.w1, d);
     for (std::size_t k = 0; k < pre.size(); ++k)
         pre[k] += f.b1[k];
     return pre;
@@ -292,11 +291,11 @@ void spread_of(const Head &head, const std::vector<Vector> &S, const std::vector
     for (const auto &[c, range] : features)
         for (const auto &row : head.query)
             if (row[c] != 0) return;
-    const Vector key_step = times(head.key, step);
+    const Vector key_step = matvec(head.key, step);
     std::optional<Rational> least;
     for (const auto *set : {&S, &B})
         for (const auto &d : *set) {
-            Vector q = times(head.query, d);
+            Vector q = matvec(head.query, d);
             Rational c = 0;
             for (std::size_t r = 0; r < q.size(); ++r)
                 c += q[r] * key_step[r];
@@ -305,7 +304,7 @@ void spread_of(const Head &head, const std::vector<Vector> &S, const std::vector
     if (!least || *least == 0) return;
     std::set<Vector> keys;
     for (const auto &d : S)
-        keys.insert(times(head.key, d));
+        keys.insert(matvec(head.key, d));
     hp.spread = *least;
     hp.classes = keys.size() + (B.empty() ? 0 : 1); // BOS: one position of its own
 }

@@ -2,19 +2,12 @@
 #include "check_counts.hpp"
 #include "check_fields.hpp"
 
+#include "tempcert/exact_vector.hpp"
 #include "tempcert/limits.hpp"
 
 namespace tempcert::check {
 
 namespace {
-
-Vector matvec(const Matrix &w, const Vector &x) {
-    Vector out(w.size(), Rational(0));
-    for (std::size_t r = 0; r < w.size(); ++r)
-        for (std::size_t c = 0; c < x.size(); ++c)
-            out[r] += w[r][c] * x[c];
-    return out;
-}
 
 bool zero_matrix(const Matrix &w) {
     for (const auto &row : w)

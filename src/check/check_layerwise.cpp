@@ -7,6 +7,7 @@
 #include "tempcert/mask.hpp"
 #include "tempcert/beta.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/exact_vector.hpp"
 
 #include <algorithm>
 #include <set>
@@ -15,21 +16,6 @@
 namespace tempcert::check {
 
 namespace {
-
-Vector mul_vec(const Matrix &w, const Vector &x) {
-    Vector out(w.size(), Rational(0));
-    for (std::size_t r = 0; r < w.size(); ++r)
-        for (std::size_t c = 0; c < x.size(); ++c)
-            if (w[r][c] != 0 && x[c] != 0) out[r] += w[r][c] * x[c];
-    return out;
-}
-
-Rational dot(const Vector &a, const Vector &b) {
-    Rational s = 0;
-    for (std::size_t c = 0; c < a.size(); ++c)
-        if (a[c] != 0 && b[c] != 0) s += a[c] * b[c];
-    return s;
-}
 
 bool column_used(const Matrix &w, std::size_t c) {
     for (const auto &row : w)
@@ -114,7 +100,7 @@ HeadAlphabet head_alphabet(const Head &head, const std::vector<Vector> &S, const
     std::set<std::tuple<Vector, Vector, Vector>> seen;
     for (const auto &d : S) {
         auto key =
-            std::make_tuple(mul_vec(head.query, d), mul_vec(head.key, d), mul_vec(head.value, d));
+            std::make_tuple(matvec(head.query, d), matvec(head.key, d), matvec(head.value, d));
         if (!seen.insert(key).second) continue;
         h.QE.push_back(std::get<0>(key));
         h.KE.push_back(std::get<1>(key));
@@ -122,9 +108,9 @@ HeadAlphabet head_alphabet(const Head &head, const std::vector<Vector> &S, const
     }
     h.k = h.QE.size();
     if (bos) {
-        h.QE.push_back(mul_vec(head.query, *bos));
-        h.KE.push_back(mul_vec(head.key, *bos));
-        h.VE.push_back(mul_vec(head.value, *bos));
+        h.QE.push_back(matvec(head.query, *bos));
+        h.KE.push_back(matvec(head.key, *bos));
+        h.VE.push_back(matvec(head.value, *bos));
     }
     return h;
 }
@@ -141,8 +127,8 @@ PositionTables position_tables(const Model &m, const Head &head, std::size_t len
     // W_K P(j) = K0 + j D, read off the first two positions (0 and 1 with a
     // BOS position, else 1 and 2: P(0) may be undefined there)
     const std::size_t a = m.has_bos() ? 0 : 1;
-    Vector ka = mul_vec(head.key, position(m, a, len, where));
-    Vector kb = len > a ? mul_vec(head.key, position(m, a + 1, len, where)) : ka;
+    Vector ka = matvec(head.key, position(m, a, len, where));
+    Vector kb = len > a ? matvec(head.key, position(m, a + 1, len, where)) : ka;
     t.D = kb;
     t.K0 = ka;
     for (std::size_t c = 0; c < t.D.size(); ++c) {
@@ -155,13 +141,13 @@ PositionTables position_tables(const Model &m, const Head &head, std::size_t len
             continue;
         }
         Vector p = position(m, j, len, where);
-        Vector kp = mul_vec(head.key, p);
+        Vector kp = matvec(head.key, p);
         for (std::size_t c = 0; c < kp.size(); ++c)
             if (kp[c] != t.K0[c] + Rational(static_cast<long>(j)) * t.D[c])
                 reject(where, "its scores are not affine in the key position (at j = " +
                                   std::to_string(j) +
                                   "); this checker verifies layerwise claims for such heads only");
-        t.QP.push_back(mul_vec(head.query, p));
+        t.QP.push_back(matvec(head.query, p));
     }
     return t;
 }
@@ -377,7 +363,7 @@ std::vector<Vector> head_outputs(const Head &head, const std::vector<const std::
     std::set<Vector> out;
     for (const auto *set : sets)
         for (const auto &d : *set)
-            out.insert(mul_vec(head.output, mul_vec(head.value, d)));
+            out.insert(matvec(head.output, matvec(head.value, d)));
     if (empty) out.insert(Vector(width, Rational(0)));
     return std::vector<Vector>(out.begin(), out.end());
 }
@@ -511,7 +497,7 @@ struct Radius {
 // coordinates the soft model may perturb after it go into `next_tainted`.
 Vector ffn_on(const Ffn &f, const Vector &d, const Radius &r, const Rational &eps,
               const std::string &p, std::set<std::size_t> &next_tainted) {
-    Vector pre = mul_vec(f.w1, d), out = d;
+    Vector pre = matvec(f.w1, d), out = d;
     std::vector<bool> on(pre.size());
     for (std::size_t u = 0; u < pre.size(); ++u) {
         pre[u] += f.b1[u];
@@ -678,7 +664,7 @@ std::vector<Vector> distinct_outputs(const Head &head,
 }
 
 Vector matrix_times(const Matrix &w, const Vector &x) {
-    return mul_vec(w, x);
+    return matvec(w, x);
 }
 
 Vector position_vector(const Model &m, std::size_t j, std::size_t len, const std::string &where) {

@@ -28,6 +28,7 @@
 #include "symbolic_affine.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/exact_vector.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -59,13 +60,6 @@ Vector exact_vector(const RealVector &r) {
     for (const auto &x : r)
         out.push_back(x.exact());
     return out;
-}
-
-Rational dot_exact(const Vector &a, const Vector &b) {
-    Rational s = 0;
-    for (std::size_t c = 0; c < a.size(); ++c)
-        if (a[c] != 0 && b[c] != 0) s += a[c] * b[c];
-    return s;
 }
 
 Vector plus(const Vector &a, const Vector &b) {
@@ -144,8 +138,8 @@ bool fixed_slot(const QueryView &qv, std::size_t j) {
 // The fixed offer of the query's own position or BOS.
 Offer fixed_offer(const QueryView &qv, const Tables &t, const Vector &q, std::size_t j,
                   std::size_t ksym) {
-    if (j == 0) return {qv.A[ksym] + dot_exact(q, t.KP[0]), 0, -1};
-    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot_exact(q, t.KP[j]), j,
+    if (j == 0) return {qv.A[ksym] + dot(q, t.KP[0]), 0, -1};
+    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot(q, t.KP[j]), j,
             qv.query_symbol};
 }
 
@@ -173,7 +167,7 @@ void note_below(std::vector<Offer> &b, const Offer &o) {
 // decreasing A, and the first symbol of least offer.
 void order_symbols(QueryView &qv, const Tables &t, const Vector &q, std::size_t k) {
     for (std::size_t s = 0; s < t.KE.size(); ++s)
-        qv.A.push_back(dot_exact(q, t.KE[s]));
+        qv.A.push_back(dot(q, t.KE[s]));
     for (std::size_t s = 0; s < k; ++s)
         qv.by_A.push_back(static_cast<int>(s));
     std::stable_sort(qv.by_A.begin(), qv.by_A.end(), [&](int x, int y) {
@@ -232,7 +226,7 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     for (std::size_t s = 0; s < qv.positions.size(); ++s) {
         std::size_t j = qv.positions[s];
         Rational least = fixed_slot(qv, j) ? fixed_offer(qv, t, q, j, k).value
-                                           : Rational(amin + (B[s] = dot_exact(q, t.KP[j])));
+                                           : Rational(amin + (B[s] = dot(q, t.KP[j])));
         if (!have_L || least > qv.L) qv.L = least;
         have_L = true;
     }
@@ -479,8 +473,8 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
     Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
     std::vector<Rational> A;
     for (const auto &ke : t.KE)
-        A.push_back(dot_exact(q, ke));
-    detail::AffineQuery aq = detail::affine_query(A, dot_exact(q, ah.K0), dot_exact(q, ah.D),
+        A.push_back(dot(q, ke));
+    detail::AffineQuery aq = detail::affine_query(A, dot(q, ah.K0), dot(q, ah.D),
                                                   head.mask, len, i, a, m.has_bos());
     if (aq.runs.empty()) return;
     auto plan = [&](const detail::AffinePair &p) {
