@@ -155,7 +155,12 @@ long launched_ranks() {
 
 } // namespace
 
+namespace {
+void note_program(const char *program); // the name a rank's own messages carry
+} // namespace
+
 int run_on_ranks(int *argc, char ***argv, const char *program, const std::function<int()> &run) {
+    note_program(program);
     std::string refused = start_ranks(argc, argv);
     if (!refused.empty()) {
         std::cerr << program << ": " << refused << "\n";
@@ -167,6 +172,10 @@ int run_on_ranks(int *argc, char ***argv, const char *program, const std::functi
 }
 
 #ifndef TEMPCERT_MPI
+
+namespace {
+void note_program(const char *) {}
+} // namespace
 
 std::string start_ranks(int *, char ***) {
     if (launched_ranks() > 1)
@@ -193,6 +202,8 @@ void run_tasks_everywhere(std::size_t count, const Limits &limits,
 namespace {
 
 bool g_started = false;
+const char *g_program = "tempcert"; // for the message of a rank that ends the job
+void note_program(const char *program) { g_program = program; }
 int g_rank = 0, g_size = 1;
 MPI_Comm g_exit_comm = MPI_COMM_NULL; // the end's barrier, apart from the work's collectives
 int g_stderr = -1; // ranks other than 0: the standard error mpirun gave them
@@ -305,15 +316,37 @@ class BudgetedWait {
   public:
     explicit BudgetedWait(const Limits &limits) : limits_(limits) {}
     void check() {
-        const bool spent = (limits_.interrupted && *limits_.interrupted) ||
-                           (limits_.deadline && std::chrono::steady_clock::now() > *limits_.deadline);
-        if (!spent) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (!spent_since_) spent_since_ = now;
-        if (now - *spent_since_ > std::chrono::seconds(1)) check_budget(limits_);
+        if (given_up()) check_budget(limits_);
+    }
+    // For a wait whose receive buffers MPI may still write into (a grant
+    // asked for, a collective step): unwinding would free them under MPI,
+    // so the rank ends the job itself, with check_budget's message and
+    // exit code, as stop_ranks would a second later.
+    void check_or_end_job() {
+        if (!given_up()) return;
+        try {
+            check_budget(limits_);
+        } catch (...) {
+            CommandEnding end = ending_of_current_exception("interrupted; nothing was certified");
+            std::string line = std::string(g_program) + ": " + end.message + "\n";
+            // rank 0's standard error is mpirun's; another rank's is kept aside
+            // and shown by show_own_errors
+            if (::write(2, line.data(), line.size()) < 0) { /* nothing left to do */ }
+            if (g_rank != 0) show_own_errors();
+            MPI_Abort(MPI_COMM_WORLD, end.code);
+        }
     }
 
   private:
+    // a second after the deadline or the interrupt
+    bool given_up() {
+        const bool spent = (limits_.interrupted && *limits_.interrupted) ||
+                           (limits_.deadline && std::chrono::steady_clock::now() > *limits_.deadline);
+        if (!spent) return false;
+        const auto now = std::chrono::steady_clock::now();
+        if (!spent_since_) spent_since_ = now;
+        return now - *spent_since_ > std::chrono::seconds(1);
+    }
     const Limits &limits_;
     std::optional<std::chrono::steady_clock::time_point> spent_since_;
 };
@@ -324,7 +357,7 @@ void wait_for(MPI_Request &request, BudgetedWait &budget) {
     for (int done = 0;;) {
         MPI_Test(&request, &done, MPI_STATUS_IGNORE);
         if (done) return;
-        budget.check();
+        budget.check_or_end_job();
         pause_briefly();
     }
 }
@@ -406,7 +439,7 @@ void ask_for_tasks(unsigned threads, TaskQueue &queue, std::atomic<std::uint64_t
                 queue.push(static_cast<std::size_t>(grant[0] + k));
             continue;
         }
-        budget.check();
+        budget.check_or_end_job(); // a grant may still arrive into `grant`
         pause_briefly();
     }
     queue.close();
