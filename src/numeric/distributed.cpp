@@ -308,10 +308,10 @@ void pause_briefly() {
 // also ends when the run's budget is spent: a rank that is stopped
 // (SIGSTOP, a machine gone) never answers, and polls inside the tasks
 // cannot end a wait outside them. Every living rank's tasks poll the budget
-// themselves and answer within moments, so the wait throws (check_budget's
-// LimitError or Interrupted) only a second after the deadline or the
-// interrupt; stop_ranks then ends the job rather than wait for the stopped
-// rank.
+// themselves and answer within moments, so a wait gives up only a second
+// after the deadline or the interrupt: check() then throws check_budget's
+// LimitError or Interrupted (stop_ranks ends the job rather than wait for
+// the stopped rank), check_or_end_job() ends the job at once.
 class BudgetedWait {
   public:
     explicit BudgetedWait(const Limits &limits) : limits_(limits) {}
