@@ -31,6 +31,7 @@
 #include "tempcert/exact_vector.hpp"
 
 #include <algorithm>
+#include <map>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -437,15 +438,12 @@ std::optional<AffineHead> affine_head(const Tables &t) {
                 return std::nullopt;
     for (std::size_t j = f; j < t.VP.size(); ++j)
         if (t.VP[j] != t.VP[f]) return std::nullopt;
-    for (std::size_t s = 0; s < t.VE.size(); ++s) {
-        int cls = static_cast<int>(s);
-        for (std::size_t r = 0; r < s; ++r)
-            if (t.VE[r] == t.VE[s]) {
-                cls = a.value_class[r];
-                break;
-            }
-        a.value_class.push_back(cls);
-    }
+    // a symbol's class: the first symbol with its value vector (one lookup
+    // each: comparing with every earlier symbol was quadratic, 2^31 vector
+    // comparisons unpolled over a layerwise value set of 2^16)
+    std::map<Vector, int> first_with;
+    for (std::size_t s = 0; s < t.VE.size(); ++s)
+        a.value_class.push_back(first_with.emplace(t.VE[s], static_cast<int>(s)).first->second);
     return a;
 }
 
@@ -468,7 +466,8 @@ void merge(Scan &into, Scan &part) {
 
 // One query (len, i, a) by the closed form.
 void scan_affine(const Model &m, const Head &head, const Tables &t, const AffineHead &ah,
-                 std::size_t len, std::size_t i, int a, bool unique, Scan &scan) {
+                 std::size_t len, std::size_t i, int a, bool unique, const Limits &limits,
+                 Scan &scan) {
     const std::size_t k = m.alphabet.size();
     Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
     std::vector<Rational> A;
@@ -484,10 +483,10 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
                         aq.least_symbol,
                         {{p.top.position, p.top.symbol}, {p.next.position, p.next.symbol}}};
     };
-    if (auto g = detail::affine_min_gap(aq); g && (!scan.best || g->gap < scan.best->gap))
+    if (auto g = detail::affine_min_gap(aq, limits); g && (!scan.best || g->gap < scan.best->gap))
         scan.best = Candidate{g->gap, plan(*g)};
     if (unique && !scan.tie)
-        if (auto tie = detail::affine_tie(aq, ah.value_class)) scan.tie = Candidate{0, plan(*tie)};
+        if (auto tie = detail::affine_tie(aq, ah.value_class, limits)) scan.tie = Candidate{0, plan(*tie)};
 }
 
 // The fixed split of a head's queries into tasks, independent of --threads.
@@ -554,7 +553,7 @@ class HeadScanner {
                 check_budget(opt_.limits);
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
-                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, scan);
+                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, opt_.limits, scan);
                     continue;
                 }
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());

@@ -93,10 +93,11 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
     return q;
 }
 
-std::optional<AffinePair> affine_min_gap(const AffineQuery &q) {
+std::optional<AffinePair> affine_min_gap(const AffineQuery &q, const Limits &limits) {
     std::optional<AffinePair> best;
     const Rational &c = q.c;
     for (const auto &u : q.runs) {
+        check_budget(limits);
         auto [ulo, uhi] = at_least_L(q, u);
         if (ulo > uhi) continue;
         for (const auto &v : q.runs) {
@@ -121,11 +122,13 @@ std::optional<AffinePair> affine_min_gap(const AffineQuery &q) {
     return best;
 }
 
-std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int> &value_class) {
+std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int> &value_class,
+                                     const Limits &limits) {
     auto cls = [&](int symbol) {
         return value_class[symbol < 0 ? value_class.size() - 1 : static_cast<std::size_t>(symbol)];
     };
     for (const auto &u : q.runs) {
+        check_budget(limits);
         auto [ulo, uhi] = at_least_L(q, u);
         if (ulo > uhi) continue;
         for (const auto &v : q.runs) {

@@ -5,6 +5,7 @@
 // in O(|Sigma|^2) exact operations per query instead of O(i |Sigma|).
 #pragma once
 
+#include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 
 #include <optional>
@@ -46,10 +47,13 @@ struct AffinePair {
 
 // The least gap of the query over all choices (Lemma 1 (b)); nullopt when no
 // choice has a gap. Among equal gaps, the first pair of runs in run order.
-std::optional<AffinePair> affine_min_gap(const AffineQuery &q);
+// Both scans below compare every pair of runs (|Sigma|^2 for a large
+// virtual alphabet): they poll `limits` between runs.
+std::optional<AffinePair> affine_min_gap(const AffineQuery &q, const Limits &limits);
 
 // Two positions offering one value >= L with different value classes
 // (Lemma 1 (c)); value_class is indexed like A. nullopt: no such tie.
-std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int> &value_class);
+std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int> &value_class,
+                                     const Limits &limits);
 
 } // namespace tempcert::detail
