@@ -23,6 +23,7 @@
 #include "tempcert/perturbation.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/exact_vector.hpp"
 #include "tempcert/interval.hpp"
 #include "tempcert/mask.hpp"
 
@@ -254,9 +255,7 @@ void readout_margin(const Model &m, const std::vector<Vector> &S, const FeatureR
             fhi += w < 0 ? w * range.lo : w * range.hi;
         }
         for (const auto &d : S) {
-            Rational y = o.bias;
-            for (std::size_t c = 0; c < d.size(); ++c)
-                if (o.weights[c] != 0) y += o.weights[c] * d[c];
+            Rational y = o.bias + dot(o.weights, d);
             Rational lo = y + flo, hi = y + fhi;
             if (lo <= 0 && hi >= 0) {
                 plan.readout_degenerate = "a hard read-out over the value set can be exactly 0";
@@ -296,9 +295,7 @@ void spread_of(const Head &head, const std::vector<Vector> &S, const std::vector
     for (const auto *set : {&S, &B})
         for (const auto &d : *set) {
             Vector q = matvec(head.query, d);
-            Rational c = 0;
-            for (std::size_t r = 0; r < q.size(); ++r)
-                c += q[r] * key_step[r];
+            Rational c = dot(q, key_step);
             least = least ? std::min(*least, abs_of(c)) : abs_of(c);
         }
     if (!least || *least == 0) return;

@@ -163,10 +163,7 @@ std::optional<Rational> counting_gap(const Head &head, const std::vector<Vector>
                     qdelta[c] += head.query[row][c] * delta[row]; // W_Q^T delta
             std::set<Rational> offsets; // (W_Q d) . delta over S, count coordinates 0 there
             for (const auto &d : S) {
-                Rational a = 0;
-                for (std::size_t c = 0; c < d.size(); ++c)
-                    a += qdelta[c] * d[c];
-                offsets.insert(a);
+                offsets.insert(dot(qdelta, d));
             }
             Rational G = 0;
             for (const auto &[c, z] : counts)

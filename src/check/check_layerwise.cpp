@@ -663,10 +663,6 @@ std::vector<Vector> distinct_outputs(const Head &head,
     return head_outputs(head, sets, empty, width);
 }
 
-Vector matrix_times(const Matrix &w, const Vector &x) {
-    return matvec(w, x);
-}
-
 Vector position_vector(const Model &m, std::size_t j, std::size_t len, const std::string &where) {
     return position(m, j, len, where);
 }

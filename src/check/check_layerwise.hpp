@@ -39,8 +39,7 @@ std::optional<Rational> value_set_gap(const Model &m, const Head &head,
 std::vector<Vector> distinct_outputs(const Head &head,
                                      const std::vector<const std::vector<Vector> *> &sets,
                                      bool empty, std::size_t width);
-// W x exactly; P(j) at length len exactly (rejects irrational features).
-Vector matrix_times(const Matrix &w, const Vector &x);
+// P(j) at length len exactly (rejects irrational features).
 Vector position_vector(const Model &m, std::size_t j, std::size_t len, const std::string &where);
 
 } // namespace tempcert::check

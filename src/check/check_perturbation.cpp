@@ -8,6 +8,7 @@
 #include "check_fields.hpp"
 #include "check_layerwise.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/exact_vector.hpp"
 #include "tempcert/mask.hpp"
 
 #include <algorithm>
@@ -101,20 +102,18 @@ Spread spread_of(const Head &head, const std::vector<Vector> &S, const std::vect
     for (std::size_t c : features)
         for (const auto &row : head.query)
             if (row[c] != 0) return out;
-    Vector ks = matrix_times(head.key, *step);
+    Vector ks = matvec(head.key, *step);
     bool first = true;
     for (const auto *set : {&S, &B})
         for (const auto &d : *set) {
-            Vector q = matrix_times(head.query, d);
-            Rational c = 0;
-            for (std::size_t r = 0; r < q.size(); ++r)
-                c += q[r] * ks[r];
+            Vector q = matvec(head.query, d);
+            Rational c = dot(q, ks);
             out.spread = first ? magnitude(c) : std::min(out.spread, magnitude(c));
             first = false;
         }
     std::set<Vector> keys;
     for (const auto &d : S)
-        keys.insert(matrix_times(head.key, d));
+        keys.insert(matvec(head.key, d));
     out.classes = keys.size() + (B.empty() ? 0 : 1);
     if (out.spread == 0) out.classes = 0;
     return out;
@@ -220,7 +219,7 @@ std::vector<Vector> halves(const std::vector<Vector> &start,
 }
 
 Vector pre_of(const Ffn &f, const Vector &d) {
-    Vector pre = matrix_times(f.w1, d);
+    Vector pre = matvec(f.w1, d);
     for (std::size_t k = 0; k < pre.size(); ++k)
         pre[k] += f.b1[k];
     return pre;
@@ -384,9 +383,7 @@ void verify_readout(const OJson &cert, const Model &m, const LayerState &w, cons
             hi += std::max(a, b);
         }
         for (const auto &d : w.S) {
-            Rational y = o.bias;
-            for (std::size_t c = 0; c < m.width; ++c)
-                y += o.weights[c] * d[c];
+            Rational y = o.bias + dot(o.weights, d);
             if (y + lo <= 0 && y + hi >= 0) degenerate = true;
             Rational here = y + lo > 0 ? Rational(y + lo) : Rational(-(y + hi));
             margin = any ? std::min(margin, here) : here;

@@ -16,6 +16,7 @@
 
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace tempcert {
 
@@ -50,11 +51,12 @@ std::string r_literal(const Rational &q) {
     return "(IZR (" + num + ") / IZR (" + den + "))";
 }
 
-// A positional feature over Q: j and n are the function's parameters.
-std::string q_term(const Expr &e, int i, const std::string &place) {
+// A positional feature over Q: j and n are the function's parameters. The
+// model is rational (check_model), so no log or sqrt is left.
+std::string q_term(const Expr &e, int i) {
     const Expr::Node &x = e.nodes().at(static_cast<std::size_t>(i));
-    auto a = [&] { return q_term(e, x.a, place); };
-    auto b = [&] { return q_term(e, x.b, place); };
+    auto a = [&] { return q_term(e, x.a); };
+    auto b = [&] { return q_term(e, x.b); };
     switch (x.op) {
     case Expr::Op::Number: return q_literal(x.value);
     case Expr::Op::J: return "j";
@@ -69,7 +71,7 @@ std::string q_term(const Expr &e, int i, const std::string &place) {
     case Expr::Op::Log:
     case Expr::Op::Sqrt: break;
     }
-    throw Refusal{place, "uses log or sqrt: the export writes rational features only"};
+    throw std::logic_error("export coq: an irrational feature passed check_model");
 }
 
 // Beta over R: a constant expression (log and sqrt allowed).
@@ -216,9 +218,8 @@ void write_model(std::ostringstream &f, const Model &m) {
     if (m.bos) f << "Definition bos_embedding : list Q := " << q_vector(m.embedding.at(*m.bos)) << ".\n";
     // positional features: each coordinate the sum of the features on it
     std::vector<std::string> coord(m.width, "");
-    for (std::size_t k = 0; k < m.positions.size(); ++k) {
-        const auto &p = m.positions[k];
-        std::string term = q_term(p.expr, p.expr.root(), "$.positions[" + std::to_string(k) + "].expr");
+    for (const auto &p : m.positions) {
+        std::string term = q_term(p.expr, p.expr.root());
         coord[p.dim] = coord[p.dim].empty() ? term : "(" + coord[p.dim] + " + " + term + ")";
     }
     f << "Definition features (j n : Q) : list Q := [";

@@ -31,10 +31,10 @@
 #include "tempcert/exact_vector.hpp"
 
 #include <algorithm>
-#include <map>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace tempcert {
 
