@@ -9,6 +9,10 @@
 # two seconds; a rank stopped mid-run (SIGSTOP) ends the job soon after
 # --time-limit.
 # Usage: mpi.sh TEMPCERT TEMPCERT-CHECK CASES
+# TEMPCERT_MPI_PART=results runs the comparisons with a plain run (ctest
+# cli_mpi, beside other tests), =signals the killed, stopped and
+# interrupted jobs (cli_mpi_signals, alone: they measure how soon a job
+# ends); unset, both.
 set -u
 tempcert=$1
 checker=$2
@@ -57,40 +61,42 @@ run() {
     done
 }
 
-run certified cert.json "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 20 -o cert.json
-run refuted - "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 3
-run no-filter - "$tempcert" certify "$two" --n 9 --eps 1/100 --beta 20 --no-filter
-run output - "$tempcert" certify "$two" --n 11 --eps 1/100 --beta 4 --criterion output
-run four-symbols cert4.json "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 30 -o cert4.json
-run four-refuted - "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 2
-run gap - "$tempcert" gap "$two" --n 12 --json
-run gap-four - "$tempcert" gap "$four" --n 7
-run tight - "$tempcert" tight "$two" --n 9 --eps 1/100 --rel 1e-3
-run horizon - "$tempcert" horizon "$two" --eps 1/100 --beta 5 --max-n 12
+part=${TEMPCERT_MPI_PART:-all}
+if [ "$part" != signals ]; then
+    run certified cert.json "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 20 -o cert.json
+    run refuted - "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 3
+    run no-filter - "$tempcert" certify "$two" --n 9 --eps 1/100 --beta 20 --no-filter
+    run output - "$tempcert" certify "$two" --n 11 --eps 1/100 --beta 4 --criterion output
+    run four-symbols cert4.json "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 30 -o cert4.json
+    run four-refuted - "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 2
+    run gap - "$tempcert" gap "$two" --n 12 --json
+    run gap-four - "$tempcert" gap "$four" --n 7
+    run tight - "$tempcert" tight "$two" --n 9 --eps 1/100 --rel 1e-3
+    run horizon - "$tempcert" horizon "$two" --eps 1/100 --beta 5 --max-n 12
 
-# the certificates checked under MPI, by both checkers
-"$tempcert" certify "$two" --n 12 --eps 1/100 --beta 20 -o "$tmp/c2.json" >/dev/null
-"$tempcert" certify "$four" --n 7 --eps 1/100 --beta 30 -o "$tmp/c4.json" >/dev/null
-run check - "$tempcert" check "$tmp/c2.json" --model "$two"
-run check-four - "$checker" "$tmp/c4.json" --model "$four"
-sed 's/"spec": "20"/"spec": "2"/; s/"value": "20"/"value": "2"/' "$tmp/c2.json" >"$tmp/bad.json"
-run check-rejects - "$checker" "$tmp/bad.json" --model "$two"
-grep -q "NOT VERIFIED" "$tmp/check-rejects.mpi.out" && pass=$((pass + 1)) ||
-    { fail=$((fail + 1)); echo "FAIL: a lowered beta is not rejected under MPI"; }
+    # the certificates checked under MPI, by both checkers
+    "$tempcert" certify "$two" --n 12 --eps 1/100 --beta 20 -o "$tmp/c2.json" >/dev/null
+    "$tempcert" certify "$four" --n 7 --eps 1/100 --beta 30 -o "$tmp/c4.json" >/dev/null
+    run check - "$tempcert" check "$tmp/c2.json" --model "$two"
+    run check-four - "$checker" "$tmp/c4.json" --model "$four"
+    sed 's/"spec": "20"/"spec": "2"/; s/"value": "20"/"value": "2"/' "$tmp/c2.json" >"$tmp/bad.json"
+    run check-rejects - "$checker" "$tmp/bad.json" --model "$two"
+    grep -q "NOT VERIFIED" "$tmp/check-rejects.mpi.out" && pass=$((pass + 1)) ||
+        { fail=$((fail + 1)); echo "FAIL: a lowered beta is not rejected under MPI"; }
 
-# ranks that read different files (same command line, different working
-# directories): refused on every rank, nothing written
-mkdir -p "$tmp/d0" "$tmp/d1"
-cp "$two" "$tmp/d0/model.json"
-sed 's/"name": *"[^"]*"/"name": "other"/' "$two" >"$tmp/d1/model.json"
-mpirun --oversubscribe -np 2 bash -c 'cd "$0/d$OMPI_COMM_WORLD_RANK" && exec "$1" certify model.json --n 10 --eps 1/100 --beta 20 --threads 1 -o c.json' \
-    "$tmp" "$tempcert" >"$tmp/differ.out" 2>"$tmp/differ.err"
-rc=$?
-if [ "$rc" = 2 ] && grep -q "the ranks read different inputs" "$tmp/differ.err" &&
-    ! [ -e "$tmp/d0/c.json" ] && ! [ -e "$tmp/d1/c.json" ]; then
-    pass=$((pass + 1))
-else
-    fail=$((fail + 1)); echo "FAIL: ranks with different files: exit $rc"; head -3 "$tmp/differ.err"
+    # ranks that read different files (same command line, different working
+    # directories): refused on every rank, nothing written
+    mkdir -p "$tmp/d0" "$tmp/d1"
+    cp "$two" "$tmp/d0/model.json"
+    sed 's/"name": *"[^"]*"/"name": "other"/' "$two" >"$tmp/d1/model.json"
+    mpirun --oversubscribe -np 2 bash -c 'cd "$0/d$OMPI_COMM_WORLD_RANK" && exec "$1" certify model.json --n 10 --eps 1/100 --beta 20 --threads 1 -o c.json' \
+        "$tmp" "$tempcert" >"$tmp/differ.out" 2>"$tmp/differ.err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "the ranks read different inputs" "$tmp/differ.err" &&
+        ! [ -e "$tmp/d0/c.json" ] && ! [ -e "$tmp/d1/c.json" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: ranks with different files: exit $rc"; head -3 "$tmp/differ.err"
 fi
 
 # one rank fails before the work (its model is missing) while the other
@@ -120,48 +126,51 @@ else
     fail=$((fail + 1)); echo "FAIL: progress under np 2 reached ${shown:-nothing} of 131070 words"
 fi
 
-# the pid of rank R of the job started by mpirun PID
-rank_pid() {
-    local p
-    for p in $(pgrep -f "tempcert certify"); do
-        [ "$p" = "$1" ] && continue
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" &&
-            { echo "$p"; return; }
-    done
-}
+fi
 
-# the pid of rank R of job PID once it has started (within 5 s), or nothing
-await_rank_pid() {
-    local p=""
-    for _ in $(seq 1 50); do
-        sleep 0.1
-        p=$(rank_pid "$1" "$2")
-        [ -n "$p" ] && break
-    done
-    echo "$p"
-}
+if [ "$part" != results ]; then
+    # the pid of rank R of the job started by mpirun PID
+    rank_pid() {
+        local p
+        for p in $(pgrep -f "tempcert certify"); do
+            [ "$p" = "$1" ] && continue
+            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" &&
+                { echo "$p"; return; }
+        done
+    }
 
-# a rank that dies: an error, no certificate, no debris
-long=(certify "$two" --n 21 --eps 1/100 --beta 20 --max-words 100000000 --threads 1)
-(cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" -o died.json \
-    >"$tmp/died.out" 2>"$tmp/died.err") &
-job=$!
-victim=$(await_rank_pid "$job" 1)
-sleep 1
-if [ -z "$victim" ]; then
-    fail=$((fail + 1)); echo "FAIL: rank 1 of the job was not found"
-    kill "$job" 2>/dev/null
-else
-    kill -9 "$victim"
-    wait "$job"
-    rc=$?
-    leftovers=$(ls "$tmp" | grep -c '^died\.json' || :)
-    if [ "$rc" = 0 ] || [ "$leftovers" != 0 ] || ! [ -s "$tmp/died.err" ]; then
-        fail=$((fail + 1)); echo "FAIL: a killed rank: exit $rc, $leftovers output files"
-        head -3 "$tmp/died.err"
+    # the pid of rank R of job PID once it has started (within 5 s), or nothing
+    await_rank_pid() {
+        local p=""
+        for _ in $(seq 1 50); do
+            sleep 0.1
+            p=$(rank_pid "$1" "$2")
+            [ -n "$p" ] && break
+        done
+        echo "$p"
+    }
+
+    # a rank that dies: an error, no certificate, no debris
+    long=(certify "$two" --n 21 --eps 1/100 --beta 20 --max-words 100000000 --threads 1)
+    (cd "$tmp" && exec mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" -o died.json \
+        >"$tmp/died.out" 2>"$tmp/died.err") &
+    job=$!
+    victim=$(await_rank_pid "$job" 1)
+    sleep 1
+    if [ -z "$victim" ]; then
+        fail=$((fail + 1)); echo "FAIL: rank 1 of the job was not found"
+        kill "$job" 2>/dev/null
     else
-        pass=$((pass + 1))
-    fi
+        kill -9 "$victim"
+        wait "$job"
+        rc=$?
+        leftovers=$(ls "$tmp" | grep -c '^died\.json' || :)
+        if [ "$rc" = 0 ] || [ "$leftovers" != 0 ] || ! [ -s "$tmp/died.err" ]; then
+            fail=$((fail + 1)); echo "FAIL: a killed rank: exit $rc, $leftovers output files"
+            head -3 "$tmp/died.err"
+        else
+            pass=$((pass + 1))
+        fi
 fi
 
 # a rank that is stopped (SIGSTOP) never answers: the job still ends soon
@@ -172,7 +181,7 @@ for stopped in 1 0; do
     # timeout: a hang fails the test instead of holding it (a watchdog in the
     # background would keep ctest's output pipe open after the test)
     (cd "$tmp" && exec timeout -s KILL 30 mpirun --oversubscribe -np 2 "$tempcert" "${long[@]}" \
-        --time-limit 4 -o stopped.json >"$tmp/stopped.out" 2>"$tmp/stopped.err") &
+        --time-limit 3 -o stopped.json >"$tmp/stopped.out" 2>"$tmp/stopped.err") &
     job=$!
     victim=$(await_rank_pid "$job" "$stopped")
     start=$(date +%s%N)
@@ -187,9 +196,9 @@ for stopped in 1 0; do
     rc=$?
     ms=$((($(date +%s%N) - start) / 1000000))
     kill -9 "$victim" 2>/dev/null
-    if [ "$rc" != 3 ] || [ "$ms" -gt 9000 ] || ls "$tmp" | grep -q '^stopped\.json' ||
+    if [ "$rc" != 3 ] || [ "$ms" -gt 8000 ] || ls "$tmp" | grep -q '^stopped\.json' ||
         ! grep -q -- '--time-limit' "$tmp/stopped.err"; then
-        fail=$((fail + 1)); echo "FAIL: rank $stopped stopped: exit $rc after $ms ms (limit 4 s)"
+        fail=$((fail + 1)); echo "FAIL: rank $stopped stopped: exit $rc after $ms ms (limit 3 s)"
         head -3 "$tmp/stopped.err"
     else
         pass=$((pass + 1))
@@ -214,6 +223,7 @@ if [ "$rc" = 0 ] || [ "$ms" -gt 2000 ] || [ -n "$(pgrep -f "tempcert certify $tw
 else
     pass=$((pass + 1))
 fi
+fi
 
-echo "mpi: $pass passed, $fail failed"
+echo "mpi ($part): $pass passed, $fail failed"
 [ "$fail" = 0 ]
