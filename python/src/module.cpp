@@ -163,7 +163,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("check_model_file", &check_model_file, py::arg("path"),
           "Checks a model file: (status, canonical JSON or message, sha256).");
     m.attr("version") = TEMPCERT_VERSION;
-    // the exit codes of the command line (include/tempcert/error.hpp), so the
+    // the exit codes of the command line (include/kernel/tempcert/error.hpp), so the
     // package maps them to results and exceptions by name, not by literal
     py::dict codes;
     codes["ok"] = static_cast<int>(kExitOk);

@@ -13,7 +13,7 @@ from ._model import Model, model_from_scratch_file
 from ._numbers import exact, text
 from . import _results as R
 
-_CODE = _core.exit_codes  # the command line's exit codes (include/tempcert/error.hpp)
+_CODE = _core.exit_codes  # the command line's exit codes (include/kernel/tempcert/error.hpp)
 
 # Limits and precision options every command accepts, by keyword:
 # max_words=10**8 becomes --max-words 100000000.

@@ -1,4 +1,4 @@
-// The tight question's method chooser (include/tempcert/method.hpp).
+// The tight question's method chooser (include/engine/tempcert/method.hpp).
 #include "tempcert/method.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/symbolic.hpp"

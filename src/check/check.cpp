@@ -20,6 +20,7 @@
 #include "tempcert/check.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/printable.hpp"
 
 #include <algorithm>
 
@@ -460,6 +461,18 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
 std::string malformed_certificate_message(const std::string &cert_path, const std::string &reason) {
     if (reason.rfind(cert_path, 0) == 0) return reason;
     return cert_path + ": " + reason;
+}
+
+std::string verdict_line(const std::string &cert_path, const CheckOutcome &out) {
+    if (!out.accepted) return "s NOT VERIFIED " + cert_path + ": " + printable(out.reason);
+    std::string what =
+        out.method == "layerwise"
+            ? "layerwise argument recomputed: value sets, gaps, rounding checks; no enumeration"
+        : out.method == "layerwise-perturbation"
+            ? "perturbation argument recomputed: value sets, gaps, score deviations, TV bounds, "
+              "radii; no enumeration"
+            : std::to_string(out.words) + " words re-evaluated";
+    return "s VERIFIED " + cert_path + " (" + what + ")";
 }
 
 CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,

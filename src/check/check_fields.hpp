@@ -5,7 +5,7 @@
 #pragma once
 
 #include "../model/json_source.hpp"
-#include "tempcert/eval.hpp"
+#include "tempcert/hard_eval.hpp"
 
 #include <initializer_list>
 #include <optional>

@@ -8,7 +8,7 @@
 
 #include "../model/json_source.hpp"
 #include "tempcert/beta.hpp"
-#include "tempcert/eval.hpp"
+#include "tempcert/hard_eval.hpp"
 
 #include <optional>
 #include <set>

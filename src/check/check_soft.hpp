@@ -1,7 +1,7 @@
 // The checker's own soft model (proofs/certificate.md, "Trusted base").
 #pragma once
 
-#include "tempcert/eval.hpp"
+#include "tempcert/hard_eval.hpp"
 
 namespace tempcert::check {
 

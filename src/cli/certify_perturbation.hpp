@@ -1,5 +1,5 @@
 // `certify --method layerwise` on models the exact-rounding argument does
-// not cover: the perturbation argument (include/tempcert/perturbation.hpp).
+// not cover: the perturbation argument (include/engine/tempcert/perturbation.hpp).
 #pragma once
 
 #include "options.hpp"

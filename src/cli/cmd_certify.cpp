@@ -487,18 +487,8 @@ int run_check(const Args &args) {
                               {"words", out.words}}
                          .dump(2)
                   << "\n";
-    } else if (out.accepted) {
-        std::cout << "s VERIFIED " << cert << " ("
-                  << (out.method == "layerwise"
-                          ? std::string("layerwise argument recomputed: value sets, gaps, "
-                                        "rounding checks; no enumeration")
-                          : out.method == "layerwise-perturbation"
-                              ? std::string("perturbation argument recomputed: value sets, gaps, "
-                                            "score deviations, TV bounds, radii; no enumeration")
-                              : std::to_string(out.words) + " words re-evaluated")
-                  << ")\n";
     } else if (!out.malformed) {
-        std::cout << "s NOT VERIFIED " << cert << ": " << printable(out.reason) << "\n";
+        std::cout << verdict_line(cert, out) << "\n";
     }
     if (out.malformed) { // bad input, said once on standard error like any other
         std::cerr << printable("tempcert: " + malformed_certificate_message(cert, out.reason), true)

@@ -4,7 +4,7 @@
 #include "hard_ops.hpp"
 #include "layer_ops.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/eval.hpp"
+#include "tempcert/hard_eval.hpp"
 
 namespace tempcert {
 

@@ -30,7 +30,7 @@ RealVector initial_activation(const Model &m, const Vector &embedding, std::size
 std::vector<RealVector> initial_activations(const Model &m, const Word &w, Prec prec);
 
 // Allowed key positions (position numbers, increasing) for query `i`:
-// tempcert::allowed_positions (include/tempcert/mask.hpp).
+// tempcert::allowed_positions (include/kernel/tempcert/mask.hpp).
 using tempcert::allowed_positions;
 
 // s_ij = (W_Q x_i) . (W_K x_j) for each allowed j, given q_i = W_Q x_i and

@@ -1,4 +1,4 @@
-// export coq: see include/tempcert/export_coq.hpp. The file it writes is
+// export coq: see include/engine/tempcert/export_coq.hpp. The file it writes is
 // read by Coq alone, so everything the claim is about (the model, beta,
 // eps, n) is written from the model and the certificate, not from anything
 // tempcert computed; what tempcert computed (the gap table) is proved in the

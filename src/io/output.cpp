@@ -1,4 +1,4 @@
-// Output files and directories: see include/tempcert/output.hpp.
+// Output files and directories: see include/kernel/tempcert/output.hpp.
 #include "../numeric/distributed.hpp"
 #include "tempcert/output.hpp"
 #include "tempcert/error.hpp"

@@ -1,4 +1,4 @@
-// Escaping text for people: see include/tempcert/printable.hpp.
+// Escaping text for people: see include/kernel/tempcert/printable.hpp.
 #include "tempcert/printable.hpp"
 
 #include <cstdint>

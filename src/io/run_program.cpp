@@ -1,5 +1,5 @@
 // Helper programs through posix_spawn with an argument vector: see
-// include/tempcert/run_program.hpp.
+// include/engine/tempcert/run_program.hpp.
 #include "tempcert/run_program.hpp"
 
 #include <cerrno>

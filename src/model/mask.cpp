@@ -1,4 +1,4 @@
-// Mask semantics; see include/tempcert/mask.hpp.
+// Mask semantics; see include/kernel/tempcert/mask.hpp.
 #include "tempcert/mask.hpp"
 
 namespace tempcert {

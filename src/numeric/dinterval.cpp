@@ -1,4 +1,4 @@
-// Outward-rounded double intervals; see include/tempcert/dinterval.hpp for
+// Outward-rounded double intervals; see include/engine/tempcert/dinterval.hpp for
 // the contract and proofs/double-filter.md for the error bounds used.
 #include "tempcert/dinterval.hpp"
 

@@ -1,4 +1,4 @@
-// Exact symbolic forms: see include/tempcert/form.hpp. Why equal forms are
+// Exact symbolic forms: see include/kernel/tempcert/form.hpp. Why equal forms are
 // equal reals, and what the reductions below may assume, is in
 // proofs/irrational-ties.md.
 #include "tempcert/form.hpp"

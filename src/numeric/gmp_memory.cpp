@@ -1,5 +1,5 @@
 // GMP allocation functions that exit 3 with a message on failure
-// (include/tempcert/gmp_memory.hpp).
+// (include/kernel/tempcert/gmp_memory.hpp).
 #include "tempcert/gmp_memory.hpp"
 #include "tempcert/error.hpp"
 

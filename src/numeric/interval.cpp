@@ -1,4 +1,4 @@
-// MPFI wrapper with explicit precision: see include/tempcert/interval.hpp for
+// MPFI wrapper with explicit precision: see include/kernel/tempcert/interval.hpp for
 // the enclosure contract. Endpoint arithmetic in share() uses MPFR with the
 // rounding direction written at each call.
 #include "tempcert/interval.hpp"

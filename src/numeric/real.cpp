@@ -1,4 +1,4 @@
-// Exact-or-interval reals: see include/tempcert/real.hpp for the contract.
+// Exact-or-interval reals: see include/kernel/tempcert/real.hpp for the contract.
 #include "tempcert/real.hpp"
 
 #include <climits>

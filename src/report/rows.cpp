@@ -1,5 +1,5 @@
 // The numbers of a report: per case and n, the tight command's computation
-// by the same method chooser (include/tempcert/method.hpp): enumeration
+// by the same method chooser (include/engine/tempcert/method.hpp): enumeration
 // within the word budget, beyond it the symbolic tight bracket (heads in
 // layer 1) or the layerwise bracket (exact rounding or the perturbation
 // argument). No number is computed twice by different code: a test compares
@@ -83,7 +83,7 @@ void fill_symbolic_gaps(ReportRow &r, const ReportCase &c, std::size_t n, const 
 }
 
 // The row of (case, n) by the method the tight command would use (one
-// chooser: include/tempcert/method.hpp), or nullopt with `why` when that
+// chooser: include/engine/tempcert/method.hpp), or nullopt with `why` when that
 // method has no answer.
 std::optional<ReportRow> row_for(const ReportCase &c, std::size_t n, const ReportOptions &o,
                                  std::string &why) {

@@ -127,6 +127,7 @@ TEST_CASE("the prefix walk visits every node in order, without recursion (issue 
 #include "../../src/check/check_soft.hpp"
 #include "random_model.hpp"
 #include "tempcert/enumerate.hpp"
+#include "tempcert/eval.hpp"
 
 TEST_CASE("the checker's softmax and TV enclose what the engine's do (issue 13, item 19)") {
     // Two independent enclosures of the same true values (the checker's at

@@ -4,7 +4,7 @@
 // never the engine that wrote the certificate.
 #pragma once
 
-#include "tempcert/eval.hpp"
+#include "tempcert/hard_eval.hpp"
 #include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 
@@ -29,6 +29,12 @@ struct CheckOutcome {
 // "CERT: reason" for a malformed certificate's message (the reason names
 // the file already when it comes from reading or parsing it).
 std::string malformed_certificate_message(const std::string &cert_path, const std::string &reason);
+
+// The verdict line that `tempcert check` and tempcert-check both print:
+// "s VERIFIED CERT (what was recomputed)" or "s NOT VERIFIED CERT: reason"
+// (the reason made printable). A malformed certificate gets no verdict
+// line: it is bad input, said with malformed_certificate_message.
+std::string verdict_line(const std::string &cert_path, const CheckOutcome &out);
 
 // Re-verifies a certificate against a model file. A model that cannot be
 // read throws InputError; a certificate that cannot be read or parsed is a

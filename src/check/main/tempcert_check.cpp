@@ -123,21 +123,14 @@ int run(int argc, char **argv) {
     try {
         Options o = parse(argc, argv);
         CheckOutcome out = check_certificate(o.certificate, o.model, o.limits, o.precision);
-        if (out.accepted)
-            std::cout << "s VERIFIED " << o.certificate << " ("
-                      << (out.method == "layerwise" ? std::string("layerwise argument recomputed")
-                          : out.method == "layerwise-perturbation"
-                              ? std::string("perturbation argument recomputed")
-                              : std::to_string(out.words) + " words re-evaluated")
-                      << ")\n";
-        else if (out.malformed) {
+        if (out.malformed) {
             std::cerr << printable("tempcert-check: " +
                                        malformed_certificate_message(o.certificate, out.reason),
                                    true)
                       << "\n";
             return kExitBadInput;
-        } else
-            std::cout << "s NOT VERIFIED " << o.certificate << ": " << printable(out.reason) << "\n";
+        }
+        std::cout << verdict_line(o.certificate, out) << "\n";
         return out.accepted ? kExitOk : kExitRefuted;
     } catch (...) {
         CommandEnding end = ending_of_current_exception("interrupted; nothing was verified");
