@@ -13,39 +13,57 @@
 
 namespace tempcert {
 
-namespace {
+std::vector<GapCount> group_gaps(std::vector<Rational> d) {
+    std::sort(d.begin(), d.end());
+    std::vector<GapCount> gaps;
+    for (auto &g : d) {
+        if (!gaps.empty() && gaps.back().gap == g)
+            ++gaps.back().count;
+        else
+            gaps.push_back({std::move(g), 1});
+    }
+    return gaps;
+}
 
-// Tri for X(beta) <= c, at `prec`, raising precision to the cap.
-Tri x_at_most(const std::vector<Rational> &d, const Rational &beta, const Rational &c, Prec prec) {
+Tri gaps_x_at_most(const std::vector<GapCount> &gaps, const Rational &beta, const Rational &c,
+                   Prec prec) {
     for (Prec p = prec; p <= 8 * prec; p *= 2) {
         Interval x(p);
         Interval b(beta, p);
-        for (const auto &dj : d)
-            x = add(x, exp(neg(mul(b, dj, p)), p), p);
+        for (const auto &g : gaps)
+            x = add(x, mul(exp(neg(mul(b, g.gap, p)), p), Rational(static_cast<long>(g.count)), p),
+                    p);
         Tri t = less_equal(x, c);
         if (t != Tri::Unknown) return t;
     }
     return Tri::Unknown;
 }
 
-} // namespace
-
 Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const Rational &eps,
                           const Rational &rel, Prec prec) {
+    return profile_threshold(group_gaps(d), k, eps, rel, prec);
+}
+
+Bracket profile_threshold(const std::vector<GapCount> &gaps, std::size_t k, const Rational &eps,
+                          const Rational &rel, Prec prec, const Rational &above) {
     Rational c = Rational(static_cast<long>(k)) * eps / (1 - eps);
-    if (Rational(static_cast<long>(d.size())) <= c) return {0, 0}; // X(0) = |d| <= c
+    std::size_t total = 0;
+    for (const auto &g : gaps)
+        total += g.count;
+    if (Rational(static_cast<long>(total)) <= c) return {0, 0}; // X(0) = |d| <= c
     // Upper start: X(beta) <= |d| exp(-beta dmin) <= c once
-    // beta >= ln(|d| / c) / dmin (the Lemma GT argument).
-    Rational dmin = *std::min_element(d.begin(), d.end());
-    Interval start = div(log(Interval(Rational(static_cast<long>(d.size())) / c, prec), prec),
+    // beta >= ln(|d| / c) / dmin (the Lemma GT argument); gaps are sorted.
+    const Rational &dmin = gaps.front().gap;
+    Interval start = div(log(Interval(Rational(static_cast<long>(total)) / c, prec), prec),
                          Interval(dmin, prec), prec);
-    Rational hi = round_decimal(start.upper_exact(), 30, true), lo = 0;
-    if (x_at_most(d, hi, c, prec) != Tri::True)
+    Rational hi = round_decimal(start.upper_exact(), 30, true);
+    if (gaps_x_at_most(gaps, hi, c, prec) != Tri::True)
         throw Undecided("profile bound: cannot certify X(beta) <= c at the Lemma GT start");
+    Rational lo = above < hi ? above : Rational(0); // X(above) > c, so above < hi
     while (hi - lo > rel * hi) {
         Rational mid = round_decimal((lo + hi) / 2, 30, true);
         if (mid >= hi || mid <= lo) break;
-        Tri t = x_at_most(d, mid, c, prec);
+        Tri t = gaps_x_at_most(gaps, mid, c, prec);
         if (t == Tri::True)
             hi = mid;
         else if (t == Tri::False)
@@ -54,6 +72,21 @@ Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const R
             break; // X(mid) = c to working precision: the bracket stays sound
     }
     return {lo, hi};
+}
+
+std::optional<Bracket> query_threshold_beyond(const std::vector<GapCount> &gaps, std::size_t k,
+                                              const Rational &eps, const Rational &rel, Prec prec,
+                                              const Bracket &bound) {
+    if (bound.lo <= 0) return profile_threshold(gaps, k, eps, rel, prec);
+    Rational c = Rational(static_cast<long>(k)) * eps / (1 - eps);
+    Tri below_lo = gaps_x_at_most(gaps, bound.lo, c, prec);
+    if (below_lo == Tri::True) return std::nullopt; // threshold <= bound.lo
+    if (below_lo == Tri::Unknown) return profile_threshold(gaps, k, eps, rel, prec);
+    // X(bound.lo) > c: the threshold is above bound.lo
+    Tri below_hi = gaps_x_at_most(gaps, bound.hi, c, prec);
+    if (below_hi == Tri::True) return std::nullopt; // in (bound.lo, bound.hi]
+    return profile_threshold(gaps, k, eps, rel, prec,
+                             below_hi == Tri::False ? bound.hi : bound.lo);
 }
 
 const HeadProfile *ProfileReport::attaining() const {
@@ -88,14 +121,15 @@ ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational 
                     std::vector<Rational> d;
                     for (const auto &s : q.scores)
                         if (s.exact() != top) d.push_back(top - s.exact());
-                    std::size_t k = q.argmax.size();
-                    // Skip queries whose threshold is certainly below the current lower end.
-                    Rational c = Rational(static_cast<long>(k)) * eps / (1 - eps);
-                    if (hp.bound.lo > 0 && x_at_most(d, hp.bound.lo, c, policy.start) == Tri::True)
-                        continue;
+                    std::vector<GapCount> gaps = group_gaps(std::move(d));
                     // max over queries of thresholds in [lo_q, hi_q] lies in
-                    // [max lo_q, max hi_q]; the witness attains the max lower end.
-                    Bracket b = profile_threshold(d, k, eps, rel, policy.start);
+                    // [max lo_q, max hi_q]; the witness attains the max lower
+                    // end. A query whose threshold certainly lies below the
+                    // current upper end changes neither.
+                    std::optional<Bracket> beyond = query_threshold_beyond(
+                        gaps, q.argmax.size(), eps, rel, policy.start, hp.bound);
+                    if (!beyond) continue;
+                    const Bracket &b = *beyond;
                     if (!hp.witness || b.lo > hp.bound.lo) {
                         hp.bound.lo = b.lo;
                         hp.witness = Witness{w, l + 1, h + 1, q.query, q.argmax, q.runner_up};

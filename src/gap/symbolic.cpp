@@ -346,7 +346,6 @@ void gaps_and_ties(const QueryView &qv, const Tables &t, std::size_t ksym, bool 
 void profile_of(const QueryView &qv, const SymbolicOptions &opt, Bracket &bound,
                 std::optional<WordPlan> &prof_word) {
     const Prec prec = opt.precision.start;
-    Rational c_factor = *opt.eps / (1 - *opt.eps);
     std::vector<Rational> tops;
     for (const auto &o : qv.top)
         tops.push_back(o.value);
@@ -378,14 +377,10 @@ void profile_of(const QueryView &qv, const SymbolicOptions &opt, Bracket &bound,
         }
         if (d.empty()) continue;
         std::size_t kM = forced.empty() ? 1 : forced.size();
-        Rational c = Rational(static_cast<long>(kM)) * c_factor;
-        if (bound.lo > 0) {
-            Interval x(prec), b(bound.lo, prec);
-            for (const auto &dj : d)
-                x = add(x, exp(neg(mul(b, dj, prec)), prec), prec);
-            if (less_equal(x, c) == Tri::True) continue; // threshold below the current lower end
-        }
-        Bracket br = profile_threshold(d, kM, *opt.eps, opt.rel, prec);
+        std::optional<Bracket> beyond =
+            query_threshold_beyond(group_gaps(std::move(d)), kM, *opt.eps, opt.rel, prec, bound);
+        if (!beyond) continue; // within the bracket so far: it changes neither end
+        const Bracket &br = *beyond;
         if (!prof_word || br.lo > bound.lo) {
             bound.lo = br.lo;
             prof_word = plan_of(qv, std::move(chosen));

@@ -5,6 +5,7 @@
 
 #include "tempcert/gap.hpp"
 
+#include <optional>
 #include <string>
 
 namespace tempcert {
@@ -44,6 +45,35 @@ struct Bracket {
 };
 Bracket profile_threshold(const std::vector<Rational> &d, std::size_t k, const Rational &eps,
                           const Rational &rel, Prec prec);
+
+// The gaps of one query grouped by value: X(beta) = sum over distinct gaps g
+// of count(g) exp(-beta g), one exponential per distinct gap instead of one
+// per position (a query at position 1000 has about 1000 gaps, often of two
+// or three values). Sorted by gap, counts positive.
+struct GapCount {
+    Rational gap;
+    std::size_t count;
+};
+std::vector<GapCount> group_gaps(std::vector<Rational> d);
+// X(beta) <= c decided on intervals from `prec` up to 8 prec; Unknown when
+// X(beta) and c cannot be separated there.
+Tri gaps_x_at_most(const std::vector<GapCount> &gaps, const Rational &beta, const Rational &c,
+                   Prec prec);
+// profile_threshold on grouped gaps. `above` is a beta the caller has
+// certified to have X(above) > c (the threshold lies above it): the
+// bisection starts there instead of at 0.
+Bracket profile_threshold(const std::vector<GapCount> &gaps, std::size_t k, const Rational &eps,
+                          const Rational &rel, Prec prec, const Rational &above = 0);
+
+// Folds one query's gaps into the bracket of a maximum of thresholds:
+// returns the query's bracket when its threshold may exceed `bound.hi` or
+// lie below `bound.lo` undecided, and nothing when it certainly lies in
+// [0, bound.lo] or in [bound.lo, bound.hi] (the maximum's bracket stays as
+// it is: its lower end keeps its witness, its upper end bounds this query).
+// Two sums of exponentials decide most queries of a long scan.
+std::optional<Bracket> query_threshold_beyond(const std::vector<GapCount> &gaps, std::size_t k,
+                                              const Rational &eps, const Rational &rel, Prec prec,
+                                              const Bracket &bound);
 
 // Profile bound of each head over all words up to n (exact hard scores), the
 // maximum over every query of its threshold, with the word that attains it.
