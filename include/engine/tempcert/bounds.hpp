@@ -38,7 +38,7 @@ GapBound model_beta_gap(const GapReport &gaps, const Rational &eps, Prec prec);
 // the root beta* of X(beta) = sum_j exp(-beta d_j) = k eps / (1 - eps), where
 // d_j > 0 are the gaps from the maximum to the positions outside the
 // maximising set and k = |M|. Returned as a bracket [lo, hi] with
-// X(lo) > c and X(hi) <= c certified by MPFI (lo = hi = 0 when X(0) <= c),
+// X(lo) > c and X(hi) <= c certified (gaps_x_at_most; lo = hi = 0 when X(0) <= c),
 // hi - lo <= rel * hi.
 struct Bracket {
     Rational lo, hi;
@@ -55,8 +55,9 @@ struct GapCount {
     std::size_t count;
 };
 std::vector<GapCount> group_gaps(std::vector<Rational> d);
-// X(beta) <= c decided on intervals from `prec` up to 8 prec; Unknown when
-// X(beta) and c cannot be separated there.
+// X(beta) <= c, decided first in outward-rounded doubles (the filter of
+// proofs/double-filter.md), else by MPFI from `prec` up to 8 prec; Unknown
+// when X(beta) and c cannot be separated there.
 Tri gaps_x_at_most(const std::vector<GapCount> &gaps, const Rational &beta, const Rational &c,
                    Prec prec);
 // profile_threshold on grouped gaps. `above` is a beta the caller has
