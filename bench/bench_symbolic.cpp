@@ -33,6 +33,20 @@ void BM_symbolic_gap(benchmark::State &state) {
     }
 }
 
+// The profile bound (what `tight` computes) over every query of every
+// length up to n, one thread. Args: n.
+void BM_symbolic_profile(benchmark::State &state) {
+    SymbolicOptions o;
+    o.limits.threads = 1;
+    o.eps = Rational(1, 100);
+    o.rel = Rational(1, 1000000);
+    for (auto _ : state) {
+        SymbolicReport r =
+            analyse_symbolic(four_symbols(), static_cast<std::size_t>(state.range(0)), o);
+        if (r.profile.bound.hi <= 0) state.SkipWithError("no profile bound");
+    }
+}
+
 void BM_exhaustive_gap(benchmark::State &state) {
     for (auto _ : state)
         benchmark::DoNotOptimize(min_gaps_exhaustive(
@@ -59,6 +73,13 @@ BENCHMARK(BM_symbolic_gap)
     ->Args({4096, 2, 0})
     ->Args({4096, 1, 1})
     ->Args({4096, 2, 1})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_symbolic_profile)
+    ->Arg(100)
+    ->Arg(200)
+    ->Arg(400)
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

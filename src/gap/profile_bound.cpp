@@ -30,14 +30,28 @@ namespace {
 
 // X(beta) <= c in outward-rounded doubles (the filter of
 // proofs/double-filter.md): Unknown when the doubles cannot decide, and
-// then MPFI does.
+// then MPFI does. The gaps are summed from the smallest, and the sum stops
+// as soon as it decides: with beta >= 0 every term not yet added is at most
+// the current one, so X lies between the partial sum and the partial sum
+// plus (terms left) times the current term. Gaps that grow with the
+// position make the terms fall geometrically: a few terms decide.
 Tri gaps_x_at_most_filtered(const std::vector<GapCount> &gaps, const Rational &beta,
                             const Rational &c) {
-    DInterval x = DInterval::point(0), b = to_dinterval(beta);
+    if (beta < 0) return Tri::Unknown;
+    const DInterval b = to_dinterval(beta), bound = to_dinterval(c);
+    std::size_t left = 0;
     for (const auto &g : gaps)
-        x = x + exp(-(b * to_dinterval(g.gap))) *
-                    to_dinterval(Rational(static_cast<long>(g.count)));
-    return less_equal(x, to_dinterval(c));
+        left += g.count;
+    DInterval x = DInterval::point(0);
+    for (const auto &g : gaps) {
+        DInterval term = exp(-(b * to_dinterval(g.gap)));
+        DInterval most = x + term * to_dinterval(Rational(static_cast<long>(left)));
+        if (less_equal(most, bound) == Tri::True) return Tri::True;
+        x = x + term * to_dinterval(Rational(static_cast<long>(g.count)));
+        left -= g.count;
+        if (less_equal(x, bound) == Tri::False) return Tri::False;
+    }
+    return less_equal(x, bound);
 }
 
 } // namespace
