@@ -15,13 +15,23 @@
 namespace tempcert {
 
 std::vector<GapCount> group_gaps(std::vector<Rational> d) {
-    std::sort(d.begin(), d.end());
+    // Sorted by a double key first (GMP's rational comparison was a third of
+    // a long scan): mpq_get_d truncates toward zero, which is monotone, so a
+    // smaller key means a smaller gap, and only equal keys compare exactly.
+    std::vector<std::pair<double, std::size_t>> order(d.size());
+    for (std::size_t i = 0; i < d.size(); ++i)
+        order[i] = {mpq_get_d(d[i].backend().data()), i};
+    std::sort(order.begin(), order.end(), [&d](const auto &a, const auto &b) {
+        return a.first != b.first ? a.first < b.first : d[a.second] < d[b.second];
+    });
     std::vector<GapCount> gaps;
-    for (auto &g : d) {
-        if (!gaps.empty() && gaps.back().gap == g)
+    double last_key = 0;
+    for (const auto &[key, i] : order) {
+        if (!gaps.empty() && key == last_key && gaps.back().gap == d[i])
             ++gaps.back().count;
         else
-            gaps.push_back({std::move(g), 1});
+            gaps.push_back({std::move(d[i]), 1});
+        last_key = key;
     }
     return gaps;
 }
