@@ -52,12 +52,14 @@ Tri gaps_x_at_most_filtered(const std::vector<GapCount> &gaps, const Rational &b
     std::size_t left = 0;
     for (const auto &g : gaps)
         left += g.count;
+    // counts are at most the number of positions, far below 2^53: exact doubles
+    auto exactly = [](std::size_t k) { return DInterval::point(static_cast<double>(k)); };
     DInterval x = DInterval::point(0);
     for (const auto &g : gaps) {
         DInterval term = exp(-(b * to_dinterval(g.gap)));
-        DInterval most = x + term * to_dinterval(Rational(static_cast<long>(left)));
+        DInterval most = x + term * exactly(left);
         if (less_equal(most, bound) == Tri::True) return Tri::True;
-        x = x + term * to_dinterval(Rational(static_cast<long>(g.count)));
+        x = x + term * exactly(g.count);
         left -= g.count;
         if (less_equal(x, bound) == Tri::False) return Tri::False;
     }
