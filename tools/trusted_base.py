@@ -86,6 +86,50 @@ def source_dir(build):
     return None
 
 
+def print_table(root, files):
+    """The table by part; returns the total."""
+    per_part = {}
+    for rel in files:
+        n, k = per_part.get(part(rel), (0, 0))
+        per_part[part(rel)] = (n + lines(root, rel), k + 1)
+    total = sum(n for n, _ in per_part.values())
+    print(f"{'part':<20} {'files':>5} {'lines':>7}")
+    for name in sorted(per_part):
+        n, k = per_part[name]
+        print(f"{name:<20} {k:>5} {n:>7}")
+    print(f"{'total':<20} {len(files):>5} {total:>7}")
+    return total
+
+
+def check_against_repository(root, files, total):
+    """Exit status of --check: the file list and the stated total."""
+    failed = False
+    expected_path = os.path.join(root, "tests", "trusted_base.expected")
+    expected = [l.strip() for l in open(expected_path) if l.strip() and not l.startswith("#")]
+    if sorted(set(expected)) != files or len(expected) != len(files):
+        failed = True
+        for rel in sorted(set(files) - set(expected)):
+            print(f"FAIL: {rel} is in the trusted base but not in {expected_path}")
+        for rel in sorted(set(expected) - set(files)):
+            print(f"FAIL: {rel} is listed in {expected_path} but the checker does not read it")
+        if set(expected) == set(files):
+            print(f"FAIL: {expected_path} lists a file twice")
+    doc = os.path.join(root, "proofs", "certificate.md")
+    m = STATED.search(open(doc, encoding="utf-8").read().replace("\n", " "))
+    if not m:
+        print(f"FAIL: {doc} states no count ('`tools/trusted_base.py` counts **N lines** in M files')")
+        return 1
+    stated, stated_files = int(m.group(1).replace(",", "")), int(m.group(2))
+    if abs(total - stated) > SLACK * stated or stated_files != len(files):
+        failed = True
+        print(f"FAIL: {doc} states {stated} lines in {stated_files} files; "
+              f"the build's dependency files give {total} in {len(files)}")
+    if not failed:
+        print(f"trusted base: {total} lines in {len(files)} files, as {doc} states "
+              f"({stated}, within {SLACK:.0%})")
+    return 1 if failed else 0
+
+
 def main(argv):
     if len(argv) not in (2, 3) or (len(argv) == 3 and argv[2] not in ("--check", "--list")):
         sys.stderr.write(__doc__)
@@ -104,41 +148,8 @@ def main(argv):
     if argv[2:] == ["--list"]:
         print("\n".join(files))
         return 0
-    per_part = {}
-    for rel in files:
-        n, k = per_part.get(part(rel), (0, 0))
-        per_part[part(rel)] = (n + lines(root, rel), k + 1)
-    total = sum(n for n, _ in per_part.values())
-    print(f"{'part':<20} {'files':>5} {'lines':>7}")
-    for name in sorted(per_part):
-        n, k = per_part[name]
-        print(f"{name:<20} {k:>5} {n:>7}")
-    print(f"{'total':<20} {len(files):>5} {total:>7}")
-    if len(argv) == 2:
-        return 0
-    failed = False
-    expected_path = os.path.join(root, "tests", "trusted_base.expected")
-    expected = [l.strip() for l in open(expected_path) if l.strip() and not l.startswith("#")]
-    if expected != files:
-        failed = True
-        for rel in sorted(set(files) - set(expected)):
-            print(f"FAIL: {rel} is in the trusted base but not in {expected_path}")
-        for rel in sorted(set(expected) - set(files)):
-            print(f"FAIL: {rel} is listed in {expected_path} but the checker does not read it")
-    doc = os.path.join(root, "proofs", "certificate.md")
-    m = STATED.search(open(doc, encoding="utf-8").read().replace("\n", " "))
-    if not m:
-        print(f"FAIL: {doc} states no count ('`tools/trusted_base.py` counts **N lines** in M files')")
-        return 1
-    stated, stated_files = int(m.group(1).replace(",", "")), int(m.group(2))
-    if abs(total - stated) > SLACK * stated or stated_files != len(files):
-        failed = True
-        print(f"FAIL: {doc} states {stated} lines in {stated_files} files; "
-              f"the build's dependency files give {total} in {len(files)}")
-    if not failed:
-        print(f"trusted base: {total} lines in {len(files)} files, as {doc} states "
-              f"({stated}, within {SLACK:.0%})")
-    return 1 if failed else 0
+    total = print_table(root, files)
+    return check_against_repository(root, files, total) if argv[2:] == ["--check"] else 0
 
 
 if __name__ == "__main__":
