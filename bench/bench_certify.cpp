@@ -1,5 +1,5 @@
 // Exhaustive certification with and without prefix sharing, side by side in
-// one run (issue 3): the two-layer causal case has-ab-two-layer over {a, b}
+// one run: the two-layer causal case has-ab-two-layer over {a, b}
 // at n = 14 (32766 words), beta = 9, eps = 1/100, criterion tv. Both must
 // certify; the benchmark fails otherwise.
 #include "tempcert/certify.hpp"

@@ -1,5 +1,5 @@
 // The certificate checker against the certifier, side by side in one run
-// (issue 13, item 20): has-ab-two-layer over {a, b} at n = 14 (32766 words),
+// (proofs/certificate.md): has-ab-two-layer over {a, b} at n = 14 (32766 words),
 // beta = 9, eps = 1/100, criterion tv, certify with its filter and prefix
 // sharing, then check of the certificate it wrote (the checker's own soft
 // model and prefix walk). Threads: the argument (1 or 2) for both.

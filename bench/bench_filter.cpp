@@ -1,4 +1,4 @@
-// The double-interval filter and threads (issue 7), side by side in one run:
+// The double-interval filter and threads (proofs/double-filter.md), side by side in one run:
 //  * one softmax per score vector of m scores: unsound plain double, the
 //    filter (outward-rounded double intervals), MPFI at 128 bits;
 //  * exhaustive certification of has-ab-two-layer (two layers, causal and

@@ -1,4 +1,4 @@
-// Reading a model with many positional features (issue 33, item 4): the
+// Reading a model with many positional features (docs/reliability.md, Long steps obey Ctrl-C): the
 // JSON library's callback parser, which tempcert used before and which
 // scans a container's elements after each element ends, against
 // parse_json_strict (a SAX handler over the library's DOM builder), on an

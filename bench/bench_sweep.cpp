@@ -1,4 +1,4 @@
-// The baseline a user would write instead of tempcert (issue 19, item 1): a
+// The baseline a user would write instead of tempcert: a
 // plain double-precision sweep over the same words, sharing prefixes as
 // tempcert does, with float softmax, float argmax and no guarantee of any
 // kind (ties and rounding are whatever doubles give). Side by side with

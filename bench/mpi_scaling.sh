@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19, item 3: certification under mpirun, ranks side by side in one
+# Certification under mpirun, ranks side by side in one
 # run (this machine is noisy: rounds alternate, the median is kept).
 # Usage: bench/mpi_scaling.sh TEMPCERT [ROUNDS]   (a build with MPI)
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The perturbation argument's beta against the exhaustive tight beta, and
-# its cost as n grows (issue 17; figures in bench/RESULTS.md).
+# its cost as n grows (proofs/perturbation.md; figures in bench/RESULTS.md).
 # Usage: bench/perturbation_ratio.sh TEMPCERT "TIGHT_NS" "BIG_NS" [MODEL...]
 # e.g.   bench/perturbation_ratio.sh build/tempcert "12 14" "1000 10000 100000"
 set -u

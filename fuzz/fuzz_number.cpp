@@ -1,4 +1,4 @@
-// libFuzzer target with a differential oracle (issue 13, item 0): the input
+// libFuzzer target with a differential oracle (docs/reliability.md, Numbers): the input
 // is put in a JSON array as it is (a bare literal) and as a string; whatever
 // the exact readers accept must equal an independent reading of the same
 // text by digit accumulation, and a bare integer must never change value
@@ -17,8 +17,8 @@ namespace {
 std::optional<Rational> naive_plain(const std::string &t);
 
 // The oracle: -?digits(.digits)?([eE][+-]?digits{1,4})? or -?digits/digits
-// (docs/model-format.md: exact exponents on integers and decimals, issue 33
-// item 6), accumulated digit by digit; nullopt for anything else.
+// (docs/model-format.md: exact exponents on integers and decimals),
+// accumulated digit by digit; nullopt for anything else.
 std::optional<Rational> naive(const std::string &text) {
     std::string t = text;
     long exponent = 0;

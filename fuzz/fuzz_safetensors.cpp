@@ -1,4 +1,4 @@
-// libFuzzer target for the safetensors reader (issue 14): any byte string
+// libFuzzer target for the safetensors reader (docs/import.md): any byte string
 // either parses, and then every tensor decodes or is refused with
 // InputError, or is refused with InputError; nothing else escapes, and a
 // file that parses has tensors that tile its buffer exactly.

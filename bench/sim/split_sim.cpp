@@ -1,4 +1,4 @@
-// The task splitter alone (issue 19, item 3): for an alphabet of k symbols,
+// The task splitter alone: for an alphabet of k symbols,
 // length n and R ranks, the tasks prefix_split_length makes, the largest
 // task, and how a dynamic hand-out (each free rank takes the next task)
 // balances them. A certified sweep visits every node, so the cost is

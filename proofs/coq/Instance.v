@@ -1,4 +1,4 @@
-(* Whole certified instances (issue 36, item 3): the generic half of a file
+(* Whole certified instances: the generic half of a file
    that `tempcert export coq` writes. Such a file defines a single-layer
    model's exact scores over Q, a table of rational upper bounds on
    e^(-beta g) for the gaps g that occur, and proves

@@ -130,7 +130,7 @@ def test_bound_is_exact(cli):
 
 
 def test_symbolic_tight_at_n_1000():
-    # has-b at n = 1000: ln(99)/2 to 1e-6 (issue 16), through the module
+    # has-b at n = 1000: ln(99)/2 to 1e-6 (proofs/tight-bracket.md), through the module
     t = tempcert.tight(model_path("has-b"), 1000, "1/100")
     assert t.converged
     assert t.lo <= Fraction(22975599, 10**7) and t.hi >= Fraction(22975577, 10**7)
@@ -176,7 +176,7 @@ def test_report_writes_its_files(tmp_path):
 
 
 def test_layerwise_without_exact_rounding_is_the_perturbation_argument():
-    # issue 17: has-abb-three-layer has ReLU units on their kinks
+    # Has-abb-three-layer has ReLU units on their kinks
     r = tempcert.certify(tempcert.load_model(model_path("has-abb-three-layer")), 1000,
                          Fraction(1, 100), method="layerwise")
     assert r.verdict == "certified" and r.json["argument"] == "perturbation"

@@ -239,7 +239,7 @@ def test_huge_integers_and_options_as_cases_raise_tempcert_errors():
 
 
 def test_a_file_one_call_read_is_not_an_input_of_the_next(tmp_path):
-    # issue 34: the input registry was process-global, so a model file read
+    # The input registry was process-global, so a model file read
     # by eval was later refused as certify's output ("also an input")
     import shutil
     p = tmp_path / "m.json"

@@ -80,7 +80,7 @@ CertJson certificate_json(const CertificateInput &in) {
     doc["beta"] = beta;
     doc["gaps"] = gaps_json(*in.gaps, m, in.options.eps, in.options.precision.start);
     doc["verdict"] = to_string(r.verdict);
-    // Every field is a claim the checker re-derives (issue 13, item 17):
+    // Every field is a claim the checker re-derives (proofs/certificate.md):
     // no free-text detail, no search statistics. words_checked is claimed
     // only when certified (every word of length 1..n).
     CertJson cx = r.counterexample ? violation_json(*r.counterexample, m) : CertJson(nullptr);

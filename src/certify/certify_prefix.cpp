@@ -3,8 +3,8 @@
 // read-out (output, decision); the earlier ones are its ancestors' and were
 // judged there.
 //
-// Each node is first judged by the double-interval filter (issue 7,
-// proofs/double-filter.md) or, with the filter off, by MPFI at the starting
+// Each node is first judged by the double-interval filter
+// (proofs/double-filter.md) or, with the filter off, by MPFI at the starting
 // precision. What that cannot decide is re-judged whole by the plain path
 // (certify_word, which raises precision): the filter only ever answers
 // "certainly holds" or "certainly fails", so the verdict and the

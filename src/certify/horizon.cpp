@@ -55,7 +55,7 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
         if (ties) return Tri::Unknown;
         // met when beta >= the bound's upper end, refuted when beta < its
         // lower end, each shown by an enclosure of beta (raised up to the
-        // cap); anything else is undecided (issue 33, item 1: an Unknown
+        // cap); anything else is undecided (docs/reliability.md, Undecided comparisons: an Unknown
         // once counted as met)
         const Prec start = o.precision.start, cap = o.precision.cap;
         if (beta.at_least(0, 1, r.profile.bound.hi, start, cap) == Tri::True) return Tri::True;
@@ -115,7 +115,7 @@ bool perturbation_certifies(const Model &m, const BetaSpec &beta, const CertifyO
 }
 
 // When the layerwise method does not apply, the perturbation argument, as
-// `tight` uses it (issue 33, item 6): the largest n in (certified_up_to,
+// `tight` uses it: the largest n in (certified_up_to,
 // N] it certifies, by bisection; each n reported was itself certified.
 void beyond_by_perturbation(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
                             HorizonResult &h, const std::string &why) {

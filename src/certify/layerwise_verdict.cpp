@@ -1,8 +1,8 @@
 // The layerwise verdict (proofs/layerwise.md): does a given beta meet what
 // every layer needs? One rule for `certify --method layerwise`, the main
-// job and anything that writes a layerwise certificate (issue 13, item 22:
-// it lived in the command line, and the main job wrote certificates
-// without it).
+// job and anything that writes a layerwise certificate (it
+// lived in the command line, and the main job wrote certificates without
+// it).
 #include "tempcert/layerwise.hpp"
 
 #include <algorithm>

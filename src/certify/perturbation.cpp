@@ -1,4 +1,4 @@
-// The perturbation argument (proofs/perturbation.md; issue 17).
+// The perturbation argument (proofs/perturbation.md).
 //
 // Invariant after layer l, at every position of every word up to n:
 //   the hard activation is d + P(j) with d in the finite set S_l (B_l at

@@ -79,7 +79,7 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
     Interval at_exact = extremal_tv(N, gamma, *b.beta, prec);
     Interval below = extremal_tv(N, gamma, mul(*b.beta, Rational(999, 1000), prec), prec);
     // a counterexample needs a certain violation: an undecided comparison is
-    // reported as undecided, never as the theorem failing (issue 33, item 1)
+    // reported as undecided, never as the theorem failing (docs/reliability.md, Undecided comparisons)
     Tri bound_t = less_equal(at_up, e), refuted_t = less(e, below);
     if (bound_t == Tri::Unknown || refuted_t == Tri::Unknown)
         throw Undecided("TV at beta_gap (rounded up) " + iv(at_up) + " or at 0.999 beta_gap " +

@@ -1,4 +1,4 @@
-// Instance checks of the model-level results (`tempcert theorem`, issue 6):
+// Instance checks of the model-level results (`tempcert theorem`, docs/commands.md, theorem and report):
 // ahat-simulation (proofs/lemma-gt.md with proofs/layerwise.md's error
 // propagation), ltl-unbounded-pe and ltl-temperature-scaling
 // (proofs/ltl-construction.md). Every "certifies" below is a certification

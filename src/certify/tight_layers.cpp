@@ -1,5 +1,5 @@
-// The tight bracket beyond enumeration for multi-layer models (issue 17,
-// item 2; proofs/tight-bracket.md, "Beyond enumeration"): beta_hi from the
+// The tight bracket beyond enumeration for multi-layer models
+// (proofs/tight-bracket.md, "Beyond enumeration"): beta_hi from the
 // layerwise method (exact rounding, else the perturbation argument), beta_lo
 // (tv) from layer 1 alone, whose soft weights the whole model shares: its
 // symbolic tight bracket's lower end (over words up to 256 long, which are

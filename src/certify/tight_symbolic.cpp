@@ -1,4 +1,4 @@
-// The tight inverse temperature without enumeration (issue 16, item 1):
+// The tight inverse temperature without enumeration (proofs/tight-bracket.md):
 // for a model whose heads are all in layer 1, under tv, the tight beta is
 // the largest per-query threshold over the score profiles words up to n
 // produce (proofs/profile-bound.md, proofs/symbolic-gap.md). The symbolic

@@ -1,7 +1,7 @@
 // Reading and comparing a certificate's fields for the checker: every
 // missing, mistyped or unknown field is a rejection naming its JSON path,
 // never a guess; a claimed bound is compared as an inequality with the
-// checker's own enclosure (issue 13, items 17 and 18).
+// checker's own enclosure (proofs/certificate.md).
 #pragma once
 
 #include "../model/json_source.hpp"

@@ -86,7 +86,7 @@ std::pair<Rational, Rational> check_claimed_value(const OJson &cx, const std::st
 
 // A counterexample's claimed enclosure must itself show the violation: a
 // claim widened until it no longer does (a tv of [0, 1] against eps 1/100)
-// asserts nothing, even if it meets the true value (issue 33, item 6).
+// asserts nothing, even if it meets the true value.
 void check_claim_violates(const std::pair<Rational, Rational> &claim, const std::string &path,
                           const Rational &eps, const char *quantity) {
     if (claim.first <= eps)

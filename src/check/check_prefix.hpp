@@ -1,4 +1,4 @@
-// The checker's own prefix reuse (issue 13, item 20; proofs/certificate.md).
+// The checker's own prefix reuse (proofs/certificate.md).
 #pragma once
 
 #include "../numeric/distributed.hpp"

@@ -16,13 +16,13 @@ namespace tempcert::cli {
 namespace {
 // The slack eps - value of a certified binding, never below 0: certified
 // means the quantity is at most eps, though the enclosure kept for display
-// (at the working precision) may reach a little past it (issue 13, item 16).
+// (at the working precision) may reach a little past it (docs/reliability.md, Numbers).
 Rational safe_slack(const Rational &eps, const Rational &value) {
     return value <= eps ? Rational(eps - value) : Rational(0);
 }
 
-// Every certificate certify writes, the checker can verify (issue 13, item
-// 21): a layerwise certificate is checked in this process first (as fast
+// Every certificate certify writes, the checker can verify
+// (proofs/certificate.md): a layerwise certificate is checked in this process first (as fast
 // as certifying it) and not written when the checker cannot back it, for
 // example a head whose scores are not affine in the key position.
 void write_backed_certificate(const std::string &path, const CertJson &doc, const Model &m,
@@ -430,7 +430,7 @@ int run_tight(const Args &args) {
                                          decimal_significant(t.profile.bound.hi, 15, true)})
                       : CertJson(nullptr)},
             // beyond enumeration (layerwise) no model gap is computed: null,
-            // not "inf" and "" (issue 33, item 6)
+            // not "inf" and ""
             {"beta_gap", gaps_known ? CertJson(beta_shown_up(t.beta_gap)) : CertJson(nullptr)},
             {"min_gap", !gaps_known          ? CertJson(nullptr)
                         : t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap))

@@ -29,7 +29,7 @@ int run_eval(const Args &args) {
                          ", more than the limit " + std::to_string(common.limits.max_n) +
                          " (--max-n)");
     // A trace holds every query's weights: about n^2 per head, so memory
-    // grows with the square of the word; bounded up front (issue 13, item 11).
+    // grows with the square of the word; bounded up front (docs/reliability.md, Limits and what they bound).
     {
         double n = static_cast<double>(w.size() + (m.has_bos() ? 1 : 0)), heads = 0;
         for (const auto &layer : m.layers)

@@ -1,4 +1,4 @@
-// `tempcert export coq CERT --model MODEL -o FILE.v` (issue 36, item 3;
+// `tempcert export coq CERT --model MODEL -o FILE.v` (
 // include/engine/tempcert/export_coq.hpp, docs/certificates.md): a verified
 // certificate's claim as a Coq file checked by Coq's kernel alone.
 #include "commands.hpp"

@@ -1,5 +1,5 @@
 // `tempcert horizon MODEL --eps E [--criterion C] [--beta B|native]
-// [--max-n N]` (issue 14): the largest n <= N up to which every input meets
+// [--max-n N]` (docs/import.md): the largest n <= N up to which every input meets
 // the criterion, and the shortest counterexample beyond it.
 #include "commands.hpp"
 #include "options.hpp"

@@ -1,4 +1,4 @@
-// `tempcert import tracr FILE.safetensors -o MODEL.json` (issue 14): a
+// `tempcert import tracr FILE.safetensors -o MODEL.json` (docs/import.md): a
 // model from another tool's layout, written as an exact tempcert-model/1
 // file that every other command reads unchanged.
 #include "commands.hpp"

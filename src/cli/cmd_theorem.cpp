@@ -1,5 +1,5 @@
 // `tempcert theorem --list` and `tempcert theorem ID [params]`: instance
-// checks of results stated in proofs/ (issue 6). Exit 0 confirmed, 1 with a
+// checks of results stated in proofs/ (docs/commands.md, theorem and report). Exit 0 confirmed, 1 with a
 // counterexample.
 #include "commands.hpp"
 #include "options.hpp"

@@ -233,7 +233,7 @@ int run_main_job(const Args &args) {
         return kExitOk;
     Common common = read_common_options(vm);
     if (common.json) throw InputError("", "--json", "the main job has no JSON output");
-    // every step of the job stops on Ctrl-C (issue 13, item 8)
+    // every step of the job stops on Ctrl-C (docs/reliability.md, Long steps obey Ctrl-C)
     Limits lim = common.limits;
     Tally tally;
     int rc = kExitOk;
@@ -241,7 +241,7 @@ int run_main_job(const Args &args) {
         run_cases(lim, tally);
         rc = write_reports();
     } catch (const Interrupted &) {
-        // what was written is whole and stays: say so (issue 33, item 6)
+        // what was written is whole and stays: say so
         std::cerr << "tempcert: interrupted; the " << tally.certificates
                   << " certificates written before it are complete (certificates/); no "
                      "other file was written\n";

@@ -1,4 +1,4 @@
-// The one table of every command-line flag (issue 13, item 22), as
+// The one table of every command-line flag, as
 // CaDiCaL's options.hpp keeps its options: each row gives a flag's name,
 // the commands that take it, its kind, default, range or choices, and help.
 // Registration, --help, and the range and choice checks all come from it;

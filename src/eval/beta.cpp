@@ -67,7 +67,7 @@ Real BetaSpec::at(std::size_t l, std::size_t n, Prec prec) const {
     }
     // Positivity is decided by raising the precision (up to kBetaSignPrec), not
     // at the working precision alone: a beta such as sqrt(2) - 1.41421356...
-    // is positive, only close to 0 (issue 13, item 16).
+    // is positive, only close to 0 (docs/reliability.md, Numbers).
     Tri pos = is_positive(v, prec);
     for (Prec p = 2 * prec; pos == Tri::Unknown && p <= kBetaSignPrec; p *= 2)
         pos = is_positive(e.eval(Rational(0), Rational(static_cast<long>(n)), p), p);

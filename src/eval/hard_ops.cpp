@@ -33,8 +33,8 @@ void decide_maximum(QueryTrace &q, std::size_t layer, std::size_t head, Prec pre
     std::optional<std::size_t> second;
     for (std::size_t a = 0; a < s.size(); ++a) {
         // a score equals itself: decided by identity, since an irrational
-        // enclosure compared with itself is never certainly equal (issue 13,
-        // item 15)
+        // enclosure compared with itself is never certainly equal
+        // (proofs/irrational-ties.md)
         Tri eq = a == best ? Tri::True : equal(s[a], s[best], prec);
         if (eq == Tri::Unknown) undecided_tie(layer, head, q.query, q.allowed[best], q.allowed[a]);
         if (eq == Tri::True) {

@@ -24,7 +24,7 @@ class PrefixEvaluator {
     // `beta`: evaluate the soft model too, at this constant inverse
     // temperature (every layer): in MPFI at working precision `prec`, or,
     // with `filter`, in outward-rounded double intervals only (the filter of
-    // issue 7; soft_queries() and soft_outputs() then stay empty).
+    // proofs/double-filter.md; soft_queries() and soft_outputs() then stay empty).
     PrefixEvaluator(const Model &m, Prec prec, std::optional<std::vector<Real>> beta,
                     bool filter = false);
 

@@ -1,7 +1,7 @@
 // The depth-first walk over the tree of words that prefix sharing uses
 // (certification and gaps), written once and without recursion: with a
 // one-symbol alphabet the tree is a path as deep as n (up to --max-n), which
-// a recursive walk would follow onto the end of the stack (issue 13, 0b).
+// a recursive walk would follow onto the end of the stack.
 #pragma once
 
 #include <algorithm>

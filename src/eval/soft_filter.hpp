@@ -1,6 +1,6 @@
 // The softmax and its total variation in outward-rounded double intervals:
-// the filter in front of attention_ops' MPFI enclosures (issue 7,
-// proofs/double-filter.md). Same formulas as softmax() and
+// the filter in front of attention_ops' MPFI enclosures
+// (proofs/double-filter.md). Same formulas as softmax() and
 // total_variation() there, so the two enclose the same quantities.
 #pragma once
 

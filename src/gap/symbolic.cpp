@@ -74,7 +74,7 @@ Vector plus(const Vector &a, const Vector &b) {
 Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits) {
     // n + 1 rows of query, key and value entries: the tables' memory is
     // linear in n and bounded, like a model's, by --max-entries (an n of
-    // 10^7 reached 1.7 GB before --time-limit stopped it; issue 33, item 4)
+    // 10^7 reached 1.7 GB before --time-limit stopped it; docs/reliability.md, Long steps obey Ctrl-C)
     const double entries = static_cast<double>(n + 1) *
                            static_cast<double>(head.query.size() + head.key.size() + head.value.size());
     if (entries > static_cast<double>(limits.max_entries)) {
@@ -102,11 +102,11 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     t.VP.resize(n + 1);
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
     detail::run_tasks(chunks, n >= chunk ? limits.threads : 1, [&](std::size_t c) {
-        // 10^7 positions take seconds: within the run's budget (issue 33, item 4)
+        // 10^7 positions take seconds: within the run's budget (docs/reliability.md, Long steps obey Ctrl-C)
         check_budget(limits);
         for (std::size_t j = c * chunk; j <= n && j < (c + 1) * chunk; ++j) {
             // position 0 exists only with BOS: a feature such as 1/j is not
-            // evaluated there (issue 13, item 14); errors name the feature
+            // evaluated there; errors name the feature
             // as the exhaustive path does (the kernel's initial_activation)
             if (j == 0 && !m.has_bos()) continue;
             RealVector x = detail::initial_activation(m, Vector(m.width, Rational(0)), j, n, p);
@@ -562,11 +562,11 @@ class HeadScanner {
 
 // Refuses before any work when the scan would exceed --max-queries,
 // counting each query configuration at what it costs: |Sigma|^2 symbol
-// pairs by the closed form, |Sigma| n offers by the general scan (issue 13,
-// item 13: 300 symbols took seconds at n = 3).
+// pairs by the closed form, |Sigma| n offers by the general scan (300
+// symbols once took seconds at n = 3).
 // Called twice: before the position tables are built, with the least cost a
 // query could have (the closed form), so that an n of 10^7 is refused before
-// gigabytes of tables (issue 33, item 4); then with the scan's own cost.
+// gigabytes of tables (docs/reliability.md, Long steps obey Ctrl-C); then with the scan's own cost.
 void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_length,
                         bool affine, const Limits &limits) {
     double k = static_cast<double>(m.alphabet.size()), dn = static_cast<double>(n);

@@ -229,7 +229,7 @@ class Compiler {
 
     // The model's size is known from the plan, before any matrix exists:
     // checked here, so a formula too large for the limits costs no memory
-    // (issue 13, item 10).
+    // (docs/reliability.md, Limits and what they bound).
     void check_size() const {
         std::size_t width = static_cast<std::size_t>(next_), entries = 3 * width;
         for (const auto &pl : layers_) {

@@ -141,7 +141,7 @@ class ExprParser {
                    (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '.'))
                 ++pos_;
             // exact scientific notation, as on the command line: 1e18 and
-            // 2.5e-3 are the rationals they denote (issue 13, item 16)
+            // 2.5e-3 are the rationals they denote (docs/reliability.md, Numbers)
             if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
                 ++pos_;
                 if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;

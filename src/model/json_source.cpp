@@ -116,7 +116,7 @@ std::string hint_for(const std::string &literal) {
 // each big integer's exact text where its placeholder double stands. (The
 // library's callback parser does the same work but scans a container's
 // elements after each one ends: quadratic, minutes for a model with 10^5
-// positional features; issue 33, item 4.)
+// positional features.)
 class StrictSax {
   public:
     using Dom = nlohmann::detail::json_sax_dom_parser<OJson>;
@@ -187,7 +187,7 @@ OJson parse_json_strict(const std::string &text_in, const std::string &file) {
     // (never rounded); an integer beyond 64 bits is kept as its exact text
     // and blanked out for the parser, which would round it to a double.
     // A NUL byte ends the text for some readers and not for others: refused
-    // wherever it stands (a trailing one was accepted, issue 13, item 16).
+    // wherever it stands (a trailing one was accepted, docs/reliability.md, Numbers).
     if (auto nul = text_in.find('\0'); nul != std::string::npos)
         throw InputError(file, place(location_of(text_in, nul)),
                          "a NUL byte; a JSON file is text");
@@ -247,7 +247,7 @@ bool is_big_integer(const OJson &v) {
 
 std::optional<Integer> json_integer(const OJson &v) {
     // unsigned first: is_number_integer() is true for unsigned values too,
-    // and reading one at or above 2^63 as long long wraps it (issue 13, item 0)
+    // and reading one at or above 2^63 as long long wraps it (docs/reliability.md, Numbers)
     if (v.is_number_unsigned()) return Integer(v.get<std::uint64_t>());
     if (v.is_number_integer()) return Integer(v.get<std::int64_t>());
     if (is_big_integer(v)) {

@@ -142,7 +142,7 @@ class ModelReader {
         return s.get<std::string>();
     }
     // A string printed to terminals and written into reports: refused when
-    // it holds anything printable() would escape (issue 33, item 5).
+    // it holds anything printable() would escape (docs/reliability.md, What reaches a terminal or a report).
     std::string shown_text_field(const OJson &v, const std::string &path, const char *key) const {
         std::string s = string_field(v, path, key);
         if (!is_printable(s))
@@ -227,7 +227,7 @@ class ModelReader {
     // A symbol: non-empty, no commas, no control characters and no white
     // space, Unicode's included (no-break, ideographic and zero-width
     // spaces, line separators, the byte-order mark), which would make two
-    // different symbols print alike (issue 13, item 16).
+    // different symbols print alike (docs/model-format.md).
     static bool is_symbol(const std::string &s) {
         if (s.empty()) return false;
         static const char *const kUnicodeSpaces[] = {
@@ -311,7 +311,7 @@ class ModelReader {
             }
             // a table of 10^5 features is held within --max-entries (an
             // expression node counts as one entry) and read within the
-            // run's budget (Ctrl-C, --time-limit; issue 33, item 4)
+            // run's budget (Ctrl-C, --time-limit; docs/reliability.md, Long steps obey Ctrl-C)
             count_entries(f.expr.size(), p);
             if (i % 4096 == 4095) check_budget(lim_);
             m.positions.push_back(std::move(f));

@@ -1,5 +1,5 @@
 // Reading an input file with a bound on every read, whatever the file is
-// (issue 13, item 9): a regular file, a pipe, a FIFO with no writer yet, or
+// (docs/reliability.md, Files and directories written): a regular file, a pipe, a FIFO with no writer yet, or
 // a device such as /dev/zero. The file is opened without blocking and read
 // in chunks; between chunks the wall-clock budget and SIGINT are checked, so
 // a FIFO nobody writes to stops on Ctrl-C or --time-limit, and a stream that

@@ -45,7 +45,7 @@ Word parse_word(const std::string &text, const std::vector<std::string> &alphabe
     } else {
         // Symbols separated by commas or spaces (runs of spaces are one
         // separator). Between two commas there must be a symbol: "a,b,,a"
-        // is refused, never read as aba (issue 13, item 16).
+        // is refused, never read as aba (docs/model-format.md).
         const bool commas = text.find(',') != std::string::npos;
         std::size_t i = 0;
         bool expect_symbol = true; // after a comma, or at the start

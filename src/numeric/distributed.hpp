@@ -1,4 +1,4 @@
-// Tasks spread over the processes of an MPI job (issue 19), with threads
+// Tasks spread over the processes of an MPI job (docs/commands.md, Running under MPI), with threads
 // inside each process. Every rank runs the whole command; the enumerations
 // hand their fixed task lists (prefix_split_length) to run_tasks_everywhere,
 // which runs each task on exactly one rank and then gives every rank every

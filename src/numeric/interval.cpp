@@ -141,7 +141,7 @@ bool Interval::narrower_than(const Rational &w) const {
     if (!is_finite()) return false;
     // hi - lo rounded up (an upper bound of the width), compared in MPFR:
     // the endpoints' exact rationals could have denominators of 2^(10^9)
-    // bits for weights near exp(-10^20) (issue 13, item 12)
+    // bits for weights near exp(-10^20) (proofs/softmax-enclosure.md)
     Fr lo(prec()), hi(prec()), width(prec() + 2);
     mpfi_get_left(lo.v, v_);
     mpfi_get_right(hi.v, v_);

@@ -37,7 +37,7 @@ std::vector<std::string> fields(const ReportRow &r) {
 
 // A CSV field: quoted when it holds a comma, quote or line break; a text
 // that a spreadsheet would run as a formula (= + - @ tab CR first) and that
-// is not a number gets a leading apostrophe (issue 13, item 1).
+// is not a number gets a leading apostrophe (docs/reliability.md, What reaches a terminal or a report).
 std::string csv_field(const std::string &s) {
     std::string v = s;
     std::string why;

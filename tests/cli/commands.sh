@@ -99,13 +99,13 @@ expect 0 '"whole_model": "certified"' -- tight "$two" --n 6 --eps 0.01 --per-lay
 expect 2 '--per-layer: per-layer betas need --criterion tv' -- tight "$two" --n 4 --eps 0.01 --per-layer --criterion output
 expect 2 '--eps: expected a number strictly between 0 and 1' -- certify "$hasb" --n 3 --eps 1
 expect 2 '--n: expected n >= 1' -- certify "$hasb" --n 0 --eps 0.1
-# issue 33, item 6: beta_gap 0 is printed as the beta certified (1), tight's
+# Beta_gap 0 is printed as the beta certified (1), tight's
 # JSON beyond enumeration has null gaps, horizon takes --max-n below max_length
 expect 0 'beta = 1 \(beta_gap is 0' -- certify "$cases/../tests/bad/no-heads-negative-beta.json" --n 3 --eps 1/100
 expect 3 '"beta_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
 expect 3 '"min_gap": null' -- tight "$two" --n 40 --eps 1/100 --json
 # horizon beyond enumeration tries the perturbation argument where the
-# layerwise one does not apply (as tight does; issue 33, item 6); certify
+# layerwise one does not apply (as tight does); certify
 # agrees at the lengths either side
 expect 0 'certified up to n = 599 of 1000 .*method exhaustive\+perturbation' -- horizon "$two" --eps 1/100 --beta 11 --max-n 1000 --max-words 1000
 expect 0 'perturbation argument stops at n = 599: layer 2 head 1' -- horizon "$two" --eps 1/100 --beta 11 --max-n 1000 --max-words 1000
@@ -123,7 +123,7 @@ sed 's/"width": 4,/"width": 4, "max_length": 8,/' "$hasb" >"$maxlen"
 expect 0 'certified up to n = 5 of 5' -- horizon "$maxlen" --eps 1/100 --beta 20 --max-n 5
 expect 2 'defined for inputs up to length 8, not --max-n 9' -- horizon "$maxlen" --eps 1/100 --beta 20 --max-n 9
 rm -f "$maxlen"
-# one limit per quantity (issue 33, item 6): --max-number-chars bounds and
+# one limit per quantity: --max-number-chars bounds and
 # raises a number on the command line as it does one in a model
 long_eps="0.$(printf '0%.0s' $(seq 1 2100))1"
 expect 3 '--eps: the number has 2103 characters, more than the limit 2000 \(--max-number-chars\)' -- certify "$hasb" --n 3 --eps "$long_eps" --beta 20
@@ -155,7 +155,7 @@ expect 2 '--pe: expected unbounded or bounded' -- compile 'a' --alphabet a,b --p
 expect 2 '--alphabet, column 3: symbol "a" appears twice' -- compile 'a' --alphabet a,a --pe bounded -o "$work/x.json"
 expect 2 '--accept-at: expected last or first' -- compile 'a' --alphabet a,b --pe bounded --accept-at middle -o "$work/x.json"
 expect 2 'expected -o MODEL' -- compile 'a' --alphabet a,b --pe bounded
-# counting (issue 18): no --pe needed, certified at n = 1000 by the layerwise method, checked
+# counting (proofs/counting-construction.md): no --pe needed, certified at n = 1000 by the layerwise method, checked
 expect 0 'no positional features: counting needs only BOS\) into 2 layers of width 10' -- compile '#(a) > #(b)' --alphabet a,b -o "$work/maj.json"
 expect 0 'verdict: certified' -- certify "$work/maj.json" --n 1000 --eps 1/100 --criterion decision -o "$work/maj.cert"
 expect 0 'VERIFIED.*layerwise argument recomputed' -- check "$work/maj.cert" --model "$work/maj.json"
@@ -191,15 +191,14 @@ expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lem
 
 # horizon at a beta whose 128-bit enclosure is [0, 5.9e61] (value about 1):
 # refuted at ab as certify says, never "certified" on an undecided
-# comparison (issue 33, item 1); with a cap too low to decide, undecided
+# comparison (docs/reliability.md, Undecided comparisons); with a cap too low to decide, undecided
 wide='log(1+10^-100)*10^100'
 expect 0 'certified up to n = 1 of 6' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6
 expect 0 'first failure: n = 2, word (ab|ba): TV' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6
 expect 1 'counterexample: ab' -- certify "$hasb" --n 6 --eps 1/100 --beta "$wide"
 expect 0 'undecided beyond n = [0-5]: ' -- horizon "$hasb" --eps 1/100 --beta "$wide" --max-n 6 --prec-cap 128
 
-# results that cannot be written are not lost behind exit 0 (issue 33,
-# item 2): a full standard output exits 2 and says so
+# results that cannot be written are not lost behind exit 0: a full standard output exits 2 and says so
 if [ -w /dev/full ]; then
     for args in "gap $hasb --n 6" "eval $hasb --input abba --json" "--help"; do
         # shellcheck disable=SC2086
@@ -247,12 +246,12 @@ else
     fail=$((fail + 1)); echo "FAIL: SIGINT: exit $code after $ms ms; $(cat "$work/int.err")"; ls "$work"
 fi
 
-# issue 13, item 12: at beta = 10^20 every off-maximum mass underflows; the
+# At beta = 10^20 every off-maximum mass underflows; the
 # filter still decides every node (it sent them all to MPFI before)
 expect 0 'filter: 8190 nodes decided in double intervals, 0 re-judged' -- certify "$hasb" --n 12 --eps 1/100 --beta 100000000000000000000 --threads 1
 expect 0 'filter: 8190 nodes decided in double intervals, 0 re-judged' -- certify "$hasb" --n 12 --eps 1/100 --beta 100 --threads 1
 
-# model-level theorems (issue 6): confirmed instances and deliberately wrong claims
+# model-level theorems (docs/commands.md, theorem and report): confirmed instances and deliberately wrong claims
 pab="$cases/models/prev-a-earlier-b.json"
 expect 0 'n = 8: layers need beta >= 4\.6051730' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
 expect 0 'theorem ltl-unbounded-pe: confirmed' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100

@@ -29,7 +29,7 @@ else
     fail=$((fail + 1)); echo "FAIL: main job wrote no report into report/"
 fi
 
-# issue 33, item 6: the job takes every command's options, and after Ctrl-C
+# The job takes every command's options, and after Ctrl-C
 # it names the certificates it wrote (it said "no certificate written")
 check() { # NAME CONDITION...
     local name=$1

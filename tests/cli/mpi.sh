@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19, item 2: under mpirun the commands give what one process gives.
+# Under mpirun the commands give what one process gives.
 # For certify (certified and refuted, filter and MPFI, tv and output), gap,
 # tight, horizon, check and tempcert-check, on a two-symbol two-layer model
 # and a four-symbol one: standard output, exit code and written files are
@@ -176,7 +176,7 @@ fi
 # a rank that is stopped (SIGSTOP) never answers: the job still ends soon
 # after --time-limit, exit 3, nothing written, whether the stopped rank is
 # 1 (rank 0 waits for its asks) or 0 (rank 1 waits for a grant)
-# (issue 33, item 4: it hung)
+# (docs/reliability.md, Long steps obey Ctrl-C: it hung)
 for stopped in 1 0; do
     # timeout: a hang fails the test instead of holding it (a watchdog in the
     # background would keep ctest's output pipe open after the test)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19: a tempcert built without MPI, started by mpirun as several
+# A tempcert built without MPI, started by mpirun as several
 # processes, refuses (exit 2, one message) instead of letting every process
 # do all the work and write the same files. Usage: mpi_absent.sh TEMPCERT
 # TEMPCERT-CHECK CASES

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# No user file is deleted or replaced behind the user's back (issue 33,
-# item 2): report directories carry a marker and a rewrite touches only
+# No user file is deleted or replaced behind the user's back
+# (docs/reliability.md, Files and directories written): report directories carry a marker and a rewrite touches only
 # tempcert's files; -o into a descriptor writes into it; -o - gives standard
 # output to the results; outputs of one command are committed together; a
 # replaced file keeps its mode. Every check here failed before the fix.
@@ -125,8 +125,8 @@ echo x >c.json
 chmod 600 c.json
 wants 0 'certificate written to c.json' -- certify "$hasb" --n 3 --eps 1/100 --beta 20 -o c.json
 [ "$(stat -c %a c.json)" = 600 ] || bad "-o c.json changed mode 600 to $(stat -c %a c.json)"
-# -o FIFO with no reader: waits within --time-limit and Ctrl-C (issue 33,
-# item 4; a blocking open() ignored both), and writes once a reader comes
+# -o FIFO with no reader: waits within --time-limit and Ctrl-C (a
+# blocking open() ignored both), and writes once a reader comes
 mkfifo fifo
 timeout 20 "$tc" compile 'F a' --alphabet a,b -o fifo --time-limit 1 >fifo.out 2>&1
 code=$?

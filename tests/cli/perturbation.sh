@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17: the perturbation argument from the command line, as a new user
+# The perturbation argument from the command line, as a new user
 # and as a hostile one would run it. Usage: perturbation.sh TEMPCERT
 # TEMPCERT_CHECK CASES
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `tempcert report` (issue 6): every number of a small report equals what
+# `tempcert report` (docs/commands.md, theorem and report): every number of a small report equals what
 # `tight`, `gap` and `bound` print for the same case and n; the SVG plots
 # parse as XML with one curve per series; bad options exit 2.
 set -u
@@ -61,7 +61,7 @@ for r in rows:
             check(f"{r['case']} n={n} beta_gap", r["beta_gap"], b["beta"])
     if r["method"] == "layerwise":
         # beyond enumeration, not symbolic: the bracket `tight` gives by the
-        # same chooser (issue 34: the report once skipped what tight reached)
+        # same chooser (the report once skipped what tight reached)
         t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4", "--max-words", "1000",
                 codes=(0, 3))  # 3: a bracket not converged, as the report's note says
         tag = f"{r['case']} n={n} layerwise"
@@ -107,7 +107,7 @@ for needle in ("How to read the tables", "lemma-gt.md", "tight-bracket.md", "![o
 sys.exit(bad)
 PY
 
-# counting formulas (issue 18): compiled from cases/counting/manifest.json;
+# counting formulas (proofs/counting-construction.md): compiled from cases/counting/manifest.json;
 # the enumerated row equals `tight` on the same compiled model, the large
 # row is layerwise: its least gap 1/(2(n+1)) and its upper end Lemma GT's
 # beta for that gap

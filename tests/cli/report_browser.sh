@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report.html in a real browser (issue 16): headless chromium loads the
+# report.html in a real browser (proofs/tight-bracket.md): headless chromium loads the
 # report from disk, dumps the DOM it built and takes a screenshot. The DOM
 # must hold every case's table with its rows and every plot with its
 # series; the page must load nothing from elsewhere and run no script; the

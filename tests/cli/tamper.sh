@@ -101,7 +101,7 @@ tamper format '\$\.format' 's/tempcert-certificate\/1/tempcert-certificate\/0/'
 tamper ties '\$\.gaps\.heads\[0\]\.ties' 's/"ties": null/"ties": {"word": "ab"}/'
 tamper criterion '\$\.criterion' 's/"criterion": "tv"/"criterion": "tvx"/'
 
-# issue 13, item 17: every field is a claim the checker re-derives, or refused
+# Every field is a claim the checker re-derives, or refused
 h='d["gaps"]["heads"][0]'
 tamper_py decimal-up-false '\$\.gaps\.heads\[0\]\.beta_gap_decimal_up' "$h[\"beta_gap_decimal_up\"] = \"1.0\""
 tamper_py beta-exact-false '\$\.beta\.exact' 'd["beta"]["exact"] = "ln(2)"'
@@ -118,7 +118,7 @@ tamper_py cx-layer '\$\.counterexample\.layer' 'd["counterexample"]["layer"] = 2
 tamper_py cx-head '\$\.counterexample\.head' 'd["counterexample"]["head"] = 2' refuted
 tamper_py cx-query '\$\.counterexample' 'd["counterexample"]["query"] = 1' refuted
 tamper_py cx-value '\$\.counterexample\.value' 'd["counterexample"]["value"] = ["0.9", "0.95"]' refuted
-# issue 33, item 6: a claim widened until it shows no violation asserts nothing
+# A claim widened until it shows no violation asserts nothing
 tamper_py cx-value-widened '\$\.counterexample\.value: claims a tv whose lower end 0 is not above eps' 'd["counterexample"]["value"] = ["0", "1"]' refuted
 tamper_py cx-value-at-eps '\$\.counterexample\.value: claims a tv' 'd["counterexample"]["value"] = ["1/100", "0.2"]' refuted
 tamper_py cx-quantity '\$\.counterexample\.quantity' 'd["counterexample"]["quantity"] = "output"' refuted

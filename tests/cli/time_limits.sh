@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long steps obey --time-limit and Ctrl-C (issue 33, item 4): each command
+# Long steps obey --time-limit and Ctrl-C (docs/reliability.md, Long steps obey Ctrl-C): each command
 # below ran for tens of seconds to minutes (and gigabytes) whatever the
 # limit; now each ends with exit 3 within a second or so of it, or 130
 # within a second of SIGINT (checked with 3 s of slack for a loaded

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13: faults a hostile user found, one check (or more) per item; each
+# Faults a hostile user found, one check (or more) per item; each
 # failed on the main before the fix. Usage: trust.sh TEMPCERT CASES
 set -u
 tempcert=$(readlink -f "$1")
@@ -485,29 +485,29 @@ done
 a=$("$tempcert" tight --help | grep -A1 -- "^  --rel"); b=$("$tempcert" report --help | grep -A1 -- "^  --rel")
 check "item 22: --rel has one help in tight and report" [ "$a" = "$b" ]
 
-# --- issue 33, item 5: nothing from an input acts on a terminal or a renderer
+# --- Nothing from an input acts on a terminal or a renderer
 esc=$(printf '\033')
 for name in 'has\u001b[2Jb' 'bell\u0007' 'rtl\u202eb' 'nonchar\uffff'; do
     "$py" -c 'import sys; t = open(sys.argv[1]).read(); open(sys.argv[3], "w").write(t.replace("\"name\": \"has-b\"", "\"name\": \"%s\"" % sys.argv[2]))' \
         "$hasb" "$name" "$tmp/ctl.json"
     out=$("$tempcert" eval "$tmp/ctl.json" --input ab 2>&1)
     code=$?
-    check "issue 33 item 5: name $name refused (exit 2)" [ "$code" = 2 ]
-    check "issue 33 item 5: the refusal of $name names the field" grep -q '\$\.name' <<<"$out"
-    check "issue 33 item 5: no raw control byte in the message for $name" \
+    check "hostile text: name $name refused (exit 2)" [ "$code" = 2 ]
+    check "hostile text: the refusal of $name names the field" grep -q '\$\.name' <<<"$out"
+    check "hostile text: no raw control byte in the message for $name" \
         "$py" -c 'import sys; t = sys.stdin.buffer.read(); sys.exit(any(b < 32 and b != 10 or b == 127 for b in t) or b"\xe2\x80\xae" in t or b"\xef\xbf\xbf" in t)' <<<"$out"
 done
 # a symbol echoed by a message: escaped, not raw
 out=$("$tempcert" eval "$hasb" --input "a${esc}[2Jb" 2>&1)
-check "issue 33 item 5: a bad symbol is echoed escaped" [ "${out#*$esc}" = "$out" ]
+check "hostile text: a bad symbol is echoed escaped" [ "${out#*$esc}" = "$out" ]
 # file names reach the report: SVG stays well-formed, text is not reversed,
 # a long name is clipped with a title
 mkdir -p "$tmp/rtl"
 "$py" -c 'import sys; t = open(sys.argv[1]).read(); open(sys.argv[2], "w").write(t.replace("\"name\": \"has-b\"", "\"name\": \"%s\"" % ("n" * 3000)))' \
     "$hasb" "$tmp/rtl/$(printf 'x\342\200\256y\357\277\277').json"
 "$tempcert" report "$tmp"/rtl/*.json --n 2..3 --out "$tmp/rtl-rep" >/dev/null 2>&1
-check "issue 33 item 5: report of a hostile file name exits 0" [ $? = 0 ]
-check "issue 33 item 5: SVG, HTML and Markdown hold no U+202E, U+FFFF or control byte" \
+check "hostile text: report of a hostile file name exits 0" [ $? = 0 ]
+check "hostile text: SVG, HTML and Markdown hold no U+202E, U+FFFF or control byte" \
     "$py" - "$tmp/rtl-rep" <<'PY'
 import os, sys, xml.etree.ElementTree as ET
 d = sys.argv[1]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 19: tempcert-check links no engine code. The patterns are
+# Tempcert-check links no engine code. The patterns are
 # engine functions (search, filter, softmax enclosures, certification); each
 # must be in `tempcert` (so the test can fail) and absent from tempcert-check.
 # Also: tempcert-check verifies a certificate certify wrote, and rejects one
@@ -72,7 +72,7 @@ for th in 2 3; do
         fail=$((fail + 1)); echo "FAIL: --threads $th: $other, but --threads 1: $one"
     fi
 done
-# a counting model's layerwise certificate (issue 18): verified; a gap
+# a counting model's layerwise certificate (proofs/counting-construction.md): verified; a gap
 # claimed twice as large as the lattice allows is not
 "$tempcert" compile 'H (#(a) >= #(b)) & #(a) = #(b)' --alphabet a,b -o "$tmp/dyck.json" >/dev/null 2>&1
 "$tempcert" certify "$tmp/dyck.json" --n 1000 --eps 1/100 --criterion decision -o "$tmp/dyck.cert" >/dev/null 2>&1

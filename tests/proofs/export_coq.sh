@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# export coq (issue 36, item 3): a certified exhaustive certificate exported
+# export coq (docs/commands.md, export): a certified exhaustive certificate exported
 # to Coq checks with coqc against proofs/coq (Softmax, Profile, Instance);
 # the same file with beta lowered below the tight bracket, a tampered bound
 # of its table or a smaller eps does not; certificates the export does not

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tracr import end to end (issue 14): exact floats, the stand-in programs'
+"""Tracr import end to end (docs/import.md): exact floats, the stand-in programs'
 hard outputs against the programs, horizon against certify, and malformed
 files refused with exit 2.
 
@@ -240,7 +240,7 @@ def malformed():
             "shape", list(reversed(h["token_embed/embeddings"]["shape"]))))),
         "no-metadata-key": dict(hdr=edit(lambda h: h["__metadata__"].pop("key_size"))),
     }
-    # issue 33, item 3: the whole file is read, or refused
+    # The whole file is read, or refused
     def with_extra_tensor(values):
         h = json.loads(json.dumps(header))
         end = len(data) - 8 - n

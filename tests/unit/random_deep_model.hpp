@@ -1,5 +1,5 @@
 // Random small multi-layer models for the perturbation argument's property
-// tests (issue 17): 2 or 3 symbols, 2 or 3 layers of 1 or 2 heads of every
+// tests (proofs/perturbation.md): 2 or 3 symbols, 2 or 3 layers of 1 or 2 heads of every
 // kind and a backward mask, feed-forward sublayers of 1 to 3 ReLU units
 // whose kinks the hard values often touch, optional BOS and the feature j.
 // Deterministic in the seed. Coordinate 0 is the constant 1, coordinate 1

@@ -1,4 +1,4 @@
-// Counting formulas (issue 18): the grammar, the direct semantics, the
+// Counting formulas (proofs/counting-construction.md): the grammar, the direct semantics, the
 // compiler (hard model = direct semantics on every word up to length 8 over
 // {a, b}, 6 over {a, b, c}), and the layerwise method's count coordinates:
 // what it certifies, enumeration certifies too (bundled and random

@@ -1,4 +1,4 @@
-// The pieces of MPI distribution that run without MPI (issue 19): task
+// The pieces of MPI distribution that run without MPI (docs/commands.md, Running under MPI): task
 // results as bytes, the task split (a function of the alphabet and n only),
 // and run_tasks_everywhere in one process (every task once). The MPI runs
 // themselves are tests/cli/mpi.sh.

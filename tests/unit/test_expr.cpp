@@ -61,7 +61,7 @@ TEST_CASE("parse errors name the column") {
     CHECK(error_column(std::string(300, '(').c_str()) > 0);
 }
 
-TEST_CASE("scientific notation is exact, as on the command line (issue 13, item 16)") {
+TEST_CASE("scientific notation is exact, as on the command line (docs/reliability.md, Numbers)") {
     CHECK(at("1e18", 1, 3).exact() == Rational(Integer("1000000000000000000")));
     CHECK(at("2.5e-3", 1, 3).exact() == Rational(1, 400));
     CHECK(at("1E+2*j", 2, 3).exact() == 200);

@@ -1,4 +1,4 @@
-// The double-interval filter (issue 7) against independent computation:
+// The double-interval filter (proofs/double-filter.md) against independent computation:
 // endpoint arithmetic and libm's exp/expm1 against MPFR at 256 bits,
 // filtered softmax and TV against MPFI on random score vectors (near-ties,
 // huge and tiny gaps, long vectors), filtered decisions against exact ones,

@@ -1,4 +1,4 @@
-// Exact forms of irrational values (issue 13, item 15): equal expressions
+// Exact forms of irrational values (proofs/irrational-ties.md): equal expressions
 // tie, square roots multiply out, and every decision a form makes agrees
 // with an independent 2048-bit interval evaluation on random expressions.
 #include "helpers.hpp"
@@ -93,7 +93,7 @@ TEST_CASE("a form whose coefficients outgrow the cap is dropped, the value kept"
     // (1000 + sqrt(2))^k has coefficients of about 10k bits: the form of
     // the 2048th power would need about 20,400, past the cap of 16,384; it
     // is dropped (before the cap,
-    // squaring on went on for minutes: fuzz_expr, issue 33 item 4) and the
+    // squaring on went on for minutes: fuzz_expr, docs/reliability.md, Long steps obey Ctrl-C) and the
     // value compares by its interval, still enclosing the true power.
     Real small = at("(1000 + sqrt(2))^1024", 1, 1);
     CHECK(small.has_form());

@@ -1,4 +1,4 @@
-// Issue 13, item 10: a failed GMP allocation exits 3 with a message instead
+// A failed GMP allocation exits 3 with a message instead
 // of GMP's abort. The allocation runs in a child process under a 1 GiB
 // address-space limit and asks for 4 GiB of limbs (within GMP's own size
 // limit, so GMP itself does not abort first).

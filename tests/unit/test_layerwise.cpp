@@ -1,4 +1,4 @@
-// Layerwise certification (issue 4): it certifies only what exhaustive
+// Layerwise certification (proofs/layerwise.md): it certifies only what exhaustive
 // certification certifies, its beta is at least the tight one, and a broken
 // rounding sublayer is rejected with its layer and unit named.
 #include "helpers.hpp"

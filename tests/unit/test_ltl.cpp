@@ -1,4 +1,4 @@
-// LTL (issue 5): the parser, and for 48 formulas (hand-written and
+// LTL (proofs/ltl-construction.md): the parser, and for 48 formulas (hand-written and
 // generated, nesting depth up to 4) over {a, b} and {a, b, c}:
 // direct semantics = MONA = compiled hard model = soft model at its
 // certified beta, under both positional encodings.

@@ -67,7 +67,7 @@ TEST_CASE("the canonical hash ignores spelling and layout, not content") {
     same = replace_once(same, "\"description\": \"s_ij", "\"description\": \"other text; s_ij");
     same = replace_once(same, "\"width\": 4,", "\"width\":\n\n   4 ,");
     CHECK(model_sha256(load_model_text(same, "same", Limits{})) == h);
-    // exponents, exactly, as docs/model-format.md says (issue 33, item 6)
+    // exponents, exactly, as docs/model-format.md says
     CHECK(model_sha256(load_model_text(
               replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"-5e-1\""), "e", Limits{})) == h);
     CHECK(model_sha256(load_model_text(
@@ -115,7 +115,7 @@ TEST_CASE("words parse in both spellings and name the bad column") {
     CHECK_THROWS_AS(parse_word("", ab), InputError);
 }
 
-TEST_CASE("categorical read-outs, max_length and beta_native (issue 14)") {
+TEST_CASE("categorical read-outs, max_length and beta_native (docs/import.md)") {
     const char *text = R"J({"format": "tempcert-model/1", "name": "c", "alphabet": ["a", "b"],
       "bos": "#", "width": 3, "max_length": 4, "beta_native": "1/sqrt(3)",
       "embedding": {"a": ["1", "0", "0"], "b": ["0", "1", "0"], "#": ["0", "0", "1"]},

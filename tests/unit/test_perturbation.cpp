@@ -1,4 +1,4 @@
-// The perturbation argument (issue 17; proofs/perturbation.md): its bounds
+// The perturbation argument (proofs/perturbation.md; proofs/perturbation.md): its bounds
 // on has-ab-two-layer against closed forms, and its certified betas against
 // enumeration on random multi-layer models (a false "certified" here is the
 // worst bug the project can have).
@@ -91,7 +91,7 @@ TEST_CASE("perturbation betas on has-ab-two-layer are certified by enumeration")
 
 TEST_CASE("the beta search stops at once when no beta can remove the shortfall") {
     // has-ab-two-layer with read-out bias 0: y is 0 on every word without
-    // "ab", a hard margin of 0 that no beta changes (issue 33, item 4: the
+    // "ab", a hard margin of 0 that no beta changes (docs/reliability.md, Long steps obey Ctrl-C: the
     // search used to double beta 64 times, minutes on larger models)
     Model m = load_case("has-ab-two-layer");
     m.output.bias = Rational(0);

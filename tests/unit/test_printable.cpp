@@ -1,4 +1,4 @@
-// Text shown to people (issue 33, item 5): printable() against a naive
+// Text shown to people (docs/reliability.md, What reaches a terminal or a report): printable() against a naive
 // reference that decodes UTF-8 with the standard library's rules written
 // out, over every code point class that acts, and the model loader's
 // refusal of such names.

@@ -1,6 +1,6 @@
 // total_variation groups support positions with exactly equal scores (their
 // e_i - e_j is 0), so a head whose tied scores are not dyadic (1/3, 10^-15)
-// costs O(k) expm1 calls, not O(k^2) (issue 13, item 12). Checked here:
+// costs O(k) expm1 calls, not O(k^2) (proofs/softmax-enclosure.md). Checked here:
 // the grouped enclosure overlaps TV computed from its definition at 1024
 // bits, half the sum of |p_j - h_j| with p_j = e_j / sum e, on random score
 // vectors with repeated non-dyadic exact scores, inexact scores among them,

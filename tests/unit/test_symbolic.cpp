@@ -1,5 +1,5 @@
 // Symbolic first-layer analysis against exhaustive enumeration: minimum
-// gaps, ties and the profile bound agree on random models (issue 3).
+// gaps, ties and the profile bound agree on random models (proofs/symbolic-gap.md).
 #include "helpers.hpp"
 #include "random_model.hpp"
 #include "tempcert/error.hpp"

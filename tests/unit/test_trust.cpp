@@ -1,4 +1,4 @@
-// Issue 13: exact reading of numbers of any size (against a naive digit
+// Exact reading of numbers of any size (against a naive digit
 // accumulator as oracle), the non-recursive prefix walk, and other trust
 // fixes that are easiest to test below the command line.
 #include "../../src/eval/prefix_walk.hpp"
@@ -29,7 +29,7 @@ Rational read_bare(const std::string &literal) {
 
 } // namespace
 
-TEST_CASE("JSON integers of any size are read exactly (issue 13, item 0)") {
+TEST_CASE("JSON integers of any size are read exactly (docs/reliability.md, Numbers)") {
     const char *boundary[] = {"0",
                               "-0",
                               "1",
@@ -94,7 +94,7 @@ TEST_CASE("error positions after a big integer are those of the file") {
     }
 }
 
-TEST_CASE("the prefix walk visits every node in order, without recursion (issue 13, 0b)") {
+TEST_CASE("the prefix walk visits every node in order, without recursion") {
     // a path a million deep: a recursive walk would overflow the stack
     std::size_t depth = 0, deepest = 0, visits = 0;
     detail::walk_depth_first(
@@ -129,7 +129,7 @@ TEST_CASE("the prefix walk visits every node in order, without recursion (issue 
 #include "tempcert/enumerate.hpp"
 #include "tempcert/eval.hpp"
 
-TEST_CASE("the checker's softmax and TV enclose what the engine's do (issue 13, item 19)") {
+TEST_CASE("the checker's softmax and TV enclose what the engine's do (proofs/certificate.md, Trusted base)") {
     // Two independent enclosures of the same true values (the checker's at
     // 128 bits, the engine's at 512) must overlap: each contains the truth.
     int compared = 0;
@@ -163,7 +163,7 @@ TEST_CASE("the checker's softmax and TV enclose what the engine's do (issue 13, 
     CHECK(compared > 500);
 }
 
-TEST_CASE("the checker's analytic TV bound and widened outputs hold the truth (issue 13, item 20)") {
+TEST_CASE("the checker's analytic TV bound and widened outputs hold the truth (proofs/certificate.md)") {
     // The bound route (check_soft.hpp, fast_below) against the engine's
     // 512-bit enclosures: its TV interval [0, t] and every coordinate of a
     // head's output must meet the engine's, which contain the true values.

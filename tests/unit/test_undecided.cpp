@@ -1,4 +1,4 @@
-// Issue 33, item 1: an undecided comparison never counts as success. Betas
+// An undecided comparison never counts as success. Betas
 // whose enclosure at the start precision is very wide (log(1 + 10^-100) *
 // 10^100 is about 1, but [0, 5.9e61] at 128 bits) once made `horizon`
 // answer "certified" where `certify` refutes. Each answer here is checked

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The checker's wall at compile time (issue 34, item 5): a source compiled
+# The checker's wall at compile time (proofs/certificate.md, Trusted base): a source compiled
 # with the checker's include directories builds when it includes a kernel
 # header and fails, naming the header, when it includes an engine header.
 # Usage: check_wall.sh CMAKE BUILD

@@ -23,8 +23,8 @@ struct GapBound {
         tau_decimal_down; // 1/beta_up to 12 significant digits, rounded down ("inf" if trivial)
 };
 
-// The one policy for a trivial bound (no head needs a beta; issue 13, item
-// 22): the beta certified in its place is 1, and it prints as "0".
+// The one policy for a trivial bound (no head needs a beta): the
+// beta certified in its place is 1, and it prints as "0".
 Rational beta_to_certify(const GapBound &b);     // beta_up, or 1 when trivial
 std::string beta_shown_up(const GapBound &b);    // beta_decimal_up, or "0" when trivial
 

@@ -1,5 +1,5 @@
 // Double-precision intervals with outward rounding: the fast filter of
-// docs/semantics.md (issue 7), in the style of CGAL's Interval_nt. Operations run in
+// docs/semantics.md and proofs/double-filter.md, in the style of CGAL's Interval_nt. Operations run in
 // round-to-nearest and then step each endpoint one ulp outward, which is
 // sound for the correctly rounded IEEE operations (+, -, *, /: the nearest
 // double is within half an ulp of the exact result). exp and expm1 come from

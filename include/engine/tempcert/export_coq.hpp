@@ -1,4 +1,4 @@
-// `tempcert export coq` (issue 36, item 3): a certificate's claim as a Coq
+// `tempcert export coq` (docs/commands.md, export): a certificate's claim as a Coq
 // file that Coq's kernel checks with no tempcert code trusted.
 //
 // For a certified, exhaustive, single-layer certificate with the tv

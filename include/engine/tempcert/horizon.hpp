@@ -1,4 +1,4 @@
-// "Up to which n does this model hold?" (issue 14): the largest n <= N such
+// "Up to which n does this model hold?" (docs/import.md): the largest n <= N such
 // that every input of length <= n meets the criterion at beta, and the
 // shortest failure beyond it, or why nothing more is known.
 #pragma once

@@ -1,4 +1,4 @@
-// Importing models from the layouts other tools emit (issue 14).
+// Importing models from the layouts other tools emit (docs/import.md).
 #pragma once
 
 #include "tempcert/model.hpp"

@@ -1,4 +1,4 @@
-// The one method chooser for each question (issue 34, item 1): every front
+// The one method chooser for each question: every front
 // door (the tight command, the report, the main job, the theorem instances,
 // and through the command line the Python module) asks here which method
 // answers, so no command reaches a model another cannot.

@@ -1,4 +1,4 @@
-// The perturbation argument (proofs/perturbation.md; issue 17): certifies
+// The perturbation argument (proofs/perturbation.md): certifies
 // general multi-layer models, whose sublayers do not restore hard values
 // exactly, for every word up to n without enumerating words. Per layer it
 // keeps the finite set of hard values a position can hold (as the
@@ -76,8 +76,8 @@ class PerturbationArgument {
 
     // A constant beta at which run() certifies, searched by doubling from 1
     // and bisection to relative `rel`; nullopt when none up to 2^64, or at
-    // once when a run's shortfall does not depend on beta (issue 33, item 4:
-    // 64 doublings took 20 minutes); then `why`, if given, is that shortfall.
+    // once when a run's shortfall does not depend on beta (64
+    // doublings once took 20 minutes); then `why`, if given, is that shortfall.
     std::optional<Rational> find_beta(const Rational &eps, Criterion criterion, Prec prec,
                                       const Limits &limits, const Rational &rel,
                                       std::string *why = nullptr) const;

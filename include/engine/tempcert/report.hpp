@@ -1,4 +1,4 @@
-// Reports of tight temperatures (issue 6): for each case and n, the minimum
+// Reports of tight temperatures (docs/commands.md, theorem and report): for each case and n, the minimum
 // gap, Lemma GT's beta_gap, the profile bound and the tight bracket with its
 // witness, computed by the same functions as `gap`, `bound` and `tight`,
 // and written as Markdown, HTML, CSV, JSON and SVG plots.

@@ -1,6 +1,6 @@
 // Running a helper program (MONA) without a shell: the arguments
 // go to the program as they are, so no input string is ever interpreted by
-// a shell (issue 13, item 1).
+// a shell (docs/reliability.md, What reaches a terminal or a report).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Reading safetensors files exactly (issue 14). Layout: an 8-byte
+// Reading safetensors files exactly (docs/import.md). Layout: an 8-byte
 // little-endian header length N, N bytes of JSON mapping each tensor name to
 // {"dtype", "shape", "data_offsets": [begin, end]} (plus an optional
 // "__metadata__" object of strings), then the data buffer. Every value is

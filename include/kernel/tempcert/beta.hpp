@@ -30,7 +30,7 @@ class BetaSpec {
     Tri at_least(std::size_t l, std::size_t n, const Rational &x, Prec start, Prec cap) const;
     // Throws as at() unless every layer's beta is positive at every length
     // 1..n: a command checks it first, so that a model with no heads (where
-    // no beta is ever used) does not certify at beta -1 (issue 33, item 6).
+    // no beta is ever used) does not certify at beta -1.
     void require_positive(std::size_t n, Prec prec) const;
     const std::string &text() const { return text_; }
     bool per_layer() const { return exprs_.size() > 1; }

@@ -1,4 +1,4 @@
-// Exact symbolic forms of irrational values (issue 13, item 15).
+// Exact symbolic forms of irrational values (proofs/irrational-ties.md).
 //
 // A Form is a polynomial with rational coefficients in "atoms": irrational
 // reals named by how they were made, sqrt(r) and log(r) of a rational r, or

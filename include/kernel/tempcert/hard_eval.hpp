@@ -20,7 +20,7 @@ struct PrecisionPolicy {
     Prec start = kPrecStart;
     Prec cap = kPrecCapDefault;
     // When set, SIGINT and --time-limit are checked before every query, so
-    // a long evaluation stops within a second (issue 13, item 8).
+    // a long evaluation stops within a second (docs/reliability.md, Long steps obey Ctrl-C).
     const Limits *budget = nullptr;
 };
 

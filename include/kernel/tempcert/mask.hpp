@@ -1,5 +1,5 @@
-// Attention masks: which key positions a query may attend to, in one place
-// (issue 13, item 22). Positions are numbered 1..n, with 0 the BOS position
+// Attention masks: which key positions a query may attend to, in one place.
+// Positions are numbered 1..n, with 0 the BOS position
 // when the model has one; the mask's rule applies to it like to the others
 // (a causal query sees BOS, a strict-future one never does, and the BOS
 // query under a future mask sees every position).

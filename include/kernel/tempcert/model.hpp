@@ -47,7 +47,7 @@ struct PositionalFeature {
     Expr expr;
 };
 
-// What a read-out decodes at each position it reads (issue 14):
+// What a read-out decodes at each position it reads (docs/import.md):
 //   Linear       y = weights . x + bias; accepted iff y > 0, and compared
 //                numerically by the output criterion (a Tracr "numerical"
 //                output is weights = e_c, bias 0);

@@ -1,4 +1,4 @@
-// Writing the files a command produces (issue 13, items 2-7), in one place.
+// Writing the files a command produces (docs/reliability.md, Files and directories written), in one place.
 //
 // An output appears whole or not at all: it is written to a temporary file
 // with a unique name in the target's directory, flushed, and renamed over
@@ -31,7 +31,7 @@ void write_output_file(const std::string &path, const std::string &text,
 // The end of a command: flushes and closes standard output. If any of what
 // was printed could not be written (a full disk, /dev/full, an I/O error),
 // says so on standard error and returns exit 2 in place of 0, so results
-// are never lost behind exit 0 (issue 33, item 2); other codes are kept.
+// are never lost behind exit 0 (docs/reliability.md, Files and directories written); other codes are kept.
 int finish_standard_output(const char *program, int code);
 
 // Several outputs of one command: each is written to its temporary file
@@ -65,7 +65,7 @@ void refuse_input_as_output(const std::string &path);
 // its format, the tool and every file tempcert wrote there.
 constexpr const char *kDirectoryMarker = "tempcert-directory.json";
 
-// Writes a directory of plain files (issue 33, item 2): `fill(tmp)` writes
+// Writes a directory of plain files (docs/reliability.md, Files and directories written): `fill(tmp)` writes
 // them into a fresh directory beside `dir`, with the marker added after.
 // A new `dir` then appears whole, in one rename. An existing `dir` must be
 // empty or carry a marker of `format`; then only the files its marker

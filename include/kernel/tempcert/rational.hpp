@@ -47,7 +47,7 @@ std::size_t bit_size(const Rational &q);
 
 // Text of a number for a message: as it is up to 40 characters, else its
 // first 20 and last 10 characters with the count between ("1234...(1900
-// characters)..."), so that no message echoes a huge number (issue 13).
+// characters)..."), so that no message echoes a huge number (docs/reliability.md).
 std::string abbreviated(std::string_view text);
 
 } // namespace tempcert

@@ -25,7 +25,7 @@ namespace tempcert {
 // An exact rational whose numerator and denominator fit in 63 bits: the
 // common case in hard models (small weights, positions, averages), kept out
 // of GMP. Denominator > 0, reduced. Operations check for overflow and then
-// fall back to GMP rationals (issue 7).
+// fall back to GMP rationals (proofs/double-filter.md).
 struct SmallRational {
     std::int64_t num = 0, den = 1;
 };
