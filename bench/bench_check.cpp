@@ -31,8 +31,7 @@ std::string certificate_text(unsigned threads) {
     CertifyOptions o = options(threads);
     GapReport gaps = min_gaps_exhaustive(two_layer(), o.n, o.limits, o.precision);
     CertifyResult r = certify_auto(two_layer(), BetaSpec::constant(Rational(9)), o);
-    CertificateInput in{&two_layer(), "has-ab-two-layer.json", o, "9", "user", nullptr, &gaps,
-                        &r};
+    CertificateInput in{&two_layer(), "has-ab-two-layer.json", o, "9", "user", nullptr, &gaps, &r};
     return certificate_json(in).dump(2);
 }
 

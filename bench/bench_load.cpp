@@ -53,7 +53,9 @@ void BM_load_model(benchmark::State &state) {
     const std::string text =
         "{\"format\": \"tempcert-model/1\", \"name\": \"bench\", \"alphabet\": [\"a\", \"b\"], "
         "\"bos\": null, \"width\": 4, \"embedding\": {\"a\": [1, 0, 0, 0], \"b\": [0, 1, 0, 0]}, "
-        "\"positions\": [" + features + "], \"layers\": [], "
+        "\"positions\": [" +
+        features +
+        "], \"layers\": [], "
         "\"output\": {\"position\": \"last\", \"weights\": [0, 1, 0, 0], \"bias\": \"-1/2\"}}";
     for (auto _ : state) {
         Model m = load_model_text(text, "bench.json", Limits{});
@@ -64,5 +66,10 @@ void BM_load_model(benchmark::State &state) {
 } // namespace
 
 BENCHMARK(BM_parse_callback)->Arg(10000)->Arg(40000)->Iterations(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_parse_strict)->Arg(10000)->Arg(40000)->Arg(390000)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_parse_strict)
+    ->Arg(10000)
+    ->Arg(40000)
+    ->Arg(390000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_load_model)->Arg(40000)->Arg(390000)->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -61,9 +61,9 @@ struct FloatLayer {
 // One pass (hard or soft) over the current word: per depth, each layer's
 // input activation and each head's key and value at that position.
 struct Pass {
-    std::vector<std::vector<Vec>> x;           // [layer][index]: input of layer
-    std::vector<std::vector<Vec>> keys, vals;  // [flat head][index]
-    std::vector<std::vector<double>> weights;  // [flat head]: the newest query's weights
+    std::vector<std::vector<Vec>> x;          // [layer][index]: input of layer
+    std::vector<std::vector<Vec>> keys, vals; // [flat head][index]
+    std::vector<std::vector<double>> weights; // [flat head]: the newest query's weights
 };
 
 class FloatSweep {
@@ -170,8 +170,10 @@ class FloatSweep {
                                 last = j;
                                 ++ties;
                             }
-                        if (h.kind == AttnKind::Leftmost) a[first] = 1;
-                        else if (h.kind == AttnKind::Rightmost) a[last] = 1;
+                        if (h.kind == AttnKind::Leftmost)
+                            a[first] = 1;
+                        else if (h.kind == AttnKind::Rightmost)
+                            a[last] = 1;
                         else
                             for (std::size_t j = 0; j < sc.size(); ++j)
                                 if (sc[j] == top) a[j] = 1.0 / static_cast<double>(ties);

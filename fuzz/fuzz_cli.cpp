@@ -19,8 +19,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <unistd.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -101,7 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     tidy(dir);
     if (code < 0 || code > 3) {
         std::cerr << "fuzz_cli: exit " << code << " for:";
-        for (const auto &a : args) std::cerr << " [" << a << "]";
+        for (const auto &a : args)
+            std::cerr << " [" << a << "]";
         std::cerr << "\n";
         std::abort();
     }

@@ -29,8 +29,7 @@ std::optional<Rational> naive(const std::string &text) {
         std::size_t digits = 0;
         for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits)
             exponent = exponent * 10 + (t[i] - '0');
-        if (digits == 0 || digits > 4 || i != t.size() ||
-            t.find('/') != std::string::npos)
+        if (digits == 0 || digits > 4 || i != t.size() || t.find('/') != std::string::npos)
             return std::nullopt;
         if (down) exponent = -exponent;
         t = t.substr(0, e);

@@ -55,8 +55,8 @@ void simulate(std::size_t k, std::size_t n) {
         }
         const double serial = top + tasks * task, span = top + most;
         const double mean = tasks * task / ranks;
-        std::printf("| %zu | %zu | %zu | %.0f | %.3g | %d | %.3f | %.1f | %.1f%% |\n", k, n,
-                    split, tasks, task_words, ranks, most / mean, serial / span,
+        std::printf("| %zu | %zu | %zu | %.0f | %.3g | %d | %.3f | %.1f | %.1f%% |\n", k, n, split,
+                    tasks, task_words, ranks, most / mean, serial / span,
                     100.0 * serial / span / ranks);
     }
 }
@@ -66,7 +66,8 @@ void simulate(std::size_t k, std::size_t n) {
 int main(int argc, char **argv) {
     std::vector<std::pair<std::size_t, std::size_t>> runs;
     for (int i = 1; i + 1 < argc; i += 2)
-        runs.emplace_back(std::strtoul(argv[i], nullptr, 10), std::strtoul(argv[i + 1], nullptr, 10));
+        runs.emplace_back(std::strtoul(argv[i], nullptr, 10),
+                          std::strtoul(argv[i + 1], nullptr, 10));
     if (runs.empty()) runs = {{2, 16}, {2, 24}, {2, 32}, {4, 8}, {4, 12}, {4, 16}};
     std::printf("| k | n | split | tasks | words per task | ranks | largest load / mean | "
                 "speed-up | efficiency |\n|---|---|---|---|---|---|---|---|---|\n");

@@ -1,15 +1,18 @@
 // The tight question's method chooser (include/engine/tempcert/method.hpp).
-#include "tempcert/method.hpp"
 #include "tempcert/enumerate.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/symbolic.hpp"
 
 namespace tempcert {
 
 const char *to_string(TightMethod m) {
     switch (m) {
-    case TightMethod::Exhaustive: return "exhaustive";
-    case TightMethod::Symbolic: return "symbolic";
-    case TightMethod::Layers: return "layerwise";
+    case TightMethod::Exhaustive:
+        return "exhaustive";
+    case TightMethod::Symbolic:
+        return "symbolic";
+    case TightMethod::Layers:
+        return "layerwise";
     }
     return "?";
 }
@@ -18,8 +21,8 @@ TightChoice choose_tight_method(const Model &m, const CertifyOptions &o,
                                 std::uint64_t word_budget) {
     std::uint64_t words = count_words(m.alphabet.size(), o.n);
     if (words <= word_budget)
-        return {TightMethod::Exhaustive, std::to_string(words) + " words, within the budget " +
-                                             std::to_string(word_budget)};
+        return {TightMethod::Exhaustive,
+                std::to_string(words) + " words, within the budget " + std::to_string(word_budget)};
     std::string why_not;
     if (o.criterion != Criterion::Tv)
         why_not = "the symbolic bracket needs --criterion tv";
@@ -33,9 +36,12 @@ TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &
     TightChoice c = choose_tight_method(m, o, word_budget);
     if (chosen) *chosen = c;
     switch (c.method) {
-    case TightMethod::Exhaustive: return tight_exhaustive(m, o, rel);
-    case TightMethod::Symbolic: return tight_symbolic(m, o, rel);
-    case TightMethod::Layers: return tight_by_layers(m, o, rel);
+    case TightMethod::Exhaustive:
+        return tight_exhaustive(m, o, rel);
+    case TightMethod::Symbolic:
+        return tight_symbolic(m, o, rel);
+    case TightMethod::Layers:
+        return tight_by_layers(m, o, rel);
     }
     return tight_by_layers(m, o, rel);
 }

@@ -1,8 +1,8 @@
 // Writing certificates (docs/certificates.md). Every number is written exactly ("p/q")
 // and, where a reader wants a decimal, also rounded in the safe direction.
 #include "tempcert/certificate.hpp"
-#include "tempcert/output.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/output.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -143,11 +143,12 @@ CertJson perturbation_layers_json(const PerturbationRun &run) {
         const PerturbedLayer &ly = run.layers[l];
         CertJson heads = CertJson::array();
         for (const auto &h : ly.heads)
-            heads.push_back({{"head", h.gap.head},
-                             {"min_gap", h.gap.min_gap ? real_text(*h.gap.min_gap) : CertJson("inf")},
-                             {"N", h.gap.max_allowed},
-                             {"score_deviation", to_string(h.score_dev)},
-                             {"tv", to_string(h.tv)}});
+            heads.push_back(
+                {{"head", h.gap.head},
+                 {"min_gap", h.gap.min_gap ? real_text(*h.gap.min_gap) : CertJson("inf")},
+                 {"N", h.gap.max_allowed},
+                 {"score_deviation", to_string(h.score_dev)},
+                 {"tv", to_string(h.tv)}});
         CertJson radius = CertJson::array();
         for (const auto &x : ly.radius)
             radius.push_back(to_string(x));

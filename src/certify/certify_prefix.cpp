@@ -464,7 +464,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
         if (part.counterexample && top.counterexample &&
             part.counterexample->word == top.counterexample->word)
             part.counterexample.reset(); // the top's, merged once
-        cands[i + 1].drop_below_best(); // binding_words would skip them anyway
+        cands[i + 1].drop_below_best();  // binding_words would skip them anyway
     };
     detail::run_tasks_everywhere(
         tasks.size(), o.limits, run_task,
@@ -490,9 +490,7 @@ std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta
             walk.rebind(words[i], rebound[i]);
         },
         [&](std::size_t i) { return pack_part(rebound[i], none[i]); },
-        [&](std::size_t i, detail::ByteReader &in) {
-            unpack_part(in, walk, rebound[i], none[i]);
-        });
+        [&](std::size_t i, detail::ByteReader &in) { unpack_part(in, walk, rebound[i], none[i]); });
     for (const auto &part : rebound) // bindings only: rebind counts no words
         merge(r, part);
     return r;

@@ -25,12 +25,17 @@ Real output_distance(const OutputValue &ys, const OutputValue &yh, Prec prec) {
 // Decision on a categorical read-out: where the hard model decodes a label
 // the soft one must decode the same; where it decodes none (a tie) the
 // program defines no output there and nothing is compared (docs/model-format.md).
-Tri judge_label(const OutputValue &ys, const OutputValue &yh, const Word &w,
-                Violation &violation) {
+Tri judge_label(const OutputValue &ys, const OutputValue &yh, const Word &w, Violation &violation) {
     if (!yh.label) return Tri::True;
     Tri holds = !ys.decided ? Tri::Unknown : (ys.label == yh.label ? Tri::True : Tri::False);
     if (holds != Tri::True)
-        violation = Violation{w, "decision", 0, 0, ys.position, ys.y, yh.y,
+        violation = Violation{w,
+                              "decision",
+                              0,
+                              0,
+                              ys.position,
+                              ys.y,
+                              yh.y,
                               "soft output at position " + std::to_string(ys.position) + " is " +
                                   ys.decoded + ", hard is " + yh.decoded};
     return holds;
@@ -173,11 +178,9 @@ Tri judge_query(const QueryTrace &q, std::size_t layer, std::size_t head, const 
     return holds;
 }
 
-
 Tri judge_output(const OutputValue &ys, const OutputValue &yh, const Rational &eps, Criterion c,
                  Prec prec, const Word &w, Violation &violation) {
-    if (c == Criterion::Decision && !yh.classes.empty())
-        return judge_label(ys, yh, w, violation);
+    if (c == Criterion::Decision && !yh.classes.empty()) return judge_label(ys, yh, w, violation);
     if (c == Criterion::Output) {
         Real diff = output_distance(ys, yh, prec);
         Tri holds = less_equal(diff.enclose(prec), Interval(eps, prec));

@@ -150,8 +150,8 @@ void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptio
                          " exceed --max-words (" + std::to_string(o.limits.max_words) + ")";
     LayerwiseResult lw = certify_layerwise(m, h.max_n, o.eps, o.limits, h.max_n <= 64);
     if (!lw.applies) {
-        beyond_by_perturbation(m, beta, o, h, budget + ", the layerwise method does not apply (" +
-                                                  lw.failure + ")");
+        beyond_by_perturbation(
+            m, beta, o, h, budget + ", the layerwise method does not apply (" + lw.failure + ")");
         return;
     }
     std::size_t best = layerwise_bisect(lw, beta, 0, h.max_n, o);
@@ -160,10 +160,9 @@ void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptio
         h.method = h.method.empty() ? "layerwise" : h.method + "+layerwise";
     }
     if (h.certified_up_to < h.max_n)
-        h.undecided = budget + ", and the layerwise argument stops at n = " +
-                      std::to_string(best) + ": " +
-                      layerwise_verdict(lw, beta, best + 1, o.criterion, o.precision.start)
-                          .shortfall;
+        h.undecided =
+            budget + ", and the layerwise argument stops at n = " + std::to_string(best) + ": " +
+            layerwise_verdict(lw, beta, best + 1, o.criterion, o.precision.start).shortfall;
 }
 
 } // namespace
@@ -175,8 +174,9 @@ HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions
     std::size_t e = enumerable_length(m.alphabet.size(), o.n, o.limits.max_words);
     if (e < o.n) { // the layerwise argument first when enumeration cannot reach N
         LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
-        if (lw.applies && layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start)
-                                  .verdict == Verdict::Certified) {
+        if (lw.applies &&
+            layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start).verdict ==
+                Verdict::Certified) {
             h.certified_up_to = o.n;
             h.method = "layerwise";
             return h;

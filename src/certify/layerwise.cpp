@@ -18,10 +18,10 @@
 //     must never be read by a later head, sublayer or the read-out.
 // By induction the soft model's untainted coordinates equal the hard ones at
 // every layer, so every layer's scores are the hard scores.
-#include "layerwise_counts.hpp"
 #include "tempcert/layerwise.hpp"
-#include "tempcert/mask.hpp"
+#include "layerwise_counts.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/symbolic.hpp"
 
 #include <algorithm>
@@ -66,9 +66,9 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features) {
 // of B in a word: one analysis per element, the least gap over them. With
 // profiles, widens `info.profile` by the head's.
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
-                          const std::vector<Vector> &S, const std::vector<Vector> &B,
-                          std::size_t n, const Rational &eps, const Limits &limits,
-                          bool with_profile, LayerwiseLayer &info) {
+                          const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
+                          const Rational &eps, const Limits &limits, bool with_profile,
+                          LayerwiseLayer &info) {
     std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
     for (const auto &d : S)
         reps.emplace(
@@ -191,7 +191,8 @@ void check_tainted_reads(const Layer &layer, std::size_t l, const std::set<std::
 
 // The head's possible hard outputs W_O W_V d over the given value sets
 // (plus 0 when a query can have no allowed position).
-std::vector<Vector> head_outputs(const Head &head, const std::vector<const std::vector<Vector> *> &sets,
+std::vector<Vector> head_outputs(const Head &head,
+                                 const std::vector<const std::vector<Vector> *> &sets,
                                  bool with_zero, std::size_t width) {
     std::vector<Vector> out;
     std::set<Vector> seen;
@@ -249,11 +250,10 @@ struct LayerStep {
             if (pre[k] >= R)
                 active[k] = 1;
             else if (pre[k] > -R)
-                throw Fail{"layer " + std::to_string(l + 1) + ": ReLU unit " +
-                           std::to_string(k + 1) +
-                           " changes phase within the soft radius (pre-activation " +
-                           to_string(pre[k]) + ", radius " + to_string(R) + ") at the hard value " +
-                           vec_text(d)};
+                throw Fail{
+                    "layer " + std::to_string(l + 1) + ": ReLU unit " + std::to_string(k + 1) +
+                    " changes phase within the soft radius (pre-activation " + to_string(pre[k]) +
+                    ", radius " + to_string(R) + ") at the hard value " + vec_text(d)};
         }
         return active;
     }
@@ -327,8 +327,8 @@ void uniform_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_
 // Any other head: its least gap (counting or symbolic), Lemma GT's bound,
 // and the outputs it may add.
 void gap_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_t n,
-                    const Rational &eps, const Limits &limits, bool with_profile,
-                    const State &st, LayerwiseLayer &info, LayerOutputs &out) {
+                    const Rational &eps, const Limits &limits, bool with_profile, const State &st,
+                    LayerwiseLayer &info, LayerOutputs &out) {
     const Head &head = m.layers[l].heads[h];
     HeadGap g;
     if (layerwise_detail::reads_any(head.query, st.counts)) {

@@ -21,16 +21,16 @@ bool all_zero(const Matrix &w) {
     return true;
 }
 
-
-
-
-Rational abs_of(const Rational &q) { return q < 0 ? Rational(-q) : q; }
+Rational abs_of(const Rational &q) {
+    return q < 0 ? Rational(-q) : q;
+}
 
 // gcd of two non-negative rationals (0 is the neutral element)
 Rational rational_gcd(const Rational &a, const Rational &b) {
     if (a == 0) return b;
     if (b == 0) return a;
-    Integer num = gcd(Integer(numerator(a) * denominator(b)), Integer(numerator(b) * denominator(a)));
+    Integer num =
+        gcd(Integer(numerator(a) * denominator(b)), Integer(numerator(b) * denominator(a)));
     return Rational(num) / Rational(Integer(denominator(a) * denominator(b)));
 }
 
@@ -97,7 +97,9 @@ bool writes(const Matrix &w, std::size_t c) {
     return false;
 }
 
-bool zero_scores(const Head &head) { return all_zero(head.query) || all_zero(head.key); }
+bool zero_scores(const Head &head) {
+    return all_zero(head.query) || all_zero(head.key);
+}
 
 bool uniform_head(const Head &head) {
     return zero_scores(head) && head.kind == AttnKind::Average && head.mask == Mask::Causal;
@@ -124,7 +126,8 @@ void check_count_use(const Layer &layer, std::size_t l, const CountCoords &count
             if (writes(head.output, c)) throw Fail{where(l, h) + ": its output writes " + what};
         }
         if (!reads_any(head.query, counts)) continue;
-        if (head.kind != AttnKind::Average || (head.mask != Mask::Causal && head.mask != Mask::Strict))
+        if (head.kind != AttnKind::Average ||
+            (head.mask != Mask::Causal && head.mask != Mask::Strict))
             throw Fail{where(l, h) +
                        ": its query reads a count coordinate, so it must be average-hard with a "
                        "causal or strict mask"};
@@ -155,8 +158,7 @@ void add_count_coords(const Layer &lay, std::size_t layer, std::size_t index,
                            " of its layer writes (a count has one writer)"};
         if (lay.ffn && (reads(lay.ffn->w1, c) || writes(lay.ffn->w2, c) || lay.ffn->b2[c] != 0))
             throw Fail{"layer " + std::to_string(layer + 1) +
-                       ": the feed-forward sublayer touches count coordinate " +
-                       std::to_string(c)};
+                       ": the feed-forward sublayer touches count coordinate " + std::to_string(c)};
         for (const auto *set : {&S, &B})
             for (const auto &d : *set)
                 if (d[c] != 0)
@@ -182,9 +184,11 @@ void add_count_coords(const Layer &lay, std::size_t layer, std::size_t index,
         }
         cc.step = 0;
         for (const auto &d : S)
-            cc.step = rational_gcd(cc.step, matvec(head.output, matvec(head.value, d))[c] - cc.vmin);
+            cc.step =
+                rational_gcd(cc.step, matvec(head.output, matvec(head.value, d))[c] - cc.vmin);
         for (const auto &b : B)
-            cc.step = rational_gcd(cc.step, abs_of(matvec(head.output, matvec(head.value, b))[c] - cc.b0));
+            cc.step = rational_gcd(cc.step,
+                                   abs_of(matvec(head.output, matvec(head.value, b))[c] - cc.b0));
         counts[c] = cc;
     }
 }

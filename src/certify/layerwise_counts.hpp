@@ -16,10 +16,10 @@
 // bounded below by a lattice argument at every query position.
 #pragma once
 
+#include "tempcert/exact_vector.hpp"
 #include "tempcert/gap.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/limits.hpp"
-#include "tempcert/exact_vector.hpp"
 #include "tempcert/model.hpp"
 
 #include <map>
@@ -76,8 +76,7 @@ void check_count_use(const Layer &layer, std::size_t l, const CountCoords &count
 // positions with different values.
 HeadGap counting_head_gap(const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B,
-                          const CountCoords &counts, std::size_t n, bool bos,
-                          const Limits &limits);
+                          const CountCoords &counts, std::size_t n, bool bos, const Limits &limits);
 
 // Shared with the perturbation argument (src/certify/perturbation.cpp):
 // "layer L head H" (1-based) for 0-based l, h;
@@ -90,9 +89,9 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features);
 // between positions with different values. With profiles, widens
 // info.profile by the head's.
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
-                          const std::vector<Vector> &S, const std::vector<Vector> &B,
-                          std::size_t n, const Rational &eps, const Limits &limits,
-                          bool with_profile, LayerwiseLayer &info);
+                          const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
+                          const Rational &eps, const Limits &limits, bool with_profile,
+                          LayerwiseLayer &info);
 // the half-activations: every start vector plus one output of each head in
 // turn, distinct; fails beyond `cap` of them (--max-values) at layer l.
 std::vector<Vector> add_outputs(std::vector<Vector> start,

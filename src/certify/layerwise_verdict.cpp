@@ -24,8 +24,8 @@ bool meets(const BetaSpec &beta, std::size_t l, std::size_t n, const Rational &n
 
 } // namespace
 
-LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta,
-                                   std::size_t n, Criterion criterion, Prec prec) {
+LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta, std::size_t n,
+                                   Criterion criterion, Prec prec) {
     LayerwiseVerdict v;
     for (std::size_t l = 0; l < lw.layers.size() && v.shortfall.empty(); ++l) {
         const LayerwiseLayer &ly = lw.layers[l];

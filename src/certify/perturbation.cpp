@@ -19,8 +19,8 @@
 // Every bound is an exact rational rounded up from its enclosure; the
 // checker (src/check/check_perturbation.cpp) re-derives each from the
 // previous ones.
-#include "layerwise_counts.hpp"
 #include "tempcert/perturbation.hpp"
+#include "layerwise_counts.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/exact_vector.hpp"
@@ -153,8 +153,9 @@ std::optional<Vector> feature_step(const Model &m, std::size_t n, const Limits &
     auto at = [&](std::size_t j) {
         Vector p(m.width, Rational(0));
         for (const auto &f : m.positions)
-            p[f.dim] += f.expr.eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)),
-                                    kPrecStart)
+            p[f.dim] += f.expr
+                            .eval(Rational(static_cast<long>(j)), Rational(static_cast<long>(n)),
+                                  kPrecStart)
                             .exact();
         return p;
     };
@@ -166,7 +167,8 @@ std::optional<Vector> feature_step(const Model &m, std::size_t n, const Limits &
         if (j % 4096 == 0) check_budget(limits);
         Vector p = at(j);
         for (std::size_t c = 0; c < m.width; ++c)
-            if (p[c] != first[c] + Rational(static_cast<long>(j - 1)) * step[c]) return std::nullopt;
+            if (p[c] != first[c] + Rational(static_cast<long>(j - 1)) * step[c])
+                return std::nullopt;
     }
     return step;
 }
@@ -193,7 +195,8 @@ Vector largest_rows(const Matrix &w, const std::vector<const std::vector<Vector>
     return out;
 }
 
-std::vector<Vector> distinct_outputs(const Matrix &ov, const std::vector<const std::vector<Vector> *> &sets) {
+std::vector<Vector> distinct_outputs(const Matrix &ov,
+                                     const std::vector<const std::vector<Vector> *> &sets) {
     std::vector<Vector> out;
     std::set<Vector> seen;
     for (const auto *set : sets)
@@ -498,8 +501,8 @@ namespace {
 
 // One pass at fixed per-layer betas (intervals).
 PerturbationRun run_at(const PerturbationPlan &plan, std::size_t len,
-                       const std::vector<Interval> &betas, const Rational &eps,
-                       Criterion criterion, Prec prec, const Limits &limits) {
+                       const std::vector<Interval> &betas, const Rational &eps, Criterion criterion,
+                       Prec prec, const Limits &limits) {
     const Model &m = plan.model;
     PerturbationRun run;
     Vector r(m.width, Rational(0));
@@ -520,16 +523,17 @@ PerturbationRun run_at(const PerturbationPlan &plan, std::size_t len,
             ph.classes = hp.classes;
             std::optional<Rational> tv = head_tv(ph.gap, hp, ph.score_dev, betas[l], prec);
             if (!tv) {
-                if (run.shortfall.empty()) run.shortfall = head_name(l, h) + ": its scores may move by " +
-                                decimal(ph.score_dev) + ", at least half its gap " +
-                                to_string(hp.gap.min_gap->exact());
+                if (run.shortfall.empty())
+                    run.shortfall = head_name(l, h) + ": its scores may move by " +
+                                    decimal(ph.score_dev) + ", at least half its gap " +
+                                    to_string(hp.gap.min_gap->exact());
                 run.layers.push_back(std::move(out));
                 return run;
             }
             ph.tv = *tv;
             if (criterion == Criterion::Tv && ph.tv > eps && run.shortfall.empty())
-                run.shortfall = head_name(l, h) + ": total variation up to " + decimal(ph.tv) +
-                                " > eps";
+                run.shortfall =
+                    head_name(l, h) + ": total variation up to " + decimal(ph.tv) + " > eps";
             Vector value_dev = apply_abs(hp.abs_ov, r);
             for (std::size_t c = 0; c < m.width; ++c)
                 half[c] += value_dev[c] + ph.tv * hp.span[c];
@@ -585,7 +589,8 @@ PerturbationRun PerturbationArgument::run(const BetaSpec &beta, const Rational &
             betas.push_back(beta.at(l, len, prec).enclose(prec));
         last = run_at(*plan_, len, betas, eps, criterion, prec, limits);
         if (last.verdict != Verdict::Certified) {
-            if (beta.uses_n()) last.shortfall = "at length " + std::to_string(len) + ": " + last.shortfall;
+            if (beta.uses_n())
+                last.shortfall = "at length " + std::to_string(len) + ": " + last.shortfall;
             return last;
         }
     }

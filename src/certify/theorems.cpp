@@ -39,18 +39,19 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
             Interval ep(eps, p);
             Interval tv = extremal_tv(N, gamma, claimed->at(0, N, p).enclose(p), p);
             if (less(ep, tv) == Tri::True) {
-                out.counterexample = "the profile (0, -" + to_string(gamma) + ", ..., -" +
-                                     to_string(gamma) + ") with N = " + std::to_string(N) +
-                                     " has TV " + iv(tv) + " > eps " + to_string(eps) +
-                                     " at beta = " + claimed->text() +
-                                     (b.trivial ? "" : " (Lemma GT needs " + b.beta_decimal_up + ")");
+                out.counterexample =
+                    "the profile (0, -" + to_string(gamma) + ", ..., -" + to_string(gamma) +
+                    ") with N = " + std::to_string(N) + " has TV " + iv(tv) + " > eps " +
+                    to_string(eps) + " at beta = " + claimed->text() +
+                    (b.trivial ? "" : " (Lemma GT needs " + b.beta_decimal_up + ")");
                 return out;
             }
             if (less_equal(tv, ep) == Tri::True) {
-                out.lines.push_back("at beta = " + claimed->text() + " every profile with N = " +
-                                    std::to_string(N) + " positions and gap >= " +
-                                    to_string(gamma) + " has TV at most the extremal profile's, " +
-                                    iv(tv) + " <= eps " + to_string(eps));
+                out.lines.push_back("at beta = " + claimed->text() +
+                                    " every profile with N = " + std::to_string(N) +
+                                    " positions and gap >= " + to_string(gamma) +
+                                    " has TV at most the extremal profile's, " + iv(tv) +
+                                    " <= eps " + to_string(eps));
                 out.confirmed = true;
                 return out;
             }
@@ -79,7 +80,8 @@ TheoremOutcome check_gap_lemma(std::size_t N, const Rational &gamma, const Ratio
     Interval at_exact = extremal_tv(N, gamma, *b.beta, prec);
     Interval below = extremal_tv(N, gamma, mul(*b.beta, Rational(999, 1000), prec), prec);
     // a counterexample needs a certain violation: an undecided comparison is
-    // reported as undecided, never as the theorem failing (docs/reliability.md, Undecided comparisons)
+    // reported as undecided, never as the theorem failing (docs/reliability.md, Undecided
+    // comparisons)
     Tri bound_t = less_equal(at_up, e), refuted_t = less(e, below);
     if (bound_t == Tri::Unknown || refuted_t == Tri::Unknown)
         throw Undecided("TV at beta_gap (rounded up) " + iv(at_up) + " or at 0.999 beta_gap " +

@@ -1,8 +1,7 @@
-// Instance checks of the model-level results (`tempcert theorem`, docs/commands.md, theorem and report):
-// ahat-simulation (proofs/lemma-gt.md with proofs/layerwise.md's error
-// propagation), ltl-unbounded-pe and ltl-temperature-scaling
-// (proofs/ltl-construction.md). Every "certifies" below is a certification
-// (exhaustive where the words fit the budget, layerwise beyond), and every
+// Instance checks of the model-level results (`tempcert theorem`, docs/commands.md, theorem and
+// report): ahat-simulation (proofs/lemma-gt.md with proofs/layerwise.md's error propagation),
+// ltl-unbounded-pe and ltl-temperature-scaling (proofs/ltl-construction.md). Every "certifies"
+// below is a certification (exhaustive where the words fit the budget, layerwise beyond), and every
 // counterexample a word the exhaustive certifier refuted.
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
@@ -103,8 +102,8 @@ struct GrowthFit {
 // words fit the enumeration budget (t becomes its upper end, or 0 when no
 // word refutes anything: nothing is needed, no point to fit), else
 // `need_text` with t left as the certified sufficient beta.
-std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps,
-                          const Limits &limits, Rational &t, const std::string &need_text) {
+std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, const Limits &limits,
+                          Rational &t, const std::string &need_text) {
     CertifyOptions o;
     o.n = n;
     o.eps = eps;
@@ -204,8 +203,8 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
                                       const std::optional<Rational> &claimed,
                                       const Limits &limits) {
     TheoremOutcome out;
-    Model m =
-        compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded, false, limits);
+    Model m = compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded, false,
+                              limits);
     std::vector<Rational> need, gt;
     for (std::size_t n : ns) {
         check_budget(limits);
@@ -314,10 +313,10 @@ TheoremOutcome check_counting_temperature(const std::string &formula,
             throw Undecided("the layerwise method does not apply at n = " + std::to_string(n) +
                             ": " + lw.failure);
         if (b < lw.beta_up) {
-            out.counterexample = refuting_word(
-                m, ns, proof_beta, eps, limits, "beta(n)",
-                "counting-temperature: beta(" + std::to_string(n) + ") = " + dec(b) +
-                    " is below the layers' need " + dec(lw.beta_up));
+            out.counterexample =
+                refuting_word(m, ns, proof_beta, eps, limits, "beta(n)",
+                              "counting-temperature: beta(" + std::to_string(n) + ") = " + dec(b) +
+                                  " is below the layers' need " + dec(lw.beta_up));
             return out;
         }
         Rational t = lw.beta_up;

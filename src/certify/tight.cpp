@@ -152,8 +152,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
     };
     refuse_value_ties(m, r.gaps, o);
     // The upper end starts at beta_gap (or 1 when every gap is trivial).
-    Search sr = search_beta(beta_to_certify(r.beta_gap), false, run,
-                            refutes, rel);
+    Search sr = search_beta(beta_to_certify(r.beta_gap), false, run, refutes, rel);
     r.beta_lo = sr.lo;
     r.beta_hi = sr.hi;
     r.lo_witness = sr.lo_witness;

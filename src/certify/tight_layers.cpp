@@ -34,8 +34,8 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
     LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
     if (lw.applies) {
         least_gap = least_layer_gap(lw, o.precision.start);
-        LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n,
-                                               o.criterion, o.precision.start);
+        LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, o.criterion,
+                                               o.precision.start);
         if (v.verdict == Verdict::Certified) {
             how = "the layerwise method with exact rounding";
             return lw.beta_up;
@@ -44,8 +44,10 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
     PerturbationArgument arg(m, o.n, o.limits);
     if (!arg.applies())
         throw Undecided("tight: beyond enumeration neither layerwise argument applies (exact "
-                        "rounding: " + lw.failure + "; perturbation bounds: " + arg.failure() + ")");
-    std::optional<Rational> beta = arg.find_beta(o.eps, o.criterion, o.precision.start, o.limits, rel);
+                        "rounding: " +
+                        lw.failure + "; perturbation bounds: " + arg.failure() + ")");
+    std::optional<Rational> beta =
+        arg.find_beta(o.eps, o.criterion, o.precision.start, o.limits, rel);
     if (!beta) throw Undecided("tight: the perturbation bounds close at no beta up to 2^64");
     how = "the perturbation argument";
     return *beta;
@@ -83,7 +85,8 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
         t.note += "; beta_lo refuted at layer 1, whose tight beta up to n = " +
                   std::to_string(short_words.n) + " is in [" +
                   decimal_significant(one.beta_lo, 9, false) + ", " +
-                  decimal_significant(one.beta_hi, 9, true) + "] (symbolic, proofs/tight-bracket.md)";
+                  decimal_significant(one.beta_hi, 9, true) +
+                  "] (symbolic, proofs/tight-bracket.md)";
     }
     t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
     return t;

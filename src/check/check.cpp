@@ -8,18 +8,18 @@
 // inequality against the checker's own enclosure, never as a string. The
 // first claim that does not hold is the reason for rejection, naming the
 // JSON path and both values.
+#include "tempcert/check.hpp"
+#include "../eval/layer_ops.hpp"
 #include "check_fields.hpp"
 #include "check_judge.hpp"
 #include "check_layerwise.hpp"
 #include "check_perturbation.hpp"
 #include "check_prefix.hpp"
 #include "check_soft.hpp"
-#include "../eval/layer_ops.hpp"
-#include "tempcert/mask.hpp"
 #include "tempcert/beta.hpp"
-#include "tempcert/check.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/mask.hpp"
 #include "tempcert/printable.hpp"
 
 #include <algorithm>
@@ -74,7 +74,6 @@ struct HeadFacts {
     std::vector<std::size_t> witness_argmax, tie_argmax;
     std::optional<std::size_t> witness_runner_up, tie_runner_up;
 };
-
 
 // Words in the order certificates name them: by length, then symbol by symbol.
 bool word_before(const Word &a, const Word &b) {
@@ -224,12 +223,12 @@ void compare_place(const OJson &doc, const std::string &p, const Model &m, std::
     same_count(doc, p, "query", query);
     OJson want_argmax = argmax;
     if (field(doc, p, "argmax") != want_argmax)
-        reject(p + ".argmax", "claims " + field(doc, p, "argmax").dump() + ", recomputed " +
-                                  want_argmax.dump());
+        reject(p + ".argmax",
+               "claims " + field(doc, p, "argmax").dump() + ", recomputed " + want_argmax.dump());
     OJson want_runner = runner_up ? OJson(*runner_up) : OJson(nullptr);
     if (field(doc, p, "runner_up") != want_runner)
-        reject(p + ".runner_up", "claims " + field(doc, p, "runner_up").dump() +
-                                     ", recomputed " + want_runner.dump());
+        reject(p + ".runner_up", "claims " + field(doc, p, "runner_up").dump() + ", recomputed " +
+                                     want_runner.dump());
 }
 
 // One head's claims: identity, gap, N, witness, tie, its Lemma GT bound.
@@ -357,25 +356,27 @@ void check_certified(const OJson &cert, const Model &m, const Claim &c, const Li
     std::optional<std::string> by_prefix = judge_words_by_prefix(
         m, c.n, c.eps, c.criterion, c.beta, limits, policy, out.words, judge_whole);
     std::string failure = by_prefix.value_or("");
-    if (!by_prefix) for_each_word(m.alphabet.size(), c.n, [&](const Word &w) {
-        check_budget(limits);
-        if (limits.progress) limits.progress(out.words, words);
-        std::string where;
-        Tri t = judge_whole(w, where);
-        ++out.words;
-        if (t == Tri::True) return true;
-        failure = "on word " + format_word(w, m.alphabet) + ", " + where +
-                  (t == Tri::False ? " violates eps " : " cannot be shown within eps ") +
-                  to_string(c.eps);
-        return false;
-    });
+    if (!by_prefix)
+        for_each_word(m.alphabet.size(), c.n, [&](const Word &w) {
+            check_budget(limits);
+            if (limits.progress) limits.progress(out.words, words);
+            std::string where;
+            Tri t = judge_whole(w, where);
+            ++out.words;
+            if (t == Tri::True) return true;
+            failure = "on word " + format_word(w, m.alphabet) + ", " + where +
+                      (t == Tri::False ? " violates eps " : " cannot be shown within eps ") +
+                      to_string(c.eps);
+            return false;
+        });
     if (!failure.empty()) reject("$.verdict", "claims certified, but " + failure);
 }
 
 void check_refuted(const OJson &cert, const Model &m, const Claim &c, const Limits &limits,
                    const PrecisionPolicy &policy, CheckOutcome &out) {
     if (cert.contains("words_checked"))
-        reject("$.words_checked", "not a claim of a refuted certificate (it depends on the search)");
+        reject("$.words_checked",
+               "not a claim of a refuted certificate (it depends on the search)");
     const OJson &cx = field(cert, "$", "counterexample");
     const std::string p = "$.counterexample";
     if (!cx.is_object()) reject(p, "missing in a refuted certificate");
@@ -420,8 +421,8 @@ void verify(const OJson &cert, const Model &m, const Limits &limits, const Preci
             CheckOutcome &out) {
     if (!cert.is_object()) malformed("$", "expected a JSON object");
     if (std::string format = text(cert, "$", "format"); format != "tempcert-certificate/1")
-        malformed("$.format", "claims \"" + abbreviated(format) +
-                                  "\", expected \"tempcert-certificate/1\"");
+        malformed("$.format",
+                  "claims \"" + abbreviated(format) + "\", expected \"tempcert-certificate/1\"");
     if (text(cert, "$", "tool").rfind("tempcert ", 0) != 0)
         reject("$.tool", "expected \"tempcert VERSION\"");
     const OJson &model = field(cert, "$", "model");

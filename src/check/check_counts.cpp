@@ -115,12 +115,15 @@ void check_count_reads(const Layer &layer, const Counts &counts,
                        const std::set<std::size_t> &features, const std::string &where) {
     for (const auto &head : layer.heads) {
         for (const auto &[c, z] : counts) {
-            if (column_read(head.value, c) || column_read(head.key, c) || row_written(head.output, c))
+            if (column_read(head.value, c) || column_read(head.key, c) ||
+                row_written(head.output, c))
                 reject(where, "a head's value or key reads, or its output writes, count "
-                              "coordinate " + std::to_string(c));
+                              "coordinate " +
+                                  std::to_string(c));
         }
         if (!reads_count(head.query, counts)) continue;
-        if (head.kind != AttnKind::Average || (head.mask != Mask::Causal && head.mask != Mask::Strict))
+        if (head.kind != AttnKind::Average ||
+            (head.mask != Mask::Causal && head.mask != Mask::Strict))
             reject(where, "a head whose query reads a count coordinate is not average-hard with "
                           "a causal or strict mask");
         for (std::size_t f : features)
@@ -132,8 +135,8 @@ void check_count_reads(const Layer &layer, const Counts &counts,
         for (const auto &[c, z] : counts)
             if (column_read(layer.ffn->w1, c) || row_written(layer.ffn->w2, c) ||
                 layer.ffn->b2[c] != 0)
-                reject(where, "the feed-forward sublayer touches count coordinate " +
-                                  std::to_string(c));
+                reject(where,
+                       "the feed-forward sublayer touches count coordinate " + std::to_string(c));
 }
 
 std::optional<Rational> counting_gap(const Head &head, const std::vector<Vector> &S,
@@ -203,7 +206,8 @@ std::optional<Rational> counting_gap(const Head &head, const std::vector<Vector>
                     }
                     if (zero && distinct)
                         reject(where, "two positions with different values can tie at query "
-                                      "position " + std::to_string(i));
+                                      "position " +
+                                          std::to_string(i));
                     if (best && (!least || *best / N < *least)) least = *best / N;
                 }
             }

@@ -41,10 +41,9 @@ void only_keys(const OJson &doc, const std::string &path,
                std::initializer_list<const char *> keys) {
     if (!doc.is_object()) malformed(path, "expected an object, got " + json_type_name(doc));
     for (const auto &item : doc.items())
-        if (std::none_of(keys.begin(), keys.end(),
-                         [&](const char *k) { return item.key() == k; }))
+        if (std::none_of(keys.begin(), keys.end(), [&](const char *k) { return item.key() == k; }))
             malformed(path + "." + abbreviated(item.key()),
-                   "unknown field: not in the certificate format");
+                      "unknown field: not in the certificate format");
 }
 
 void same_count(const OJson &doc, const std::string &path, const char *key, std::uint64_t want) {
@@ -64,8 +63,7 @@ void same_text(const OJson &doc, const std::string &path, const char *key,
 void same_list(const OJson &doc, const std::string &path, const char *key,
                const std::vector<std::string> &want) {
     OJson expected = want;
-    if (field(doc, path, key) != expected)
-        reject(path + "." + key, "expected " + expected.dump());
+    if (field(doc, path, key) != expected) reject(path + "." + key, "expected " + expected.dump());
 }
 
 void same_gap(const OJson &doc, const std::string &path, const char *key,
@@ -124,7 +122,7 @@ Tri within_rounding_below(const Rational &c, const Interval &v) {
     if (c > hi) return Tri::False;
     if (c < lo * (1 - kRelativeRounding) - kAbsoluteRounding) return Tri::False;
     return c <= lo && c >= hi * (1 - kRelativeRounding) - kAbsoluteRounding ? Tri::True
-                                                                           : Tri::Unknown;
+                                                                            : Tri::Unknown;
 }
 
 Rational claimed_number(const OJson &doc, const std::string &path, const char *key) {
@@ -156,9 +154,10 @@ void rounded_up(const OJson &doc, const std::string &path, const char *key, cons
         if (c != 0) reject(where, "claims " + text(doc, path, key) + ", but no beta is needed (0)");
         return;
     }
-    decide(where, text(doc, path, key), policy,
-           [&](Prec prec) { return within_rounding_above(c, b.enclose(prec)); },
-           ("Lemma GT's " + b.exact_text() + " rounded up").c_str());
+    decide(
+        where, text(doc, path, key), policy,
+        [&](Prec prec) { return within_rounding_above(c, b.enclose(prec)); },
+        ("Lemma GT's " + b.exact_text() + " rounded up").c_str());
 }
 
 void rounded_down_reciprocal(const OJson &doc, const std::string &path, const char *key,
@@ -169,11 +168,12 @@ void rounded_down_reciprocal(const OJson &doc, const std::string &path, const ch
         return;
     }
     Rational c = claimed_number(doc, path, key);
-    decide(where, text(doc, path, key), policy,
-           [&](Prec prec) {
-               return within_rounding_below(c, div(Interval(1L, prec), b.enclose(prec), prec));
-           },
-           ("1/(" + b.exact_text() + ") rounded down").c_str());
+    decide(
+        where, text(doc, path, key), policy,
+        [&](Prec prec) {
+            return within_rounding_below(c, div(Interval(1L, prec), b.enclose(prec), prec));
+        },
+        ("1/(" + b.exact_text() + ") rounded down").c_str());
 }
 
 std::optional<LemmaGt> largest_bound(const std::vector<LemmaGt> &bounds,

@@ -38,8 +38,7 @@ void only_keys(const OJson &doc, const std::string &path, std::initializer_list<
 
 // The field equals the value re-derived by the checker.
 void same_count(const OJson &doc, const std::string &path, const char *key, std::uint64_t want);
-void same_text(const OJson &doc, const std::string &path, const char *key,
-               const std::string &want);
+void same_text(const OJson &doc, const std::string &path, const char *key, const std::string &want);
 void same_list(const OJson &doc, const std::string &path, const char *key,
                const std::vector<std::string> &want);
 // A gap: "inf" for nullopt, else an exact number equal in value to `want`.

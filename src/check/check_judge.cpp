@@ -25,7 +25,8 @@ Interval output_distance(const OutputValue &soft, const OutputValue &hard, Prec 
     if (!hard.classes.empty()) {
         d = abs(sub(soft.classes[0].enclose(prec), hard.classes[0].enclose(prec), prec));
         for (std::size_t k = 1; k < hard.classes.size(); ++k) {
-            Interval e = abs(sub(soft.classes[k].enclose(prec), hard.classes[k].enclose(prec), prec));
+            Interval e =
+                abs(sub(soft.classes[k].enclose(prec), hard.classes[k].enclose(prec), prec));
             d = max(Real(d), Real(e), prec).enclose(prec);
         }
     }
@@ -91,8 +92,8 @@ void check_claim_violates(const std::pair<Rational, Rational> &claim, const std:
                           const Rational &eps, const char *quantity) {
     if (claim.first <= eps)
         reject(path + ".value", std::string("claims a ") + quantity + " whose lower end " +
-                                    to_string(claim.first) + " is not above eps " +
-                                    to_string(eps) + ": it does not show a violation");
+                                    to_string(claim.first) + " is not above eps " + to_string(eps) +
+                                    ": it does not show a violation");
 }
 
 } // namespace
@@ -109,9 +110,8 @@ Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps,
                     Tri t = within(q.tv->enclose(prec), eps, prec);
                     if (t == Tri::True) continue;
                     fold(t,
-                         "tv at layer " + std::to_string(l + 1) + " head " +
-                             std::to_string(h + 1) + " query " + std::to_string(q.query) + " = " +
-                             shown(*q.tv),
+                         "tv at layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
+                             " query " + std::to_string(q.query) + " = " + shown(*q.tv),
                          result, where);
                 }
         return result;
@@ -166,8 +166,8 @@ void check_hard_value(const OJson &cx, const std::string &path, const Trace &har
         std::optional<Rational> q;
         if (claim.is_string()) q = parse_rational(claim.get<std::string>(), why, 4000);
         if (!q || *q != y.exact())
-            reject(path + ".hard_y", "claims " + claim.dump() + ", the hard read-out is " +
-                                         to_string(y.exact()));
+            reject(path + ".hard_y",
+                   "claims " + claim.dump() + ", the hard read-out is " + to_string(y.exact()));
         return;
     }
     OJson wrapped{{"value", claim}};
@@ -190,8 +190,8 @@ Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, con
     }
     std::size_t k = output_index(hard, place.position);
     const OutputValue &ys = soft.outputs[k], &yh = hard.outputs[k];
-    where = "the read-out at position " + std::to_string(place.position) + " (soft " +
-            shown(ys.y) + ", hard " + shown(yh.y) + ")";
+    where = "the read-out at position " + std::to_string(place.position) + " (soft " + shown(ys.y) +
+            ", hard " + shown(yh.y) + ")";
     if (criterion == "output") {
         Interval d = output_distance(ys, yh, prec);
         check_claim_violates(check_claimed_value(cx, path, d), path, eps, "distance");

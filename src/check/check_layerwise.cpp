@@ -4,10 +4,10 @@
 #include "check_layerwise.hpp"
 #include "check_counts.hpp"
 #include "check_fields.hpp"
-#include "tempcert/mask.hpp"
 #include "tempcert/beta.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/exact_vector.hpp"
+#include "tempcert/mask.hpp"
 
 #include <algorithm>
 #include <set>
@@ -265,7 +265,6 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     return out;
 }
 
-
 std::string list_text(const std::set<std::size_t> &s) {
     std::string out;
     for (std::size_t c : s)
@@ -304,8 +303,10 @@ std::set<std::size_t> untouched_features(const Model &m) {
         for (std::size_t c : features) {
             for (const auto &h : layer.heads)
                 if (column_used(h.value, c) || row_used(h.output, c))
-                    reject("$.method", p + ": a head's value reads or output writes feature "
-                                           "coordinate " + std::to_string(c));
+                    reject("$.method", p +
+                                           ": a head's value reads or output writes feature "
+                                           "coordinate " +
+                                           std::to_string(c));
             if (layer.ffn && (column_used(layer.ffn->w1, c) || row_used(layer.ffn->w2, c) ||
                               layer.ffn->b2[c] != 0))
                 reject("$.method", p + ": the feed-forward sublayer touches feature coordinate " +
@@ -335,8 +336,8 @@ struct LayerValues {
 
 // A layer entry's value counts and keys; no head or sublayer reads a
 // perturbed coordinate.
-void check_layer_entry(const OJson &claim, const std::string &p, const Layer &layer,
-                       std::size_t l, const LayerValues &v) {
+void check_layer_entry(const OJson &claim, const std::string &p, const Layer &layer, std::size_t l,
+                       const LayerValues &v) {
     if (count(claim, p, "values") != v.S.size())
         reject(p + ".values", "claims " + std::to_string(count(claim, p, "values")) +
                                   ", recomputed " + std::to_string(v.S.size()));
@@ -358,8 +359,9 @@ void check_layer_entry(const OJson &claim, const std::string &p, const Layer &la
 
 // The distinct outputs W_O W_V d of a head over the values in `sets` (and
 // the zero output of an empty allowed set when `empty`).
-std::vector<Vector> head_outputs(const Head &head, const std::vector<const std::vector<Vector> *> &sets,
-                                 bool empty, std::size_t width) {
+std::vector<Vector> head_outputs(const Head &head,
+                                 const std::vector<const std::vector<Vector> *> &sets, bool empty,
+                                 std::size_t width) {
     std::set<Vector> out;
     for (const auto *set : sets)
         for (const auto &d : *set)
@@ -461,8 +463,8 @@ LayerHeads verify_heads(const Model &m, std::size_t l, const OJson &claim, const
         const std::string hp = p + ".heads[" + std::to_string(h) + "]";
         bool uniform = is_uniform(layer.heads[h], v.S, v.B);
         GapFacts f = head_gap(m, layer, h, v, uniform, out, n, hp, limits);
-        out.need = std::max(out.need, check_head_entry(heads[h], hp, h, layer.heads[h], f, m, n,
-                                                       eps, policy));
+        out.need = std::max(
+            out.need, check_head_entry(heads[h], hp, h, layer.heads[h], f, m, n, eps, policy));
         add_head_outputs(layer.heads[h], uniform, v, m.width, out);
     }
     return out;
@@ -480,10 +482,10 @@ void check_layer_beta(const BetaSpec &beta, std::size_t l, const Rational &need,
         // raised up to the cap before refusing: a true certificate whose beta
         // is wide at the start precision is not refused for that alone
         if (need > 0 && beta.at_least(l, len, need, policy.start, policy.cap) != Tri::True)
-            reject("$.beta.spec", "layer " + std::to_string(l + 1) + " needs beta >= " +
-                                      to_string(need) + " (Lemma GT over its value set)" +
-                                      (beta.uses_n() ? ", not met at n = " + std::to_string(len)
-                                                     : ""));
+            reject("$.beta.spec",
+                   "layer " + std::to_string(l + 1) + " needs beta >= " + to_string(need) +
+                       " (Lemma GT over its value set)" +
+                       (beta.uses_n() ? ", not met at n = " + std::to_string(len) : ""));
     }
 }
 
@@ -589,8 +591,8 @@ void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaS
     const std::size_t cap = limits.max_values; // hard values per position (--max-values)
     std::vector<Vector> S = advance(layer, v.S, heads.outputs, Radius{perturbed, heads.span}, eps,
                                     cap, p, next_tainted);
-    std::vector<Vector> B = advance(layer, v.B, heads.outputs_B,
-                                    Radius{perturbed_B, heads.span_B}, eps, cap, p, next_tainted);
+    std::vector<Vector> B = advance(layer, v.B, heads.outputs_B, Radius{perturbed_B, heads.span_B},
+                                    eps, cap, p, next_tainted);
     v.tainted = next_tainted;
     check_perturbed(claim, p, v.tainted);
     v.S = std::move(S);
@@ -604,8 +606,8 @@ void check_layerwise_readout(const OJson &cert, const Model &m, const LayerValue
     const std::vector<std::size_t> read = m.output.coordinates(); // sorted
     for (const auto &entry : v.counts)
         if (std::binary_search(read.begin(), read.end(), entry.first))
-            reject("$.readout_exact", "the read-out reads count coordinate " +
-                                          std::to_string(entry.first));
+            reject("$.readout_exact",
+                   "the read-out reads count coordinate " + std::to_string(entry.first));
     for (std::size_t c : v.tainted)
         exact_readout = exact_readout && !std::binary_search(read.begin(), read.end(), c);
     const OJson &ro = field(cert, "$", "readout_exact");

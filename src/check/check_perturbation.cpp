@@ -265,12 +265,13 @@ Vector radius_claim(const OJson &claim, const std::string &p, std::size_t width)
         reject(p + ".radius", "expected " + std::to_string(width) + " numbers");
     Vector r;
     for (std::size_t c = 0; c < width; ++c) {
-        if (!arr[c].is_string()) reject(p + ".radius[" + std::to_string(c) + "]", "expected a number");
+        if (!arr[c].is_string())
+            reject(p + ".radius[" + std::to_string(c) + "]", "expected a number");
         std::string why;
         auto q = parse_rational(arr[c].get<std::string>(), why);
         if (!q || *q < 0)
-            reject(p + ".radius[" + std::to_string(c) + "]", "expected a number >= 0" +
-                                                              (why.empty() ? "" : ": " + why));
+            reject(p + ".radius[" + std::to_string(c) + "]",
+                   "expected a number >= 0" + (why.empty() ? "" : ": " + why));
         r.push_back(*q);
     }
     return r;
@@ -284,9 +285,9 @@ struct LayerState { // value sets and radius carried from layer to layer
 // One layer: the heads' claims, then the radius claim.
 void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaSpec &beta,
                   const Bounds &fb, const std::set<std::size_t> &features,
-                  const std::optional<Vector> &step, std::size_t n,
-                  const Rational &eps, bool tv_criterion, const Limits &limits,
-                  const PrecisionPolicy &policy, LayerState &w) {
+                  const std::optional<Vector> &step, std::size_t n, const Rational &eps,
+                  bool tv_criterion, const Limits &limits, const PrecisionPolicy &policy,
+                  LayerState &w) {
     const Layer &layer = m.layers[l];
     const std::string p = "$.layers[" + std::to_string(l) + "]";
     only_keys(claim, p, {"layer", "values", "bos_values", "heads", "kinks", "radius"});
@@ -296,7 +297,8 @@ void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaS
     count(claim, p, "kinks"); // informative
     const OJson &heads = field(claim, p, "heads");
     if (!heads.is_array() || heads.size() != layer.heads.size())
-        reject(p + ".heads", "expected one entry per head (" + std::to_string(layer.heads.size()) + ")");
+        reject(p + ".heads",
+               "expected one entry per head (" + std::to_string(layer.heads.size()) + ")");
     Vector half = w.r;
     std::vector<std::vector<Vector>> outs_S, outs_B;
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
@@ -414,8 +416,8 @@ void verify_readout(const OJson &cert, const Model &m, const LayerState &w, cons
     }
     if (degenerate) reject("$.readout.margin", "a hard read-out over the value set can be 0");
     if (exact(ro, "$.readout", "margin") != margin)
-        reject("$.readout.margin", "claims " + text(ro, "$.readout", "margin") + ", recomputed " +
-                                       to_string(margin));
+        reject("$.readout.margin",
+               "claims " + text(ro, "$.readout", "margin") + ", recomputed " + to_string(margin));
     if (claimed >= margin) reject("$.readout.deviation", "not below the margin");
 }
 
@@ -443,7 +445,8 @@ void verify_perturbation(const OJson &cert, const Model &m, std::size_t n, const
     if (beta.uses_n()) reject("$.beta.spec", "expected betas that do not depend on n");
     const OJson &layers = field(cert, "$", "layers");
     if (!layers.is_array() || layers.size() != m.layers.size())
-        reject("$.layers", "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
+        reject("$.layers",
+               "expected one entry per layer (" + std::to_string(m.layers.size()) + ")");
     const Bounds fb = feature_bounds(m, n, features, limits);
     const std::optional<Vector> step = affine_step(m, n, limits);
     LayerState w;
@@ -452,8 +455,8 @@ void verify_perturbation(const OJson &cert, const Model &m, std::size_t n, const
     if (m.has_bos()) w.B.push_back(m.embedding.at(*m.bos));
     w.r.assign(m.width, Rational(0));
     for (std::size_t l = 0; l < m.layers.size(); ++l)
-        verify_layer(m, l, layers[l], beta, fb, features, step, n, eps, criterion == "tv",
-                     limits, policy, w);
+        verify_layer(m, l, layers[l], beta, fb, features, step, n, eps, criterion == "tv", limits,
+                     policy, w);
     verify_readout(cert, m, w, fb, features, criterion, eps);
 }
 

@@ -2,16 +2,14 @@
 // on purpose: it shares nothing with the certifier's prefix evaluator or its
 // filter, only the kernel's linear algebra and exact hard queries.
 #include "check_prefix.hpp"
-#include "check_judge.hpp"
-#include "check_soft.hpp"
 #include "../eval/hard_ops.hpp"
 #include "../eval/layer_ops.hpp"
 #include "../eval/prefix_walk.hpp"
 #include "../numeric/parallel.hpp"
-#include "tempcert/mask.hpp"
+#include "check_judge.hpp"
+#include "check_soft.hpp"
 #include "tempcert/error.hpp"
-
-
+#include "tempcert/mask.hpp"
 
 namespace tempcert::check {
 
@@ -40,9 +38,7 @@ class Walk {
     }
 
     // Adds position |w| + 1 holding symbol s; its queries become newest().
-    void push(int s) {
-        push_embedding(m_.embedding.at(m_.alphabet[static_cast<std::size_t>(s)]));
-    }
+    void push(int s) { push_embedding(m_.embedding.at(m_.alphabet[static_cast<std::size_t>(s)])); }
 
     void pop() {
         for (PerHead *v : {&hk_, &hv_, &sk_, &sv_})
@@ -110,8 +106,8 @@ class Walk {
                 if (betas_) {
                     sk_[l][k].push_back(matvec(head.key, s, prec_));
                     sv_[l][k].push_back(matvec(head.value, s, prec_));
-                    sq = soft_query(head, hq, s, sk_[l][k], sv_[l][k], bos_, m_.width,
-                                    (*betas_)[l], prec_, fast_below_);
+                    sq = soft_query(head, hq, s, sk_[l][k], sv_[l][k], bos_, m_.width, (*betas_)[l],
+                                    prec_, fast_below_);
                     sh = detail::add_vectors(sh, sq.output, prec_);
                 }
                 hh = detail::add_vectors(hh, hq.output, prec_);
@@ -187,9 +183,10 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
     {
         Walk walk(m, betas, prec, outputs, fast_below);
         Word w;
-        depth_first(walk, w, split, k, limits,
-                    [&](const Word &x, const Trace &h, const Trace &s) { return visit(0, x, h, s); },
-                    split < n ? &roots : nullptr);
+        depth_first(
+            walk, w, split, k, limits,
+            [&](const Word &x, const Trace &h, const Trace &s) { return visit(0, x, h, s); },
+            split < n ? &roots : nullptr);
     }
     ready(roots.size() + 1);
     detail::run_tasks_everywhere(
@@ -199,11 +196,12 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
             Word w = roots[r];
             for (int s : w)
                 walk.push(s);
-            depth_first(walk, w, n, k, limits,
-                        [&](const Word &x, const Trace &h, const Trace &s) {
-                            return visit(r + 1, x, h, s);
-                        },
-                        nullptr);
+            depth_first(
+                walk, w, n, k, limits,
+                [&](const Word &x, const Trace &h, const Trace &s) {
+                    return visit(r + 1, x, h, s);
+                },
+                nullptr);
         },
         [&](std::size_t r) { return bytes.pack(r + 1); },
         [&](std::size_t r, detail::ByteReader &in) { bytes.unpack(r + 1, in); });
@@ -247,13 +245,12 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
                 ++part.words;
                 if (t != Tri::True && (part.failed.empty() || w.size() < part.failed.size())) {
                     part.failed = w;
-                    part.failure = "on word " + format_word(w, m.alphabet) + ", " + where +
-                                   (t == Tri::False ? " violates eps "
-                                                    : " cannot be shown within eps ") +
-                                   to_string(eps);
+                    part.failure =
+                        "on word " + format_word(w, m.alphabet) + ", " + where +
+                        (t == Tri::False ? " violates eps " : " cannot be shown within eps ") +
+                        to_string(eps);
                 }
-                return t == Tri::True &&
-                       (part.failed.empty() || w.size() + 1 < part.failed.size());
+                return t == Tri::True && (part.failed.empty() || w.size() + 1 < part.failed.size());
             },
             TaskBytes{[&](std::size_t task) {
                           detail::ByteWriter out;

@@ -120,8 +120,8 @@ Interval point(mpfr_srcptr x, Prec prec) {
 // maximising positions: with L, U the least lower and largest upper end of
 // their scores, H the largest upper end of the others' (N in all),
 //   TV <= 1 - k e^{-beta (U - L)} / (k + (N - k) e^{-beta (L - H)}).
-Rational tv_upper_bound(const RealVector &scores, const std::vector<Rational> &h,
-                        const Real &beta, Prec prec) {
+Rational tv_upper_bound(const RealVector &scores, const std::vector<Rational> &h, const Real &beta,
+                        Prec prec) {
     Range in(prec), out(prec);
     std::size_t k = 0;
     for (std::size_t a = 0; a < scores.size(); ++a) {
@@ -146,8 +146,8 @@ Rational tv_upper_bound(const RealVector &scores, const std::vector<Rational> &h
 // t (vmax - vmin) of sum_j h_j v_j in each coordinate.
 RealVector mixture_from_bound(const std::vector<Rational> &h, const Rational &t,
                               const std::vector<RealVector> &values,
-                              const std::vector<std::size_t> &allowed, bool bos,
-                              std::size_t width, Prec prec) {
+                              const std::vector<std::size_t> &allowed, bool bos, std::size_t width,
+                              Prec prec) {
     RealVector mix(width, Real(0L));
     for (std::size_t c = 0; c < width; ++c) {
         Range range(prec);
@@ -179,17 +179,16 @@ QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector
     std::vector<Rational> h = compared(head.kind, hard);
     // the bound needs h uniform on the whole maximising set (not a point
     // mass on one of several tied positions)
-    const bool uniform = static_cast<std::size_t>(std::count_if(
-                             h.begin(), h.end(), [](const Rational &x) { return x != 0; })) ==
-                         hard.argmax.size();
+    const bool uniform =
+        static_cast<std::size_t>(std::count_if(
+            h.begin(), h.end(), [](const Rational &x) { return x != 0; })) == hard.argmax.size();
     if (fast_below && uniform) {
         Rational t = tv_upper_bound(q.scores, h, beta, prec);
         if (t <= *fast_below) {
             q.tv = Real(Interval::hull(Rational(0), t, prec));
-            q.output = matvec(head.output,
-                              mixture_from_bound(h, t, values, q.allowed, bos,
-                                                 head.value.size(), prec),
-                              prec);
+            q.output = matvec(
+                head.output,
+                mixture_from_bound(h, t, values, q.allowed, bos, head.value.size(), prec), prec);
             return q;
         }
     }
@@ -204,9 +203,8 @@ QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector
     return q;
 }
 
-Trace soft_trace(const Model &m, const Word &w, const std::vector<Real> &betas,
-                 const Trace &hard, Prec prec, const Limits *budget,
-                 const Rational *fast_below) {
+Trace soft_trace(const Model &m, const Word &w, const std::vector<Real> &betas, const Trace &hard,
+                 Prec prec, const Limits *budget, const Rational *fast_below) {
     Trace tr;
     tr.n = w.size();
     tr.bos = m.has_bos();

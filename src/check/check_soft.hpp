@@ -29,8 +29,7 @@ QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector
 
 // `fast_below` as for soft_query (the whole-word path passes none: raising
 // the precision does not narrow the bound).
-Trace soft_trace(const Model &m, const Word &w, const std::vector<Real> &betas,
-                 const Trace &hard, Prec prec, const Limits *budget,
-                 const Rational *fast_below = nullptr);
+Trace soft_trace(const Model &m, const Word &w, const std::vector<Real> &betas, const Trace &hard,
+                 Prec prec, const Limits *budget, const Rational *fast_below = nullptr);
 
 } // namespace tempcert::check

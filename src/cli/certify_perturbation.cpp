@@ -61,15 +61,15 @@ void print_run_text(const Model &m, const PerturbationRun &run, const std::strin
                 std::cout << " (keys spread by " << to_string(h.spread) << ", " << h.classes
                           << (h.classes == 1 ? " class)" : " classes)");
         }
-        if (!ly.radius.empty())
-            std::cout << "; activations move <= " << up(largest(ly.radius));
+        if (!ly.radius.empty()) std::cout << "; activations move <= " << up(largest(ly.radius));
         if (ly.kinks) std::cout << " (" << ly.kinks << " ReLU kinks within reach)";
         std::cout << "\n";
     }
     if (o.criterion != Criterion::Tv) {
         std::cout << "  read-out moves <= " << up(run.readout_dev);
         if (run.readout_margin)
-            std::cout << ", least hard margin " << decimal_significant(*run.readout_margin, 6, false);
+            std::cout << ", least hard margin "
+                      << decimal_significant(*run.readout_margin, 6, false);
         std::cout << "\n";
     }
     std::cout << "beta = " << beta_text << "\n";

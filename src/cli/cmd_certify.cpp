@@ -5,9 +5,9 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/printable.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/method.hpp"
+#include "tempcert/printable.hpp"
 
 #include <iostream>
 
@@ -40,8 +40,8 @@ void write_backed_certificate(const std::string &path, const CertJson &doc, cons
 void refuse_irrational_gaps(const GapReport &gaps) {
     for (const auto &h : gaps.heads)
         if (h.min_gap && !h.min_gap->is_exact())
-            throw LimitError("no certificate written: layer " + std::to_string(h.layer) +
-                             " head " + std::to_string(h.head) +
+            throw LimitError("no certificate written: layer " + std::to_string(h.layer) + " head " +
+                             std::to_string(h.head) +
                              " has an irrational least gap, and tempcert-check verifies exact "
                              "gaps only (without -o the verdict is printed)");
 }
@@ -227,12 +227,13 @@ void print_certify_text(const ExhaustiveRun &run, const Model &m, const CertifyO
     std::cout << "minimum gap "
               << (run.gaps.min_gap ? to_string(*run.gaps.min_gap) : std::string("inf"));
     if (!run.bgap.trivial)
-        std::cout << "; Lemma GT beta_gap = " << run.bgap.exact << " <= "
-                  << run.bgap.beta_decimal_up;
+        std::cout << "; Lemma GT beta_gap = " << run.bgap.exact
+                  << " <= " << run.bgap.beta_decimal_up;
     std::cout << "\nbeta = "
               << (run.source != "beta_gap" ? run.beta_text
                   : run.bgap.trivial
-                      ? run.beta_text + " (beta_gap is 0: every beta > 0 meets Lemma GT; 1 is certified)"
+                      ? run.beta_text +
+                            " (beta_gap is 0: every beta > 0 meets Lemma GT; 1 is certified)"
                       : run.bgap.beta_decimal_up + " (beta_gap, rounded up)")
               << ", " << r.words << " words checked\n";
     if (r.filter_decided + r.filter_fallbacks > 0)
@@ -402,11 +403,12 @@ int run_tight(const Args &args) {
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");
-    if (vm["per-layer"].as<bool>()) return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
+    if (vm["per-layer"].as<bool>())
+        return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
     TightResult t = tight_auto(m, o, rel, o.limits.max_words);
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
-    const bool profiled = !t.profile.heads.empty(); // empty: irrational scores
+    const bool profiled = !t.profile.heads.empty();       // empty: irrational scores
     const bool gaps_known = t.gaps.method != "layerwise"; // layerwise: no model gap
     if (common.json) {
         CertJson out{
@@ -432,7 +434,7 @@ int run_tight(const Args &args) {
             // beyond enumeration (layerwise) no model gap is computed: null,
             // not "inf" and ""
             {"beta_gap", gaps_known ? CertJson(beta_shown_up(t.beta_gap)) : CertJson(nullptr)},
-            {"min_gap", !gaps_known          ? CertJson(nullptr)
+            {"min_gap", !gaps_known      ? CertJson(nullptr)
                         : t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap))
                                          : CertJson("inf")},
             {"method", t.gaps.method},
@@ -479,12 +481,9 @@ int run_check(const Args &args) {
     CheckOutcome out =
         check_certificate(cert, vm["model"].as<std::string>(), common.limits, common.precision);
     if (common.json) {
-        std::cout << CertJson{{"certificate", cert},
-                              {"accepted", out.accepted},
-                              {"malformed", out.malformed},
-                              {"reason", out.reason},
-                              {"method", out.method},
-                              {"words", out.words}}
+        std::cout << CertJson{{"certificate", cert},        {"accepted", out.accepted},
+                              {"malformed", out.malformed}, {"reason", out.reason},
+                              {"method", out.method},       {"words", out.words}}
                          .dump(2)
                   << "\n";
     } else if (!out.malformed) {

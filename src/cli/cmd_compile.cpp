@@ -17,8 +17,8 @@ int run_compile(const Args &args) {
     po::variables_map vm;
     if (!parse_command(
             "compile",
-            "FORMULA --alphabet a,b [--pe unbounded|bounded] [--accept-at last|first] -o MODEL", desc,
-            args, "formula", 1, vm))
+            "FORMULA --alphabet a,b [--pe unbounded|bounded] [--accept-at last|first] -o MODEL",
+            desc, args, "formula", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("formula")) throw InputError("", "tempcert compile", "expected a FORMULA");
@@ -44,11 +44,10 @@ int run_compile(const Args &args) {
         throw LimitError("the compiled model has width " + std::to_string(m.width) + " and " +
                          std::to_string(m.layers.size()) +
                          " layers, over --max-width or --max-layers");
-    std::string description =
-        "Compiled by tempcert from the formula " + f.to_string() + " over {" +
-        vm["alphabet"].as<std::string>() + "}, " + pe_note + ", accepting at the " + at +
-        " position (proofs/ltl-construction.md" +
-        (f.has_counts() ? ", proofs/counting-construction.md" : "") + ").";
+    std::string description = "Compiled by tempcert from the formula " + f.to_string() + " over {" +
+                              vm["alphabet"].as<std::string>() + "}, " + pe_note +
+                              ", accepting at the " + at + " position (proofs/ltl-construction.md" +
+                              (f.has_counts() ? ", proofs/counting-construction.md" : "") + ").";
     std::string out_path = vm["output"].as<std::string>();
     std::string model_text = model_to_json(m, description);
     if (vm.count("mona"))
@@ -59,15 +58,21 @@ int run_compile(const Args &args) {
         write_output_file(out_path, model_text, &common.limits);
     if (common.json) {
         nlohmann::ordered_json j{
-            {"formula", f.to_string()}, {"alphabet", alphabet},
+            {"formula", f.to_string()},
+            {"alphabet", alphabet},
             {"pe", f.has_counts() && !f.has_temporal() ? std::string("none") : pe_text},
-            {"accept_at", at},          {"model", out_path},        {"layers", m.layers.size()},
-            {"counting", f.has_counts()}, {"bos", m.bos ? nlohmann::ordered_json(*m.bos) : nullptr},
-            {"width", m.width},         {"sha256", model_sha256(m)}};
+            {"accept_at", at},
+            {"model", out_path},
+            {"layers", m.layers.size()},
+            {"counting", f.has_counts()},
+            {"bos", m.bos ? nlohmann::ordered_json(*m.bos) : nullptr},
+            {"width", m.width},
+            {"sha256", model_sha256(m)}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << "compiled " << f.to_string() << " (" << pe_note << ") into "
-                  << m.layers.size() << (m.layers.size() == 1 ? " layer" : " layers") << " of width " << m.width << ": " << out_path << "\n";
+        std::cout << "compiled " << f.to_string() << " (" << pe_note << ") into " << m.layers.size()
+                  << (m.layers.size() == 1 ? " layer" : " layers") << " of width " << m.width
+                  << ": " << out_path << "\n";
     }
     return kExitOk;
 }

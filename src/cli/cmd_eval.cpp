@@ -29,7 +29,8 @@ int run_eval(const Args &args) {
                          ", more than the limit " + std::to_string(common.limits.max_n) +
                          " (--max-n)");
     // A trace holds every query's weights: about n^2 per head, so memory
-    // grows with the square of the word; bounded up front (docs/reliability.md, Limits and what they bound).
+    // grows with the square of the word; bounded up front (docs/reliability.md, Limits and what
+    // they bound).
     {
         double n = static_cast<double>(w.size() + (m.has_bos() ? 1 : 0)), heads = 0;
         for (const auto &layer : m.layers)
@@ -48,8 +49,8 @@ int run_eval(const Args &args) {
     Trace hard = evaluate_hard(m, w, common.precision);
     std::optional<Trace> soft;
     if (want_soft) {
-        BetaSpec beta = parse_beta(beta_option(vm, m), m, w.size(), common.precision.start,
-                                   beta_place(vm, m));
+        BetaSpec beta =
+            parse_beta(beta_option(vm, m), m, w.size(), common.precision.start, beta_place(vm, m));
         SoftOptions options;
         options.precision = common.precision;
         options.target_width = width;
@@ -76,8 +77,8 @@ int run_eval(const Args &args) {
             print_trace(std::cout, m, hard, false);
         }
         if (soft) {
-            std::cout << "soft model at beta = " << beta_option(vm, m) << " ("
-                      << soft->prec << "-bit intervals):\n";
+            std::cout << "soft model at beta = " << beta_option(vm, m) << " (" << soft->prec
+                      << "-bit intervals):\n";
             print_trace(std::cout, m, *soft, true);
         }
     }

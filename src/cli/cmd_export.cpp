@@ -20,21 +20,26 @@ int run_export(const Args &args) {
     if (!parse_command("export", "coq CERT --model MODEL -o FILE.v", desc, args, "input", 2, vm))
         return kExitOk;
     Common common = read_common_options(vm);
-    auto inputs = vm.count("input") ? vm["input"].as<std::vector<std::string>>()
-                                    : std::vector<std::string>{};
+    auto inputs =
+        vm.count("input") ? vm["input"].as<std::vector<std::string>>() : std::vector<std::string>{};
     if (inputs.size() != 2 || inputs[0] != "coq")
-        throw InputError("", "tempcert export",
-                         "expected the proof assistant and a certificate: tempcert export coq CERT");
+        throw InputError(
+            "", "tempcert export",
+            "expected the proof assistant and a certificate: tempcert export coq CERT");
     if (!vm.count("model")) throw InputError("", "tempcert export", "expected --model MODEL");
-    if (!vm.count("output")) throw InputError("", "-o", "expected -o FILE.v, the Coq file to write");
+    if (!vm.count("output"))
+        throw InputError("", "-o", "expected -o FILE.v, the Coq file to write");
     const std::string &cert = inputs[1], out = vm["output"].as<std::string>();
     Model m = load_model_file(vm["model"].as<std::string>(), common.limits);
     std::string text = read_text_file(cert, common.limits.max_file_bytes, &common.limits);
     CoqExport e = export_coq(cert, text, m, common.limits, common.precision);
     write_output_file(out, e.text, &common.limits);
     if (common.json) {
-        nlohmann::ordered_json j{{"certificate", cert}, {"file", out},   {"heads", e.heads},
-                                 {"gaps", e.gaps},      {"words", e.words}};
+        nlohmann::ordered_json j{{"certificate", cert},
+                                 {"file", out},
+                                 {"heads", e.heads},
+                                 {"gaps", e.gaps},
+                                 {"words", e.words}};
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << "exported " << cert << " -> " << out << ": " << e.heads << " head"

@@ -3,11 +3,11 @@
 // the criterion, and the shortest counterexample beyond it.
 #include "commands.hpp"
 #include "options.hpp"
-#include "trace_json.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/horizon.hpp"
 #include "tempcert/word.hpp"
+#include "trace_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -44,8 +44,8 @@ int run_horizon(const Args &args) {
     po::options_description desc("horizon options");
     po::variables_map vm;
     if (!parse_command("horizon",
-                       "MODEL --eps E [--criterion C] [--beta B|native] [--max-n N] [--json]",
-                       desc, args, "model", 1, vm))
+                       "MODEL --eps E [--criterion C] [--beta B|native] [--max-n N] [--json]", desc,
+                       args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     // --max-n is horizon's N, which may be below the model's max_length
@@ -69,16 +69,11 @@ int run_horizon(const Args &args) {
     BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start, beta_place(vm, m));
     HorizonResult h = horizon(m, beta, o);
     if (common.json) {
-        nlohmann::ordered_json j{{"model", m.source},
-                                 {"beta", beta.text()},
-                                 {"eps", to_string(o.eps)},
-                                 {"criterion", to_string(o.criterion)},
-                                 {"max_n", h.max_n},
-                                 {"certified_up_to", h.certified_up_to},
-                                 {"first_failure", nullptr},
-                                 {"undecided", nullptr},
-                                 {"method", h.method},
-                                 {"words", h.words}};
+        nlohmann::ordered_json j{{"model", m.source},        {"beta", beta.text()},
+                                 {"eps", to_string(o.eps)},  {"criterion", to_string(o.criterion)},
+                                 {"max_n", h.max_n},         {"certified_up_to", h.certified_up_to},
+                                 {"first_failure", nullptr}, {"undecided", nullptr},
+                                 {"method", h.method},       {"words", h.words}};
         if (h.first_failure) j["first_failure"] = failure_json(*h.first_failure, m);
         if (h.undecided) j["undecided"] = *h.undecided;
         std::cout << j.dump(2) << "\n";

@@ -21,8 +21,8 @@ int run_import(const Args &args) {
                        vm))
         return kExitOk;
     Common common = read_common_options(vm);
-    auto inputs = vm.count("input") ? vm["input"].as<std::vector<std::string>>()
-                                    : std::vector<std::string>{};
+    auto inputs =
+        vm.count("input") ? vm["input"].as<std::vector<std::string>>() : std::vector<std::string>{};
     if (inputs.size() != 2 || inputs[0] != "tracr")
         throw InputError("", "tempcert import",
                          "expected the layout and a file: tempcert import tracr FILE.safetensors");

@@ -49,7 +49,8 @@ ReportCase counting_case(const nlohmann::json &c, const std::string &path, const
     std::string list;
     for (const auto &a : c["alphabet"]) {
         if (!a.is_string())
-            throw InputError(path, "$.formulas[" + id + "].alphabet", "expected symbols as strings");
+            throw InputError(path, "$.formulas[" + id + "].alphabet",
+                             "expected symbols as strings");
         alphabet.push_back(a.get<std::string>());
         list += (list.empty() ? "" : ",") + alphabet.back();
     }
@@ -83,7 +84,9 @@ std::vector<ReportCase> load_cases(const std::vector<std::string> &wanted, const
     auto from_manifest = [&](const nlohmann::json &c) {
         std::string path = dir + "/" + string_field(c, "model", models_path);
         out.push_back({string_field(c, "id", models_path),
-                       c.contains("language") && c["language"].is_string() ? c["language"].get<std::string>() : "",
+                       c.contains("language") && c["language"].is_string()
+                           ? c["language"].get<std::string>()
+                           : "",
                        path, load_model_file(path, limits)});
     };
     if (wanted.empty()) {
@@ -122,12 +125,13 @@ std::vector<ReportCase> load_cases(const std::vector<std::string> &wanted, const
 int run_report(const Args &args) {
     po::options_description desc("report options");
     po::variables_map vm;
-    if (!parse_command("report", "[CASES...] [--n 2..64] [--eps E] [--out DIR]\n\n"
-                       "CASES: ids of bundled models (cases/manifest.json; none: all of them), ids of\n"
-                       "bundled counting formulas or `counting` for all of them\n"
-                       "(cases/counting/manifest.json, compiled as `compile` does), or model files.",
-                       desc, args,
-                       "cases", -1, vm))
+    if (!parse_command(
+            "report",
+            "[CASES...] [--n 2..64] [--eps E] [--out DIR]\n\n"
+            "CASES: ids of bundled models (cases/manifest.json; none: all of them), ids of\n"
+            "bundled counting formulas or `counting` for all of them\n"
+            "(cases/counting/manifest.json, compiled as `compile` does), or model files.",
+            desc, args, "cases", -1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     ReportOptions o;

@@ -1,6 +1,6 @@
 // `tempcert theorem --list` and `tempcert theorem ID [params]`: instance
-// checks of results stated in proofs/ (docs/commands.md, theorem and report). Exit 0 confirmed, 1 with a
-// counterexample.
+// checks of results stated in proofs/ (docs/commands.md, theorem and report). Exit 0 confirmed, 1
+// with a counterexample.
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/error.hpp"
@@ -60,7 +60,8 @@ int print_theorem_list(bool json) {
 }
 
 TheoremOutcome gap_lemma(const po::variables_map &vm, const Common &common) {
-    if (!vm.count("n")) throw InputError("", "--n", "expected --n N, the number of allowed positions");
+    if (!vm.count("n"))
+        throw InputError("", "--n", "expected --n N, the number of allowed positions");
     long long n = vm["n"].as<long long>();
     if (n < 2 || n > static_cast<long long>(common.limits.max_n))
         throw InputError("", "--n", "expected 2 <= N <= --max-n, got " + std::to_string(n));

@@ -3,9 +3,9 @@
 // request to report them.
 #include "dispatch.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/limits.hpp"
 #include "tempcert/output.hpp"
 #include "tempcert/printable.hpp"
-#include "tempcert/limits.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -9,8 +9,8 @@
 // default lengths (`tempcert report`) into report/, and that of the bundled
 // counting formulas (`tempcert report counting`) into report/counting/.
 #include "commands.hpp"
-#include "options.hpp"
 #include "option_table.hpp"
+#include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -98,8 +98,9 @@ void print_tight(const Model &m, const CertifyOptions &o) {
     CertifyOptions t = o;
     t.n = m.alphabet.size() == 2 ? (shorter_job() ? 5 : 6) : (shorter_job() ? 3 : 4);
     TightResult tr = tight_auto(m, t, Rational(1, 1000000), t.limits.max_words);
-    std::cout << "  n <= " << t.n << ": tight beta in [" << decimal_significant(tr.beta_lo, 12, false)
-              << ", " << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
+    std::cout << "  n <= " << t.n << ": tight beta in ["
+              << decimal_significant(tr.beta_lo, 12, false) << ", "
+              << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
     if (tr.lo_witness)
         std::cout << ", refuted below by " << format_word(tr.lo_witness->word, m.alphabet);
     std::cout << "\n";
@@ -108,9 +109,9 @@ void print_tight(const Model &m, const CertifyOptions &o) {
 // Beyond enumeration without exact rounding: the perturbation argument at
 // n = 10^4 (proofs/perturbation.md), its beta found, its certificate
 // written and re-verified.
-void certify_case_perturbation(const Model &m, const std::string &id,
-                               const std::string &model_path, const CertifyOptions &o,
-                               const std::string &rounding_failure, Tally &tally) {
+void certify_case_perturbation(const Model &m, const std::string &id, const std::string &model_path,
+                               const CertifyOptions &o, const std::string &rounding_failure,
+                               Tally &tally) {
     std::size_t big = shorter_job() ? 1000 : 10000;
     PerturbationArgument arg(m, big, o.limits);
     if (!arg.applies()) {
@@ -136,8 +137,8 @@ void certify_case_perturbation(const Model &m, const std::string &id,
     CheckOutcome pc = check_certificate(path, model_path, po.limits, po.precision);
     std::cout << "  n <= " << big << " (perturbation bounds, no enumeration; exact rounding does "
               << "not apply): beta = " << decimal_significant(*beta, 12, true) << " certified; "
-              << path << ": " << (pc.accepted ? "independently re-verified" : "REJECTED: " + pc.reason)
-              << "\n";
+              << path << ": "
+              << (pc.accepted ? "independently re-verified" : "REJECTED: " + pc.reason) << "\n";
     tally.add(pc.accepted);
 }
 
@@ -226,9 +227,10 @@ int run_main_job(const Args &args) {
     // the options every command has (--threads, --time-limit, the limits)
     po::options_description desc("options (every command's)");
     po::variables_map vm;
-    if (!parse_command("", "[--threads N] [--time-limit S] [limits]\n\n"
-                           "No command: the bundled cases (words, certificates, tight brackets),\n"
-                           "then the reports (report/, report/counting/).",
+    if (!parse_command("",
+                       "[--threads N] [--time-limit S] [limits]\n\n"
+                       "No command: the bundled cases (words, certificates, tight brackets),\n"
+                       "then the reports (report/, report/counting/).",
                        desc, args, nullptr, 0, vm))
         return kExitOk;
     Common common = read_common_options(vm);

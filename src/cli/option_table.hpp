@@ -27,14 +27,14 @@ enum class OptionKind {
 enum class FractionRange { Positive, OpenUnit };
 
 struct OptionRow {
-    const char *name;      // as boost spells it: "output,o" has the short form -o
-    const char *commands;  // space-separated command names, or "*" for every command
+    const char *name;     // as boost spells it: "output,o" has the short form -o
+    const char *commands; // space-separated command names, or "*" for every command
     OptionKind kind;
     const char *fallback = nullptr; // the default as text; nullptr: none (absent unless given)
-    long long lo = 0, hi = 0;              // Count range (when lo < hi)
-    const char *choices = nullptr;         // Choice: "tv|output|decision"
+    long long lo = 0, hi = 0;       // Count range (when lo < hi)
+    const char *choices = nullptr;  // Choice: "tv|output|decision"
     FractionRange fraction = FractionRange::Positive;
-    std::size_t Limits::*limit = nullptr;  // Count rows that are a resource limit
+    std::size_t Limits::*limit = nullptr; // Count rows that are a resource limit
     const char *help = "";
 };
 

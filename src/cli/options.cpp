@@ -63,8 +63,7 @@ Common read_common_options(const po::variables_map &vm) {
     // counts are read signed, so that -1 is reported as -1 (an unsigned read wraps it)
     c.limits.threads = static_cast<unsigned>(vm["threads"].as<long long>());
     for (const auto &row : option_table())
-        if (row.limit)
-            c.limits.*row.limit = static_cast<std::size_t>(vm[row.name].as<long long>());
+        if (row.limit) c.limits.*row.limit = static_cast<std::size_t>(vm[row.name].as<long long>());
     return c;
 }
 

@@ -3,8 +3,8 @@
 // parse_command registers and checks them, the readers below convert.
 #pragma once
 
-#include "tempcert/eval.hpp"
 #include "tempcert/certify.hpp"
+#include "tempcert/eval.hpp"
 #include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 

@@ -70,9 +70,8 @@ Json trace_json(const Model &m, const Trace &t, bool soft) {
     Json outputs = Json::array();
     for (const auto &o : t.outputs) {
         if (m.output.kind == ReadKind::Categorical) {
-            outputs.push_back({{"position", o.position},
-                               {"classes", reals(o.classes)},
-                               {"label", o.decoded}});
+            outputs.push_back(
+                {{"position", o.position}, {"classes", reals(o.classes)}, {"label", o.decoded}});
             continue;
         }
         outputs.push_back(

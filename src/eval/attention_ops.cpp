@@ -130,7 +130,8 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
             Interval ds = sub(sm.s[support[first[c]]], sm.s[j], prec);
             if (mpfi_is_zero(ds.raw())) continue;
             Interval term = mul(sm.e[j], expm1(mul(sm.beta, ds, prec), prec), prec);
-            spread = add(spread, mul(term, Interval(static_cast<long>(count[c]), prec), prec), prec);
+            spread =
+                add(spread, mul(term, Interval(static_cast<long>(count[c]), prec), prec), prec);
         }
         Interval gap = div(abs(add(off, spread, prec)), mul(k, total, prec), prec);
         sum = add(sum, gap, prec);

@@ -1,10 +1,10 @@
 // Exact evaluation of the hard model H (docs/model-format.md, docs/semantics.md): maxima, ties and
 // gaps are decided on exact rationals; with irrational features, on
 // intervals whose precision rises until decided, or Undecided at the cap.
+#include "tempcert/hard_eval.hpp"
 #include "hard_ops.hpp"
 #include "layer_ops.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/hard_eval.hpp"
 
 namespace tempcert {
 
@@ -26,8 +26,7 @@ Trace hard_at(const Model &m, const Word &w, Prec prec, const Limits *budget) {
                });
     for (const auto &o : tr.outputs)
         if (o.classes.empty() ? o.accept == Tri::Unknown : !o.decided)
-            throw Undecided("cannot decide the read-out at position " +
-                            std::to_string(o.position));
+            throw Undecided("cannot decide the read-out at position " + std::to_string(o.position));
     return tr;
 }
 

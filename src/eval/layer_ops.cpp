@@ -6,8 +6,8 @@
 
 namespace tempcert::detail {
 
-RealVector initial_activation(const Model &m, const Vector &embedding, std::size_t j,
-                              std::size_t n, Prec prec) {
+RealVector initial_activation(const Model &m, const Vector &embedding, std::size_t j, std::size_t n,
+                              Prec prec) {
     check_length(m, n);
     RealVector v(embedding.begin(), embedding.end());
     for (std::size_t k = 0; k < m.positions.size(); ++k) {

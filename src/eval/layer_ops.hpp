@@ -22,8 +22,8 @@ inline std::size_t index_of(std::size_t pos, bool bos) {
 
 // x^(0) at position j of a word of length n: the embedding plus the
 // positional features. Throws InputError as below.
-RealVector initial_activation(const Model &m, const Vector &embedding, std::size_t j,
-                              std::size_t n, Prec prec);
+RealVector initial_activation(const Model &m, const Vector &embedding, std::size_t j, std::size_t n,
+                              Prec prec);
 
 // x^(0) at every position (BOS first when present). Throws InputError
 // naming the feature's JSON path on a domain error at some (j, n).

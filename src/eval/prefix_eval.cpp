@@ -2,8 +2,8 @@
 #include "prefix_eval.hpp"
 #include "attention_ops.hpp"
 #include "layer_ops.hpp"
-#include "tempcert/mask.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/mask.hpp"
 
 namespace tempcert::detail {
 

@@ -56,8 +56,7 @@ Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const T
     for (Prec prec = p.start;; prec *= 2) {
         if (prec > p.cap) prec = p.cap;
         try {
-            Trace tr =
-                evaluate_soft_at(m, w, beta, hard, prec, options.target_width, p.budget);
+            Trace tr = evaluate_soft_at(m, w, beta, hard, prec, options.target_width, p.budget);
             if (tr.width_reached || prec >= p.cap) return tr;
         } catch (const Undecided &e) {
             if (prec >= p.cap)

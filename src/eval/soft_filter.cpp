@@ -39,7 +39,9 @@ DVector to_dvector(const RealVector &v, Prec prec) {
 
 namespace {
 
-bool is_point(DInterval a) { return a.lo == a.hi; }
+bool is_point(DInterval a) {
+    return a.lo == a.hi;
+}
 
 // Points whose product or sum is a double stay points, so exactly tied
 // scores (2 * 1 at two positions) have a difference of exactly 0 and

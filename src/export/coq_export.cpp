@@ -58,18 +58,29 @@ std::string q_term(const Expr &e, int i) {
     auto a = [&] { return q_term(e, x.a); };
     auto b = [&] { return q_term(e, x.b); };
     switch (x.op) {
-    case Expr::Op::Number: return q_literal(x.value);
-    case Expr::Op::J: return "j";
-    case Expr::Op::N: return "n";
-    case Expr::Op::Add: return "(" + a() + " + " + b() + ")";
-    case Expr::Op::Sub: return "(" + a() + " - " + b() + ")";
-    case Expr::Op::Mul: return "(" + a() + " * " + b() + ")";
-    case Expr::Op::Div: return "(" + a() + " / " + b() + ")";
-    case Expr::Op::Neg: return "(- " + a() + ")";
-    case Expr::Op::Pow: return "(Qpower " + a() + " (" + std::to_string(x.exponent) + ")%Z)";
-    case Expr::Op::Delta: return "(if Qeq_bool " + a() + " 0 then 1 else 0)";
+    case Expr::Op::Number:
+        return q_literal(x.value);
+    case Expr::Op::J:
+        return "j";
+    case Expr::Op::N:
+        return "n";
+    case Expr::Op::Add:
+        return "(" + a() + " + " + b() + ")";
+    case Expr::Op::Sub:
+        return "(" + a() + " - " + b() + ")";
+    case Expr::Op::Mul:
+        return "(" + a() + " * " + b() + ")";
+    case Expr::Op::Div:
+        return "(" + a() + " / " + b() + ")";
+    case Expr::Op::Neg:
+        return "(- " + a() + ")";
+    case Expr::Op::Pow:
+        return "(Qpower " + a() + " (" + std::to_string(x.exponent) + ")%Z)";
+    case Expr::Op::Delta:
+        return "(if Qeq_bool " + a() + " 0 then 1 else 0)";
     case Expr::Op::Log:
-    case Expr::Op::Sqrt: break;
+    case Expr::Op::Sqrt:
+        break;
     }
     throw std::logic_error("export coq: an irrational feature passed check_model");
 }
@@ -80,20 +91,29 @@ std::string r_term(const Expr &e, int i) {
     auto a = [&] { return r_term(e, x.a); };
     auto b = [&] { return r_term(e, x.b); };
     switch (x.op) {
-    case Expr::Op::Number: return r_literal(x.value);
-    case Expr::Op::Add: return "(" + a() + " + " + b() + ")";
-    case Expr::Op::Sub: return "(" + a() + " - " + b() + ")";
-    case Expr::Op::Mul: return "(" + a() + " * " + b() + ")";
-    case Expr::Op::Div: return "(" + a() + " / " + b() + ")";
-    case Expr::Op::Neg: return "(- " + a() + ")";
+    case Expr::Op::Number:
+        return r_literal(x.value);
+    case Expr::Op::Add:
+        return "(" + a() + " + " + b() + ")";
+    case Expr::Op::Sub:
+        return "(" + a() + " - " + b() + ")";
+    case Expr::Op::Mul:
+        return "(" + a() + " * " + b() + ")";
+    case Expr::Op::Div:
+        return "(" + a() + " / " + b() + ")";
+    case Expr::Op::Neg:
+        return "(- " + a() + ")";
     case Expr::Op::Pow:
         return x.exponent >= 0 ? "(" + a() + " ^ " + std::to_string(x.exponent) + ")"
                                : "(/ (" + a() + " ^ " + std::to_string(-x.exponent) + "))";
-    case Expr::Op::Log: return "(ln " + a() + ")";
-    case Expr::Op::Sqrt: return "(sqrt " + a() + ")";
+    case Expr::Op::Log:
+        return "(ln " + a() + ")";
+    case Expr::Op::Sqrt:
+        return "(sqrt " + a() + ")";
     case Expr::Op::J:
     case Expr::Op::N:
-    case Expr::Op::Delta: break;
+    case Expr::Op::Delta:
+        break;
     }
     throw Refusal{"$.beta.spec", "depends on the position or the length: the export writes a "
                                  "constant beta"};
@@ -115,22 +135,32 @@ std::string q_matrix(const Matrix &m) {
 
 const char *mask_name(Mask mask) {
     switch (mask) {
-    case Mask::None: return "none (every position)";
-    case Mask::Causal: return "causal (j <= i)";
-    case Mask::Strict: return "strict (j < i)";
-    case Mask::Future: return "future (j >= i)";
-    case Mask::StrictFuture: return "strict future (j > i)";
+    case Mask::None:
+        return "none (every position)";
+    case Mask::Causal:
+        return "causal (j <= i)";
+    case Mask::Strict:
+        return "strict (j < i)";
+    case Mask::Future:
+        return "future (j >= i)";
+    case Mask::StrictFuture:
+        return "strict future (j > i)";
     }
     return "";
 }
 
 std::string mask_test(Mask mask) {
     switch (mask) {
-    case Mask::None: return "true";
-    case Mask::Causal: return "Nat.leb j i";
-    case Mask::Strict: return "Nat.ltb j i";
-    case Mask::Future: return "Nat.leb i j";
-    case Mask::StrictFuture: return "Nat.ltb i j";
+    case Mask::None:
+        return "true";
+    case Mask::Causal:
+        return "Nat.leb j i";
+    case Mask::Strict:
+        return "Nat.ltb j i";
+    case Mask::Future:
+        return "Nat.leb i j";
+    case Mask::StrictFuture:
+        return "Nat.ltb i j";
     }
     return "false";
 }
@@ -161,7 +191,8 @@ std::set<Rational> gaps_that_occur(const Model &m, std::size_t n, const Limits &
 
 // e >= e^(-beta g) (1 + 2^-30), rounded up at kTableBits.
 Rational exp_bound(const Expr &beta, std::size_t n, const Rational &g) {
-    Interval b = beta.eval(Rational(0), Rational(static_cast<long>(n)), kTableBits).enclose(kTableBits);
+    Interval b =
+        beta.eval(Rational(0), Rational(static_cast<long>(n)), kTableBits).enclose(kTableBits);
     Interval v = exp(neg(mul(b, g, kTableBits)), kTableBits);
     Rational inflate = 1 + Rational(1, 1 << 30);
     return mul(v, inflate, kTableBits).upper_exact();
@@ -215,7 +246,8 @@ void write_model(std::ostringstream &f, const Model &m) {
     for (std::size_t a = 0; a < m.alphabet.size(); ++a)
         f << (a ? ";\n    " : "") << q_vector(m.embedding.at(m.alphabet[a]));
     f << "] [].\n";
-    if (m.bos) f << "Definition bos_embedding : list Q := " << q_vector(m.embedding.at(*m.bos)) << ".\n";
+    if (m.bos)
+        f << "Definition bos_embedding : list Q := " << q_vector(m.embedding.at(*m.bos)) << ".\n";
     // positional features: each coordinate the sum of the features on it
     std::vector<std::string> coord(m.width, "");
     for (const auto &p : m.positions) {
@@ -237,7 +269,9 @@ void write_model(std::ostringstream &f, const Model &m) {
         const Head &head = m.layers[0].heads[h];
         std::string id = std::to_string(h + 1);
         f << "(* head " << id << ": "
-          << (head.kind == AttnKind::Average ? "average" : head.kind == AttnKind::Leftmost ? "leftmost" : "rightmost")
+          << (head.kind == AttnKind::Average    ? "average"
+              : head.kind == AttnKind::Leftmost ? "leftmost"
+                                                : "rightmost")
           << " hard attention, mask " << mask_name(head.mask) << " *)\n"
           << "Definition query" << id << " : list (list Q) :=\n  " << q_matrix(head.query) << ".\n"
           << "Definition key" << id << " : list (list Q) :=\n  " << q_matrix(head.key) << ".\n"
@@ -250,8 +284,9 @@ void write_model(std::ostringstream &f, const Model &m) {
     }
     f << "Definition heads : list Head := [";
     for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h)
-        f << (h ? "; " : "") << "(" << (m.layers[0].heads[h].kind == AttnKind::Average ? "false" : "true")
-          << ", scores" << h + 1 << ")";
+        f << (h ? "; " : "") << "("
+          << (m.layers[0].heads[h].kind == AttnKind::Average ? "false" : "true") << ", scores"
+          << h + 1 << ")";
     f << "].\n";
 }
 
@@ -263,7 +298,8 @@ void write_proof(std::ostringstream &f, const Model &m, const Claim &c, const Ex
       << "Definition table : list (Q * Q) := [";
     bool any = false;
     for (const Rational &g : gaps) {
-        f << (any ? ";\n  " : "\n  ") << "(" << q_literal(g) << ", " << q_literal(exp_bound(beta, c.n, g)) << ")";
+        f << (any ? ";\n  " : "\n  ") << "(" << q_literal(g) << ", "
+          << q_literal(exp_bound(beta, c.n, g)) << ")";
         any = true;
     }
     f << "].\nClose Scope Q_scope.\n\n"
@@ -274,7 +310,8 @@ void write_proof(std::ostringstream &f, const Model &m, const Claim &c, const Ex
       << "  repeat (apply Forall_cons;\n"
       << "          [unfold Q2R; cbn [fst snd Qnum Qden]; interval with (i_prec 80) |]).\n"
       << "  apply Forall_nil.\nQed.\n\n"
-      << "Lemma every_word_checked : instance_ok table eps first_position symbols n_max heads = true.\n"
+      << "Lemma every_word_checked : instance_ok table eps first_position symbols n_max heads = "
+         "true.\n"
       << "Proof. vm_compute. reflexivity. Qed.\n\n"
       << "Lemma eps_between : 0 < Q2R eps < 1.\n"
       << "Proof. unfold Q2R, eps. simpl. split; lra. Qed.\n";
@@ -282,10 +319,12 @@ void write_proof(std::ostringstream &f, const Model &m, const Claim &c, const Ex
         std::string id = std::to_string(h + 1);
         bool unique = m.layers[0].heads[h].kind != AttnKind::Average;
         f << "\n(* The certificate's claim for head " << id
-          << (unique ? " (with one maximal position, so the " +
-                           std::string(m.layers[0].heads[h].kind == AttnKind::Leftmost ? "leftmost" : "rightmost") +
-                           "-hard weight is the average-hard one tv compares with)"
-                     : "")
+          << (unique
+                  ? " (with one maximal position, so the " +
+                        std::string(m.layers[0].heads[h].kind == AttnKind::Leftmost ? "leftmost"
+                                                                                    : "rightmost") +
+                        "-hard weight is the average-hard one tv compares with)"
+                  : "")
           << ". *)\nTheorem certified_head" << id << " : forall w,\n"
           << "  (1 <= length w <= n_max)%nat -> Forall (fun a => (a < symbols)%nat) w ->\n"
           << "  forall i, (first_position <= i <= length w)%nat ->\n"
@@ -293,11 +332,13 @@ void write_proof(std::ostringstream &f, const Model &m, const Claim &c, const Ex
           << "  tv beta mx (map Q2R (scores" << id << " w i)) <= Q2R eps"
           << (unique ? " /\\ count_max mx (map Q2R (scores" + id + " w i)) = 1%nat" : "") << ".\n"
           << "Proof.\n  intros w Hl Hw i Hi mx Hmx.\n"
-          << "  pose proof (instance_sound beta table eps first_position symbols n_max heads table_ok\n"
-          << "    eps_between every_word_checked w Hl Hw " << (unique ? "true" : "false") << " scores" << id
-          << ") as H.\n"
+          << "  pose proof (instance_sound beta table eps first_position symbols n_max heads "
+             "table_ok\n"
+          << "    eps_between every_word_checked w Hl Hw " << (unique ? "true" : "false")
+          << " scores" << id << ") as H.\n"
           << "  destruct (H ltac:(simpl; auto 20) i Hi mx Hmx) as [Htv Hk].\n"
-          << (unique ? "  split; [exact Htv | exact (Hk eq_refl)].\n" : "  exact Htv.\n") << "Qed.\n";
+          << (unique ? "  split; [exact Htv | exact (Hk eq_refl)].\n" : "  exact Htv.\n")
+          << "Qed.\n";
     }
 }
 
@@ -307,7 +348,8 @@ CoqExport export_coq(const std::string &cert_path, const std::string &cert_text,
                      const Limits &limits, const PrecisionPolicy &policy) {
     CheckOutcome checked = check_certificate_text(cert_text, cert_path, m, limits, policy);
     if (!checked.accepted)
-        throw InputError(cert_path, "", "does not verify, so there is nothing to export: " + checked.reason);
+        throw InputError(cert_path, "",
+                         "does not verify, so there is nothing to export: " + checked.reason);
     try {
         Claim c = read_claim(cert_text);
         check_model(m);
@@ -322,7 +364,8 @@ CoqExport export_coq(const std::string &cert_path, const std::string &cert_text,
         f << "(* Generated by tempcert " << TEMPCERT_VERSION << " export coq from " << cert_path
           << "\n   (model " << m.name << ", SHA-256 " << model_sha256(m) << ").\n"
           << "   The certificate's claim, proved from the model's exact weights: for every word\n"
-          << "   over the alphabet of length 1.." << c.n << ", every head and every query, the total\n"
+          << "   over the alphabet of length 1.." << c.n
+          << ", every head and every query, the total\n"
           << "   variation between softmax at beta and hard attention is at most eps.\n"
           << "   Check it with the proofs it uses (Coq 8.16, coq-interval):\n"
           << "     make -C proofs/coq && coqc -Q proofs/coq TempcertProofs THIS_FILE.v *)\n"
@@ -335,7 +378,8 @@ CoqExport export_coq(const std::string &cert_path, const std::string &cert_text,
         out.text = f.str();
         return out;
     } catch (const Refusal &r) {
-        bool about_model = r.place.rfind("$.layers", 0) == 0 || r.place.rfind("$.positions", 0) == 0;
+        bool about_model =
+            r.place.rfind("$.layers", 0) == 0 || r.place.rfind("$.positions", 0) == 0;
         throw InputError(about_model ? m.source : cert_path, r.place, r.what);
     } catch (const ExprError &e) {
         throw InputError(cert_path, "$.beta.spec", e.what());

@@ -130,8 +130,7 @@ std::optional<Bracket> query_threshold_beyond(const std::vector<GapCount> &gaps,
     // X(bound.lo) > c: the threshold is above bound.lo
     Tri below_hi = gaps_x_at_most(gaps, bound.hi, c, prec);
     if (below_hi == Tri::True) return std::nullopt; // in (bound.lo, bound.hi]
-    return profile_threshold(gaps, k, eps, rel, prec,
-                             below_hi == Tri::False ? bound.hi : bound.lo);
+    return profile_threshold(gaps, k, eps, rel, prec, below_hi == Tri::False ? bound.hi : bound.lo);
 }
 
 const HeadProfile *ProfileReport::attaining() const {

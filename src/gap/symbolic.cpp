@@ -20,7 +20,6 @@
 // bound, which needs every position's offer below each t, is O(i^2 |Sigma|).
 // Witness words are built from the optimal choices and replayed through the
 // exact hard evaluator before they are reported.
-#include "tempcert/mask.hpp"
 #include "tempcert/symbolic.hpp"
 #include "../eval/attention_ops.hpp"
 #include "../eval/layer_ops.hpp"
@@ -29,6 +28,7 @@
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/exact_vector.hpp"
+#include "tempcert/mask.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -74,9 +74,11 @@ Vector plus(const Vector &a, const Vector &b) {
 Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits) {
     // n + 1 rows of query, key and value entries: the tables' memory is
     // linear in n and bounded, like a model's, by --max-entries (an n of
-    // 10^7 reached 1.7 GB before --time-limit stopped it; docs/reliability.md, Long steps obey Ctrl-C)
-    const double entries = static_cast<double>(n + 1) *
-                           static_cast<double>(head.query.size() + head.key.size() + head.value.size());
+    // 10^7 reached 1.7 GB before --time-limit stopped it; docs/reliability.md, Long steps obey
+    // Ctrl-C)
+    const double entries =
+        static_cast<double>(n + 1) *
+        static_cast<double>(head.query.size() + head.key.size() + head.value.size());
     if (entries > static_cast<double>(limits.max_entries)) {
         char approx[32];
         std::snprintf(approx, sizeof approx, "%.2g", entries);
@@ -102,7 +104,8 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     t.VP.resize(n + 1);
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
     detail::run_tasks(chunks, n >= chunk ? limits.threads : 1, [&](std::size_t c) {
-        // 10^7 positions take seconds: within the run's budget (docs/reliability.md, Long steps obey Ctrl-C)
+        // 10^7 positions take seconds: within the run's budget (docs/reliability.md, Long steps
+        // obey Ctrl-C)
         check_budget(limits);
         for (std::size_t j = c * chunk; j <= n && j < (c + 1) * chunk; ++j) {
             // position 0 exists only with BOS: a feature such as 1/j is not
@@ -140,8 +143,7 @@ bool fixed_slot(const QueryView &qv, std::size_t j) {
 Offer fixed_offer(const QueryView &qv, const Tables &t, const Vector &q, std::size_t j,
                   std::size_t ksym) {
     if (j == 0) return {qv.A[ksym] + dot(q, t.KP[0]), 0, -1};
-    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot(q, t.KP[j]), j,
-            qv.query_symbol};
+    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot(q, t.KP[j]), j, qv.query_symbol};
 }
 
 // Keeps, in `b`, the best offer below L and the best from another position.
@@ -468,8 +470,8 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
     std::vector<Rational> A;
     for (const auto &ke : t.KE)
         A.push_back(dot(q, ke));
-    detail::AffineQuery aq = detail::affine_query(A, dot(q, ah.K0), dot(q, ah.D),
-                                                  head.mask, len, i, a, m.has_bos());
+    detail::AffineQuery aq =
+        detail::affine_query(A, dot(q, ah.K0), dot(q, ah.D), head.mask, len, i, a, m.has_bos());
     if (aq.runs.empty()) return;
     auto plan = [&](const detail::AffinePair &p) {
         return WordPlan{len,
@@ -481,7 +483,8 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
     if (auto g = detail::affine_min_gap(aq, limits); g && (!scan.best || g->gap < scan.best->gap))
         scan.best = Candidate{g->gap, plan(*g)};
     if (unique && !scan.tie)
-        if (auto tie = detail::affine_tie(aq, ah.value_class, limits)) scan.tie = Candidate{0, plan(*tie)};
+        if (auto tie = detail::affine_tie(aq, ah.value_class, limits))
+            scan.tie = Candidate{0, plan(*tie)};
 }
 
 // The fixed split of a head's queries into tasks, independent of --threads.
@@ -567,8 +570,8 @@ class HeadScanner {
 // Called twice: before the position tables are built, with the least cost a
 // query could have (the closed form), so that an n of 10^7 is refused before
 // gigabytes of tables (docs/reliability.md, Long steps obey Ctrl-C); then with the scan's own cost.
-void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_length,
-                        bool affine, const Limits &limits) {
+void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_length, bool affine,
+                        const Limits &limits) {
     double k = static_cast<double>(m.alphabet.size()), dn = static_cast<double>(n);
     double configurations = one_length ? dn * k + (m.has_bos() ? 1 : 0)
                                        : k * dn * (dn + 1) / 2 + (m.has_bos() ? dn : 0);
@@ -582,8 +585,8 @@ void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_l
                      " would examine about " + approx +
                      " query configurations times the symbols or positions each compares (" +
                      (one_length ? "one per query position and symbol"
-                                      : "every position at every length: the mask looks forward "
-                                        "or features read n") +
+                                 : "every position at every length: the mask looks forward "
+                                   "or features read n") +
                      "), more than the limit " + std::to_string(limits.max_queries) +
                      " (--max-queries)");
 }

@@ -4,9 +4,9 @@
 // transformer/attention.py): residual connections around attention and
 // MLP, ReLU, no layer norm, logits q.k / sqrt(key_size), head h owning
 // columns hK..(h+1)K-1, position 0 holding BOS.
+#include "../model/json_source.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/import.hpp"
-#include "../model/json_source.hpp"
 
 #include <algorithm>
 #include <set>
@@ -86,12 +86,12 @@ class TracrReader {
                            const char *option) const {
         auto v = json_integer(meta_json(key));
         if (!v || *v < lo)
-            fail("__metadata__." + key, "expected an integer from " + std::to_string(lo) +
-                                            " to " + std::to_string(hi));
+            fail("__metadata__." + key,
+                 "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
         if (*v > hi)
             throw LimitError(InputError(f_.source, "__metadata__." + key,
-                                        v->str() + " is more than the limit " +
-                                            std::to_string(hi) + " (" + option + ")")
+                                        v->str() + " is more than the limit " + std::to_string(hi) +
+                                            " (" + option + ")")
                                  .message());
         return static_cast<std::size_t>(*v);
     }
@@ -100,8 +100,8 @@ class TracrReader {
     // would ignore may change what the file means.
     void refuse_unknown_metadata() const {
         static const std::set<std::string> known = {
-            "format",  "name",       "residual_labels", "vocab",    "bos",    "pad",
-            "max_seq_len", "num_layers", "num_heads",  "key_size", "causal", "output"};
+            "format",      "name",       "residual_labels", "vocab",    "bos",    "pad",
+            "max_seq_len", "num_layers", "num_heads",       "key_size", "causal", "output"};
         for (const auto &[key, value] : f_.metadata)
             if (!known.count(key))
                 fail("__metadata__." + key, "unknown key (docs/import.md lists the keys)");
@@ -184,8 +184,8 @@ class TracrReader {
         std::sort(order.begin(), order.end());
         for (const auto &[r, s] : order) {
             if (s.empty() || s.find_first_of(" \t\n\r,") != std::string::npos)
-                fail("__metadata__.vocab", "token \"" + s +
-                                               "\" is not a tempcert symbol (no spaces or commas)");
+                fail("__metadata__.vocab",
+                     "token \"" + s + "\" is not a tempcert symbol (no spaces or commas)");
             m.alphabet.push_back(s);
         }
         if (m.alphabet.empty()) fail("__metadata__.vocab", "no token besides BOS");
@@ -296,7 +296,8 @@ class TracrReader {
 
     std::size_t coordinate(const std::string &label, const std::string &place) const {
         auto it = std::find(labels_.begin(), labels_.end(), label);
-        if (it == labels_.end()) fail(place, "no residual coordinate is labelled \"" + label + "\"");
+        if (it == labels_.end())
+            fail(place, "no residual coordinate is labelled \"" + label + "\"");
         return static_cast<std::size_t>(it - labels_.begin());
     }
 
@@ -309,8 +310,9 @@ class TracrReader {
         std::string kind = o["kind"].get<std::string>();
         if (kind != "numerical" && kind != "categorical")
             fail(place + ".kind", "expected numerical or categorical");
-        const std::set<std::string> fields = kind == "numerical" ? std::set<std::string>{"kind", "label"}
-                                                                 : std::set<std::string>{"kind", "labels"};
+        const std::set<std::string> fields = kind == "numerical"
+                                                 ? std::set<std::string>{"kind", "label"}
+                                                 : std::set<std::string>{"kind", "labels"};
         for (auto it = o.begin(); it != o.end(); ++it)
             if (!fields.count(it.key()))
                 fail(place + "." + it.key(), "unknown field of a " + kind + " output");

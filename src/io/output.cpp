@@ -1,26 +1,26 @@
 // Output files and directories: see include/kernel/tempcert/output.hpp.
-#include "../numeric/distributed.hpp"
 #include "tempcert/output.hpp"
+#include "../numeric/distributed.hpp"
 #include "tempcert/error.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <optional>
-#include <cctype>
 #include <iostream>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <thread>
 #include <sys/syscall.h>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 
@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 
 std::mutex g_inputs_mutex;
 std::set<std::pair<dev_t, ino_t>> g_inputs; // (device, inode) of every input read
-std::vector<fs::path> g_input_paths;          // and its path, links followed
+std::vector<fs::path> g_input_paths;        // and its path, links followed
 
 std::string reason() {
     return std::strerror(errno);
@@ -98,8 +98,7 @@ void write_to_descriptor(const std::string &path, int fd, const std::string &tex
         return;
     }
     if (fd == 1) std::cout.flush(); // what was printed before comes first
-    if (!write_all(fd, text))
-        throw InputError(path, "", "cannot write the output: " + reason());
+    if (!write_all(fd, text)) throw InputError(path, "", "cannot write the output: " + reason());
 }
 
 // Opens a device or FIFO for writing. A FIFO with no reader makes a
@@ -130,11 +129,11 @@ void write_directly(const std::string &path, const std::string &text, const Limi
 
 // An output written to its temporary file, not yet in place.
 struct Staged {
-    std::string shown;  // the path as the user gave it
-    fs::path target;    // where it goes (symlinks followed)
-    std::string tmp;    // the temporary file; empty for a device, FIFO or descriptor
-    std::string text;   // for a device, FIFO or descriptor: written at commit
-    int fd = -1;        // for a descriptor path (descriptor_of)
+    std::string shown; // the path as the user gave it
+    fs::path target;   // where it goes (symlinks followed)
+    std::string tmp;   // the temporary file; empty for a device, FIFO or descriptor
+    std::string text;  // for a device, FIFO or descriptor: written at commit
+    int fd = -1;       // for a descriptor path (descriptor_of)
 };
 
 // The mode an output gets: an existing file's own (a 0600 file stays
@@ -212,9 +211,13 @@ void forget_inputs() {
 }
 } // namespace
 
-InputScope::InputScope() { forget_inputs(); }
+InputScope::InputScope() {
+    forget_inputs();
+}
 
-InputScope::~InputScope() { forget_inputs(); }
+InputScope::~InputScope() {
+    forget_inputs();
+}
 
 bool names_standard_output(const std::string &path) {
     return path == "-" || descriptor_of(path) == 1;
@@ -258,8 +261,7 @@ void write_output_files(const std::vector<std::pair<std::string, std::string>> &
         for (const auto &[path, text] : files) {
             Staged next = path == "-" ? Staged{path, path, "", text, 1} : stage(path, text);
             for (const auto &s : staged)
-                if (s.shown == path || s.target == next.target ||
-                    (s.fd >= 0 && s.fd == next.fd)) {
+                if (s.shown == path || s.target == next.target || (s.fd >= 0 && s.fd == next.fd)) {
                     if (!next.tmp.empty()) ::unlink(next.tmp.c_str());
                     throw InputError(path, "", "is named for two outputs; name two files");
                 }
@@ -301,9 +303,8 @@ struct DirectoryMarker {
 };
 
 bool plain_file_name(const std::string &name) {
-    return !name.empty() && name != "." && name != ".." &&
-           name.find('/') == std::string::npos && name.find('\0') == std::string::npos &&
-           name != kDirectoryMarker;
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\0') == std::string::npos && name != kDirectoryMarker;
 }
 
 // The marker of `dir`, nullopt when it has none. A marker tempcert cannot
@@ -401,8 +402,9 @@ class DirectoryLock {
         for (int tries = 0; ::flock(fd_, LOCK_EX | LOCK_NB) != 0; ++tries) {
             if (errno != EWOULDBLOCK || tries == 200) {
                 ::close(fd_);
-                throw InputError(shown, "", "cannot lock the directory: another command is "
-                                            "writing it");
+                throw InputError(shown, "",
+                                 "cannot lock the directory: another command is "
+                                 "writing it");
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
@@ -429,8 +431,9 @@ void replace_owned_files(const std::string &shown, const fs::path &dir, const fs
         if (::lstat((dir / name).c_str(), &st) != 0) continue;
         if (!mine.count(name) || S_ISDIR(st.st_mode))
             throw InputError(shown, "",
-                             "holds " + name + ", which tempcert did not write; move it or "
-                                               "name another directory");
+                             "holds " + name +
+                                 ", which tempcert did not write; move it or "
+                                 "name another directory");
         ::chmod((staged / name).c_str(), st.st_mode & 07777); // keep the user's mode
     }
     for (const auto &name : names)
@@ -459,8 +462,8 @@ void write_output_directory(const std::string &shown, const std::string &format,
     check_directory(shown, dir, format);
     std::error_code ec;
     fs::create_directories(dir.parent_path(), ec);
-    std::string tmpl = (dir.parent_path() / ("." + dir.filename().string() + ".tmp-XXXXXX"))
-                           .string();
+    std::string tmpl =
+        (dir.parent_path() / ("." + dir.filename().string() + ".tmp-XXXXXX")).string();
     if (!::mkdtemp(tmpl.data()))
         throw InputError(shown, "", "cannot create a directory beside the output: " + reason());
     // mkdtemp makes it 0700; a directory needs its search bits (0777, not
@@ -473,7 +476,7 @@ void write_output_directory(const std::string &shown, const std::string &format,
         for (const auto &entry : fs::directory_iterator(tmpl)) {
             if (!entry.is_regular_file() || !plain_file_name(entry.path().filename().string()))
                 throw std::logic_error("an output directory may hold only plain files: " +
-                                    entry.path().string());
+                                       entry.path().string());
             names.push_back(entry.path().filename().string());
         }
         std::sort(names.begin(), names.end());

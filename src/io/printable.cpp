@@ -29,10 +29,9 @@ std::pair<std::uint32_t, std::size_t> decode(std::string_view s, std::size_t i) 
 
 bool acts(std::uint32_t cp, bool keep_newlines) {
     if (cp == '\n') return !keep_newlines;
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C ||
-           cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
-           (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xFDD0 && cp <= 0xFDEF) ||
-           (cp & 0xFFFE) == 0xFFFE;
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
+           cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
 }
 
 std::string hex(const char *format, unsigned value) {

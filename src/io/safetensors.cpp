@@ -1,8 +1,8 @@
 // The safetensors reader; see tempcert/safetensors.hpp. Our own code, small
 // and fuzzed (fuzz/fuzz_safetensors.cpp): Debian has no library for it.
 #include "tempcert/safetensors.hpp"
-#include "tempcert/error.hpp"
 #include "../model/json_source.hpp"
+#include "tempcert/error.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -25,7 +25,7 @@ const std::map<std::string, FloatLayout> &float_layouts() {
 const std::map<std::string, std::size_t> &widths() {
     static const std::map<std::string, std::size_t> m{
         {"F64", 8}, {"F32", 4}, {"F16", 2}, {"BF16", 2}, {"I64", 8}, {"I32", 4}, {"I16", 2},
-        {"I8", 1},  {"U64", 8}, {"U32", 4}, {"U16", 2},  {"U8", 1},   {"BOOL", 1}};
+        {"I8", 1},  {"U64", 8}, {"U32", 4}, {"U16", 2},  {"U8", 1},  {"BOOL", 1}};
     return m;
 }
 
@@ -54,10 +54,9 @@ Rational decode_float(FloatLayout L, std::uint64_t bits, const std::string &sour
         throw InputError(source, where,
                          mantissa ? "NaN: expected a finite number"
                                   : "an infinity: expected a finite number");
-    Rational v = exponent == 0
-                     ? dyadic(mantissa, 1 - bias - L.mantissa_bits) // subnormal or zero
-                     : dyadic(mantissa | (std::uint64_t(1) << L.mantissa_bits),
-                              static_cast<long>(exponent) - bias - L.mantissa_bits);
+    Rational v = exponent == 0 ? dyadic(mantissa, 1 - bias - L.mantissa_bits) // subnormal or zero
+                               : dyadic(mantissa | (std::uint64_t(1) << L.mantissa_bits),
+                                        static_cast<long>(exponent) - bias - L.mantissa_bits);
     return negative ? Rational(-v) : v;
 }
 
@@ -85,8 +84,8 @@ TensorInfo read_info(const OJson &v, const std::string &source, const std::strin
     t.dtype = v["dtype"].get<std::string>();
     if (!v["shape"].is_array()) throw InputError(source, where + ".shape", "expected an array");
     for (std::size_t k = 0; k < v["shape"].size(); ++k)
-        t.shape.push_back(checked_size(v["shape"][k], source,
-                                       where + ".shape[" + std::to_string(k) + "]"));
+        t.shape.push_back(
+            checked_size(v["shape"][k], source, where + ".shape[" + std::to_string(k) + "]"));
     const OJson &off = v["data_offsets"];
     if (!off.is_array() || off.size() != 2)
         throw InputError(source, where + ".data_offsets", "expected [begin, end]");

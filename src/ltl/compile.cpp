@@ -186,8 +186,8 @@ using Lin = std::vector<std::pair<int, Rational>>;
 struct PendingHead {
     Mask mask;
     AttnKind kind;
-    std::vector<std::pair<Lin, Lin>> qk;   // bilinear terms (none: every score is 0)
-    std::vector<std::pair<int, int>> vo;   // value coordinate -> output coordinate
+    std::vector<std::pair<Lin, Lin>> qk; // bilinear terms (none: every score is 0)
+    std::vector<std::pair<int, int>> vo; // value coordinate -> output coordinate
 };
 
 struct PendingLayer {
@@ -234,9 +234,9 @@ class Compiler {
         std::size_t width = static_cast<std::size_t>(next_), entries = 3 * width;
         for (const auto &pl : layers_) {
             if (pl.head)
-                entries += (2 * std::max<std::size_t>(pl.head->qk.size(), 1) +
-                            2 * pl.head->vo.size()) *
-                           width;
+                entries +=
+                    (2 * std::max<std::size_t>(pl.head->qk.size(), 1) + 2 * pl.head->vo.size()) *
+                    width;
             entries += pl.units.size() * (2 * width + 1) + width;
         }
         auto over = [&](const std::string &what, std::size_t value, std::size_t limit,
@@ -449,7 +449,8 @@ class Compiler {
                     head.query.push_back(row(width, {}));
                     head.key.push_back(row(width, {}));
                 }
-                head.output.assign(static_cast<std::size_t>(width), Vector(h.vo.size(), Rational(0)));
+                head.output.assign(static_cast<std::size_t>(width),
+                                   Vector(h.vo.size(), Rational(0)));
                 for (std::size_t r = 0; r < h.vo.size(); ++r) {
                     head.value.push_back(row(width, {{h.vo[r].first, Rational(1)}}));
                     head.output[static_cast<std::size_t>(h.vo[r].second)][r] = 1;

@@ -346,8 +346,7 @@ std::string Formula::render(int i) const {
     case Op::Compare: {
         static const char *rel[] = {"<", "<=", ">", ">=", "=", "!="};
         const Comparison &c = comparisons_[static_cast<std::size_t>(n.comparison)];
-        return "(" + render(c.lhs) + " " + rel[static_cast<int>(c.rel)] + " " + render(c.rhs) +
-               ")";
+        return "(" + render(c.lhs) + " " + rel[static_cast<int>(c.rel)] + " " + render(c.rhs) + ")";
     }
     }
     return "?";
@@ -371,7 +370,8 @@ std::string Formula::render(const Term &t) const {
     for (const auto &[k, node] : t.counts) {
         Rational mag = k < 0 ? Rational(-k) : k;
         s += s.empty() ? (k < 0 ? "-" : "") : (k < 0 ? " - " : " + ");
-        s += (mag == 1 ? "" : tempcert::to_string(mag) + "*") + "#(" + unwrapped(render(node)) + ")";
+        s +=
+            (mag == 1 ? "" : tempcert::to_string(mag) + "*") + "#(" + unwrapped(render(node)) + ")";
     }
     if (t.constant != 0 || s.empty()) {
         Rational mag = t.constant < 0 ? Rational(-t.constant) : t.constant;

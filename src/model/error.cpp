@@ -28,7 +28,8 @@ CommandEnding ending_of_current_exception(const std::string &interrupted) {
     } catch (const std::bad_alloc &) {
         return {kExitUndecided, "out of memory (lower n or the limits)"};
     } catch (const std::exception &e) {
-        return {kExitInternal, std::string("internal error: ") + e.what() + " (please report this)"};
+        return {kExitInternal,
+                std::string("internal error: ") + e.what() + " (please report this)"};
     } catch (...) {
         return {kExitInternal, "internal error: an unknown exception (please report this)"};
     }

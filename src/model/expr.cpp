@@ -357,8 +357,8 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
         Real a = eval_node(node.a, j, n, prec);
         if (a.is_exact()) return Rational(a.exact() == 0 ? 1 : 0);
         if (is_positive(abs(*a.interval())) == Tri::True) return Rational(0);
-        throw Undecided("cannot decide whether the argument of delta is 0 at j = " +
-                        to_string(j) + ", n = " + to_string(n));
+        throw Undecided("cannot decide whether the argument of delta is 0 at j = " + to_string(j) +
+                        ", n = " + to_string(n));
     }
     }
     return Rational(0);
@@ -366,7 +366,8 @@ Real Expr::eval_node(int i, const Rational &j, const Rational &n, Prec prec) con
 
 std::string message_without_j(const ExprError &err) {
     std::string what = err.what();
-    if (auto at = what.find("at j = 0, n = "); at != std::string::npos) what.replace(at, 14, "at n = ");
+    if (auto at = what.find("at j = 0, n = "); at != std::string::npos)
+        what.replace(at, 14, "at n = ");
     return what;
 }
 

@@ -189,8 +189,7 @@ OJson parse_json_strict(const std::string &text_in, const std::string &file) {
     // A NUL byte ends the text for some readers and not for others: refused
     // wherever it stands (a trailing one was accepted, docs/reliability.md, Numbers).
     if (auto nul = text_in.find('\0'); nul != std::string::npos)
-        throw InputError(file, place(location_of(text_in, nul)),
-                         "a NUL byte; a JSON file is text");
+        throw InputError(file, place(location_of(text_in, nul)), "a NUL byte; a JSON file is text");
     std::string text = text_in;
     std::vector<std::string> big_integers;
     for (const auto &t : number_tokens(text_in)) {

@@ -77,8 +77,8 @@ std::string canonical_json(const Model &m) {
                          {"kind", "categorical"},
                          {"classes", classes}};
     }
-    // Keys added with Tracr import (max_length, beta_native) appear only when set, so the canonical form
-    // (and every certificate's model hash) of older models is unchanged.
+    // Keys added with Tracr import (max_length, beta_native) appear only when set, so the canonical
+    // form (and every certificate's model hash) of older models is unchanged.
     if (m.max_length) doc["max_length"] = *m.max_length;
     if (m.beta_native) doc["beta_native"] = m.beta_native->canonical();
     return doc.dump();

@@ -3,8 +3,8 @@
 // Unknown keys are errors (a misspelt "bais" must not silently mean 0).
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/printable.hpp"
 #include "tempcert/model.hpp"
+#include "tempcert/printable.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -142,13 +142,15 @@ class ModelReader {
         return s.get<std::string>();
     }
     // A string printed to terminals and written into reports: refused when
-    // it holds anything printable() would escape (docs/reliability.md, What reaches a terminal or a report).
+    // it holds anything printable() would escape (docs/reliability.md, What reaches a terminal or a
+    // report).
     std::string shown_text_field(const OJson &v, const std::string &path, const char *key) const {
         std::string s = string_field(v, path, key);
         if (!is_printable(s))
             fail(key_path(path, key),
                  "expected text without control characters, bidirectional controls or "
-                 "non-characters, got \"" + abbreviated(printable(s)) + "\"");
+                 "non-characters, got \"" +
+                     abbreviated(printable(s)) + "\"");
         return s;
     }
     std::size_t size_field(const OJson &v, const std::string &path, const char *key, std::size_t lo,
@@ -161,13 +163,12 @@ class ModelReader {
             if (digits.front() == '-' || option == nullptr)
                 fail(p, "expected an integer from " + std::to_string(lo) + " to " +
                             std::to_string(hi) + ", got " + text);
-            over_limit(p, text + " is more than the limit " + std::to_string(hi) + " (" +
-                              option + ")");
+            over_limit(p, text + " is more than the limit " + std::to_string(hi) + " (" + option +
+                              ")");
         }
         auto i = json_integer(s);
         if (!i) fail(p, "expected an integer, got " + json_type_name(s));
-        if (*i < lo)
-            fail(p, "expected an integer >= " + std::to_string(lo) + ", got " + i->str());
+        if (*i < lo) fail(p, "expected an integer >= " + std::to_string(lo) + ", got " + i->str());
         if (*i > hi && option == nullptr)
             fail(p, "expected an integer <= " + std::to_string(hi) + ", got " + i->str());
         if (*i > hi)
@@ -231,12 +232,11 @@ class ModelReader {
     static bool is_symbol(const std::string &s) {
         if (s.empty()) return false;
         static const char *const kUnicodeSpaces[] = {
-            "\xC2\x85", "\xC2\xA0", "\xE1\x9A\x80", "\xE1\xA0\x8E", "\xE2\x80\x80",
-            "\xE2\x80\x81", "\xE2\x80\x82", "\xE2\x80\x83", "\xE2\x80\x84",
-            "\xE2\x80\x85", "\xE2\x80\x86", "\xE2\x80\x87", "\xE2\x80\x88",
-            "\xE2\x80\x89", "\xE2\x80\x8A", "\xE2\x80\x8B", "\xE2\x80\x8C",
-            "\xE2\x80\x8D", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xE2\x80\xAF",
-            "\xE2\x81\x9F", "\xE2\x81\xA0", "\xE3\x80\x80", "\xEF\xBB\xBF"};
+            "\xC2\x85",     "\xC2\xA0",     "\xE1\x9A\x80", "\xE1\xA0\x8E", "\xE2\x80\x80",
+            "\xE2\x80\x81", "\xE2\x80\x82", "\xE2\x80\x83", "\xE2\x80\x84", "\xE2\x80\x85",
+            "\xE2\x80\x86", "\xE2\x80\x87", "\xE2\x80\x88", "\xE2\x80\x89", "\xE2\x80\x8A",
+            "\xE2\x80\x8B", "\xE2\x80\x8C", "\xE2\x80\x8D", "\xE2\x80\xA8", "\xE2\x80\xA9",
+            "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE2\x81\xA0", "\xE3\x80\x80", "\xEF\xBB\xBF"};
         for (char c : s) {
             auto u = static_cast<unsigned char>(c);
             if (u < 0x20 || u == 0x7F || c == ' ' || c == ',') return false;
@@ -259,7 +259,8 @@ class ModelReader {
             if (!a[i].is_string())
                 fail(p, "expected a symbol (a string), got " + json_type_name(a[i]));
             std::string s = a[i].get<std::string>();
-            if (!is_symbol(s)) fail(p, "a symbol must be non-empty, without white space (Unicode's too), control "
+            if (!is_symbol(s))
+                fail(p, "a symbol must be non-empty, without white space (Unicode's too), control "
                         "characters or commas");
             if (!seen.insert(s).second) fail(p, "symbol \"" + s + "\" appears twice");
             m.alphabet.push_back(s);
@@ -409,8 +410,8 @@ class ModelReader {
         if (!doc.contains("beta_native")) return;
         const OJson &b = doc["beta_native"];
         if (!b.is_string())
-            fail("$.beta_native", "expected an expression in n (a string), got " +
-                                      json_type_name(b));
+            fail("$.beta_native",
+                 "expected an expression in n (a string), got " + json_type_name(b));
         try {
             m.beta_native = Expr::parse(b.get<std::string>());
         } catch (const ExprError &err) {
@@ -445,7 +446,8 @@ class ModelReader {
             OutputClass c;
             c.dim = size_field(cs[i], p, "dim", 0, m.width - 1, nullptr);
             c.label = shown_text_field(cs[i], p, "label");
-            if (!labels.insert(c.label).second) fail(p + ".label", "label \"" + c.label + "\" appears twice");
+            if (!labels.insert(c.label).second)
+                fail(p + ".label", "label \"" + c.label + "\" appears twice");
             if (!dims.insert(c.dim).second) fail(p + ".dim", "coordinate read by two classes");
             m.output.classes.push_back(std::move(c));
         }
@@ -475,7 +477,8 @@ class ModelReader {
         }
         if (kind != "linear")
             fail("$.output.kind", "expected \"linear\" or \"categorical\", got \"" + kind + "\"");
-        if (o.contains("classes")) fail("$.output.classes", "only a categorical read-out has classes");
+        if (o.contains("classes"))
+            fail("$.output.classes", "only a categorical read-out has classes");
         m.output.weights = vector(need(o, "$.output", "weights"), "$.output.weights", m.width);
         m.output.bias = o.contains("bias") ? number(o["bias"], "$.output.bias") : Rational(0);
     }

@@ -1,9 +1,9 @@
 // Reading an input file with a bound on every read, whatever the file is
-// (docs/reliability.md, Files and directories written): a regular file, a pipe, a FIFO with no writer yet, or
-// a device such as /dev/zero. The file is opened without blocking and read
-// in chunks; between chunks the wall-clock budget and SIGINT are checked, so
-// a FIFO nobody writes to stops on Ctrl-C or --time-limit, and a stream that
-// never ends is refused once it passes --max-file-bytes.
+// (docs/reliability.md, Files and directories written): a regular file, a pipe, a FIFO with no
+// writer yet, or a device such as /dev/zero. The file is opened without blocking and read in
+// chunks; between chunks the wall-clock budget and SIGINT are checked, so a FIFO nobody writes to
+// stops on Ctrl-C or --time-limit, and a stream that never ends is refused once it passes
+// --max-file-bytes.
 #include "../numeric/distributed.hpp"
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
@@ -37,8 +37,8 @@ std::string too_large(std::size_t max_bytes) {
 std::string read_text_file(const std::string &path, std::size_t max_bytes, const Limits *budget) {
     Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
     if (f.fd < 0)
-        throw InputError(path, "", std::string("cannot open file for reading: ") +
-                                       std::strerror(errno));
+        throw InputError(path, "",
+                         std::string("cannot open file for reading: ") + std::strerror(errno));
     struct stat st {};
     if (::fstat(f.fd, &st) != 0)
         throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
@@ -46,8 +46,8 @@ std::string read_text_file(const std::string &path, std::size_t max_bytes, const
     if (S_ISREG(st.st_mode) && static_cast<unsigned long long>(st.st_size) > max_bytes)
         throw LimitError(InputError(path, "",
                                     "file has " + std::to_string(st.st_size) +
-                                        " bytes, more than the limit " +
-                                        std::to_string(max_bytes) + " (--max-file-bytes)")
+                                        " bytes, more than the limit " + std::to_string(max_bytes) +
+                                        " (--max-file-bytes)")
                              .message());
     note_input_file(path);
     std::string text;

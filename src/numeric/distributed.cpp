@@ -53,7 +53,9 @@ void ByteWriter::real64(double d) {
     number(bits);
 }
 
-void ByteWriter::rational(const Rational &q) { text(to_string(q)); }
+void ByteWriter::rational(const Rational &q) {
+    text(to_string(q));
+}
 
 void ByteWriter::numbers(const std::vector<std::size_t> &v) {
     number(v.size());
@@ -126,7 +128,8 @@ std::optional<std::size_t> ByteReader::maybe_number() {
 Rational ByteReader::rational() {
     std::string digits = text(), why;
     auto q = parse_rational(digits, why, digits.size() + 1);
-    if (!q) throw std::runtime_error("a task's result holds no rational where one was written: " + why);
+    if (!q)
+        throw std::runtime_error("a task's result holds no rational where one was written: " + why);
     return *q;
 }
 
@@ -186,8 +189,12 @@ std::string start_ranks(int *, char ***) {
     return "";
 }
 void stop_ranks(int) {}
-int rank_index() { return 0; }
-int rank_count() { return 1; }
+int rank_index() {
+    return 0;
+}
+int rank_count() {
+    return 1;
+}
 
 void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<void(std::size_t)> &task,
@@ -203,10 +210,12 @@ namespace {
 
 bool g_started = false;
 const char *g_program = "tempcert"; // for the message of a rank that ends the job
-void note_program(const char *program) { g_program = program; }
+void note_program(const char *program) {
+    g_program = program;
+}
 int g_rank = 0, g_size = 1;
 MPI_Comm g_exit_comm = MPI_COMM_NULL; // the end's barrier, apart from the work's collectives
-int g_stderr = -1; // ranks other than 0: the standard error mpirun gave them
+int g_stderr = -1;                    // ranks other than 0: the standard error mpirun gave them
 
 // What this rank wrote to its standard error (kept aside), on the one
 // mpirun shows, before it ends the job alone.
@@ -331,7 +340,8 @@ class BudgetedWait {
             std::string line = std::string(g_program) + ": " + end.message + "\n";
             // rank 0's standard error is mpirun's; another rank's is kept aside
             // and shown by show_own_errors
-            if (::write(2, line.data(), line.size()) < 0) { /* nothing left to do */ }
+            if (::write(2, line.data(), line.size()) < 0) { /* nothing left to do */
+            }
             if (g_rank != 0) show_own_errors();
             MPI_Abort(MPI_COMM_WORLD, end.code);
         }
@@ -340,8 +350,9 @@ class BudgetedWait {
   private:
     // a second after the deadline or the interrupt
     bool given_up() {
-        const bool spent = (limits_.interrupted && *limits_.interrupted) ||
-                           (limits_.deadline && std::chrono::steady_clock::now() > *limits_.deadline);
+        const bool spent =
+            (limits_.interrupted && *limits_.interrupted) ||
+            (limits_.deadline && std::chrono::steady_clock::now() > *limits_.deadline);
         if (!spent) return false;
         const auto now = std::chrono::steady_clock::now();
         if (!spent_since_) spent_since_ = now;
@@ -480,12 +491,18 @@ void write_failure(ByteWriter &out, std::uint64_t task, const std::exception_ptr
     auto kind = static_cast<ErrorKind>(in.number());
     std::string what = in.text(), file = in.text(), place = in.text();
     switch (kind) {
-    case ErrorKind::Input: throw InputError(file, place, what);
-    case ErrorKind::Limit: throw LimitError(what);
-    case ErrorKind::Undecided: throw Undecided(what);
-    case ErrorKind::Interrupted: throw Interrupted{};
-    case ErrorKind::Memory: throw std::bad_alloc();
-    default: throw std::runtime_error(what);
+    case ErrorKind::Input:
+        throw InputError(file, place, what);
+    case ErrorKind::Limit:
+        throw LimitError(what);
+    case ErrorKind::Undecided:
+        throw Undecided(what);
+    case ErrorKind::Interrupted:
+        throw Interrupted{};
+    case ErrorKind::Memory:
+        throw std::bad_alloc();
+    default:
+        throw std::runtime_error(what);
     }
 }
 
@@ -506,13 +523,13 @@ std::vector<std::string> exchange(const std::string &mine, BudgetedWait &budget)
         if (total > INT32_MAX) throw LimitError("the task results exceed 2 GiB; use fewer tasks");
     }
     std::string all(static_cast<std::size_t>(total), '\0');
-    MPI_Iallgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
-                    MPI_CHAR, MPI_COMM_WORLD, &request);
+    MPI_Iallgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
+                    MPI_COMM_WORLD, &request);
     wait_for(request, budget);
     std::vector<std::string> parts;
     for (std::size_t r = 0; r < sizes.size(); ++r)
-        parts.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
-                                   static_cast<std::size_t>(sizes[r])));
+        parts.push_back(
+            all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(sizes[r])));
     return parts;
 }
 
@@ -566,8 +583,12 @@ void stop_ranks(int exit_code) {
     g_started = false;
 }
 
-int rank_index() { return g_rank; }
-int rank_count() { return g_size; }
+int rank_index() {
+    return g_rank;
+}
+int rank_count() {
+    return g_size;
+}
 
 void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<void(std::size_t)> &task,

@@ -59,7 +59,7 @@ class AtomTable {
 
   private:
     std::shared_mutex mutex_;
-    std::unordered_map<std::string, Made> made_;        // any name -> factor * atom
+    std::unordered_map<std::string, Made> made_;         // any name -> factor * atom
     std::unordered_map<std::string, std::uint32_t> ids_; // base names -> id
     std::vector<std::optional<Rational>> squares_;       // by id
 };
@@ -90,7 +90,7 @@ const char *kind_letter(AtomKind kind) {
 // a * b for sorted monomials, with pairs of sqrt atoms of rationals
 // multiplied out into the coefficient.
 std::optional<std::pair<Rational, Form::Monomial>> times(const Form::Monomial &a,
-                                                        const Form::Monomial &b) {
+                                                         const Form::Monomial &b) {
     Form::Monomial merged;
     std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(merged));
     Rational coefficient = 1;

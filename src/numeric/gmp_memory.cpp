@@ -31,7 +31,9 @@ void *reallocate(void *old, std::size_t, std::size_t size) {
     if (!p) out_of_memory();
     return p;
 }
-void release(void *p, std::size_t) { std::free(p); }
+void release(void *p, std::size_t) {
+    std::free(p);
+}
 
 } // namespace
 

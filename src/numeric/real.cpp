@@ -93,7 +93,8 @@ Real::Real(Interval x, std::optional<Form> form) {
     if (q)
         *this = Real(std::move(*q));
     else
-        v_ = Enclosed{std::move(x), form ? std::make_shared<const Form>(std::move(*form)) : nullptr};
+        v_ =
+            Enclosed{std::move(x), form ? std::make_shared<const Form>(std::move(*form)) : nullptr};
 }
 
 std::optional<Form> Real::form() const {
@@ -165,7 +166,9 @@ Real mul(const Real &a, const Real &b, Prec prec) {
 // Sign and unit tests on a GMP rational without the temporary that comparing
 // with an integer literal builds (init, set, compare, clear: the hot loop's
 // largest cost before, bench/RESULTS.md).
-static bool is_zero_q(const Rational &q) { return mpq_sgn(q.backend().data()) == 0; }
+static bool is_zero_q(const Rational &q) {
+    return mpq_sgn(q.backend().data()) == 0;
+}
 static bool is_one_q(const Rational &q) {
     mpq_srcptr r = q.backend().data();
     return mpz_cmp_ui(mpq_numref(r), 1) == 0 && mpz_cmp_ui(mpq_denref(r), 1) == 0;

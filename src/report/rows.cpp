@@ -95,7 +95,8 @@ std::optional<ReportRow> row_for(const ReportCase &c, std::size_t n, const Repor
     try {
         TightResult t = tight_auto(c.model, co, o.rel, o.tight_words, &choice);
         r.method = to_string(choice.method);
-        if (choice.method == TightMethod::Exhaustive) r.words = count_words(c.model.alphabet.size(), n);
+        if (choice.method == TightMethod::Exhaustive)
+            r.words = count_words(c.model.alphabet.size(), n);
         if (choice.method == TightMethod::Layers)
             fill_layers(r, c, t);
         else

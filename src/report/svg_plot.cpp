@@ -220,8 +220,7 @@ std::string clipped_text(const std::string &text, std::size_t max_bytes) {
     std::size_t cut = max_bytes;
     while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80)
         --cut; // not inside a UTF-8 sequence
-    return "<title>" + xml_escape(text) + "</title>" + xml_escape(shown.substr(0, cut)) +
-           "\u2026";
+    return "<title>" + xml_escape(text) + "</title>" + xml_escape(shown.substr(0, cut)) + "\u2026";
 }
 
 std::string svg_plot(const Plot &plot) {

@@ -37,7 +37,8 @@ std::vector<std::string> fields(const ReportRow &r) {
 
 // A CSV field: quoted when it holds a comma, quote or line break; a text
 // that a spreadsheet would run as a formula (= + - @ tab CR first) and that
-// is not a number gets a leading apostrophe (docs/reliability.md, What reaches a terminal or a report).
+// is not a number gets a leading apostrophe (docs/reliability.md, What reaches a terminal or a
+// report).
 std::string csv_field(const std::string &s) {
     std::string v = s;
     std::string why;
@@ -90,9 +91,8 @@ void write_text(const fs::path &p, const std::string &text) {
 }
 
 // results.csv and results.json: the same rows.
-void write_results(const fs::path &dir, const std::vector<ReportRow> &rows,
-                   const ReportOptions &o, const std::vector<std::string> &skipped,
-                   std::vector<std::string> &written) {
+void write_results(const fs::path &dir, const std::vector<ReportRow> &rows, const ReportOptions &o,
+                   const std::vector<std::string> &skipped, std::vector<std::string> &written) {
     std::string csv;
     for (std::size_t k = 0; k < std::size(kColumns); ++k)
         csv += (k ? "," : "") + std::string(kColumns[k]);
@@ -165,11 +165,10 @@ std::string markdown_head(const ReportOptions &o, const std::string &proofs) {
 std::string markdown_row(const ReportRow &r) {
     return "| " + std::to_string(r.n) + " | " + r.method + " | " +
            (r.words ? std::to_string(r.words) : std::string("-")) + " | " +
-           (r.min_gap.empty() ? "-" : r.min_gap) + " | " + (r.beta_gap.empty() ? "-" : r.beta_gap) + " | " +
-           report::bracket_text(r.profile_lo, r.profile_hi) + " | " +
+           (r.min_gap.empty() ? "-" : r.min_gap) + " | " + (r.beta_gap.empty() ? "-" : r.beta_gap) +
+           " | " + report::bracket_text(r.profile_lo, r.profile_hi) + " | " +
            report::bracket_text(r.tight_lo, r.tight_hi) + " | " + (r.kind.empty() ? "-" : r.kind) +
-           " | " +
-           (r.witness.empty() ? "-" : md_text(r.witness) + " " + md_text(r.witness_place)) +
+           " | " + (r.witness.empty() ? "-" : md_text(r.witness) + " " + md_text(r.witness_place)) +
            " |\n";
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# proofs/coq (proofs/coq/README.md): coqc checks every file of _CoqProject from scratch
+# proofs/coq: coqc checks every file of _CoqProject from scratch
 # (`make clean all` in proofs/coq, whose products git ignores: the library
 # that export_coq and the docs' session then use, ctest fixture coq_library,
 # so it is compiled once per run); Print Assumptions on the main

@@ -41,9 +41,9 @@ std::string error_of(const char *text, const std::vector<std::string> &alphabet 
 Model compiled(const std::string &text, const std::vector<std::string> &alphabet) {
     Formula f = Formula::parse(text, alphabet);
     // through the file form, as a user's model would be
-    return load_model_text(model_to_json(compile_formula(f, PositionEncoding::Unbounded, false),
-                                         "test"),
-                           "compiled", Limits{});
+    return load_model_text(
+        model_to_json(compile_formula(f, PositionEncoding::Unbounded, false), "test"), "compiled",
+        Limits{});
 }
 
 struct Case {
@@ -56,7 +56,8 @@ std::vector<Case> bundled() {
     auto manifest = nlohmann::json::parse(in);
     std::vector<Case> out;
     for (const auto &c : manifest.at("formulas"))
-        out.push_back({c.at("id"), c.at("formula"), c.at("alphabet").get<std::vector<std::string>>()});
+        out.push_back(
+            {c.at("id"), c.at("formula"), c.at("alphabet").get<std::vector<std::string>>()});
     return out;
 }
 
@@ -79,7 +80,8 @@ std::string random_counting(std::mt19937 &rng, int depth) {
                ")";
     default: {
         const char *rels[] = {"<", "<=", ">", ">=", "=", "!="};
-        std::string lhs = std::to_string(1 + pick(2)) + "*#(" + random_counting(rng, depth - 1) + ")";
+        std::string lhs =
+            std::to_string(1 + pick(2)) + "*#(" + random_counting(rng, depth - 1) + ")";
         std::string rhs = "#(" + random_counting(rng, depth - 1) + ") + " + std::to_string(pick(3));
         return lhs + " " + rels[pick(6)] + " " + rhs;
     }
@@ -93,21 +95,25 @@ TEST_CASE("counting grammar: terms, relations, precedence and rendering") {
     CHECK(parsed("2*#(a) - #(b) >= 3") == "(2*#(a) - #(b) >= 3)");
     CHECK(parsed("-#(a) + 1 < 0") == "(-#(a) + 1 < 0)");
     CHECK(parsed("#(a & Y b) = 2") == "(#(a & Y b) = 2)");
-    CHECK(parsed("!#(a) > #(b)") == "!(#(a) > #(b))");                 // a comparison is an atom
-    CHECK(parsed("#(a) > 1 & Y a") == "((#(a) > 1) & Y a)");           // binds tighter than &
-    CHECK(parsed("#(a) > 2 -> b") == "((#(a) > 2) -> b)");             // '->' ends a term
-    CHECK(parsed("#(#(a) > #(b)) <= 1") == "(#(#(a) > #(b)) <= 1)");   // nested
-    CHECK(parsed("#(1) > 1", {"0", "1"}) == "(#(1) > 1)");             // digits as symbols
+    CHECK(parsed("!#(a) > #(b)") == "!(#(a) > #(b))");               // a comparison is an atom
+    CHECK(parsed("#(a) > 1 & Y a") == "((#(a) > 1) & Y a)");         // binds tighter than &
+    CHECK(parsed("#(a) > 2 -> b") == "((#(a) > 2) -> b)");           // '->' ends a term
+    CHECK(parsed("#(#(a) > #(b)) <= 1") == "(#(#(a) > #(b)) <= 1)"); // nested
+    CHECK(parsed("#(1) > 1", {"0", "1"}) == "(#(1) > 1)");           // digits as symbols
     CHECK(parsed("3 != #(a)") == "(3 != #(a))");
     CHECK(Formula::parse("#(a) > #(b)", AB).has_counts());
     CHECK(!Formula::parse("a S b", AB).has_counts());
-    CHECK(error_of("#(a) >") == "formula, column 7: unexpected 'end': expected a count #(...) or an integer");
-    CHECK(error_of("#(a)") == "formula, column 5: unexpected 'end': expected a comparison (< <= > >= = !=) after the count term");
+    CHECK(error_of("#(a) >") ==
+          "formula, column 7: unexpected 'end': expected a count #(...) or an integer");
+    CHECK(error_of("#(a)") == "formula, column 5: unexpected 'end': expected a comparison (< <= > "
+                              ">= = !=) after the count term");
     CHECK(error_of("#a > 1") == "formula, column 2: expected '(' after '#'");
     CHECK(error_of("#(a > 1") == "formula, column 5: expected ')' to close the count at column 1");
     CHECK(error_of("#(c) > 1") == "formula, column 3: symbol \"c\" is not in the alphabet {a, b}");
-    CHECK(error_of("#(a) > 1234567890123456789") == "formula, column 8: integer longer than 18 digits");
-    CHECK(error_of("#(a) >> 1") == "formula, column 7: unexpected '>': expected a count #(...) or an integer");
+    CHECK(error_of("#(a) > 1234567890123456789") ==
+          "formula, column 8: integer longer than 18 digits");
+    CHECK(error_of("#(a) >> 1") ==
+          "formula, column 7: unexpected '>': expected a count #(...) or an integer");
     CHECK_THROWS_AS(to_mona(Formula::parse("#(a) > 1", AB), false), InputError);
 }
 
@@ -179,7 +185,9 @@ void layerwise_agrees_with_enumeration(const std::string &text,
 TEST_CASE("cases/counting: what layerwise certifies at n <= 6, enumeration certifies") {
     for (const auto &c : bundled())
         layerwise_agrees_with_enumeration(c.formula, c.alphabet,
-                                          test::reduced() ? 3 : c.alphabet.size() == 2 ? 6 : 4);
+                                          test::reduced()          ? 3
+                                          : c.alphabet.size() == 2 ? 6
+                                                                   : 4);
 }
 
 TEST_CASE("random counting formulas: layerwise at n = 5 is certified by enumeration") {
@@ -202,8 +210,8 @@ TEST_CASE("cases/counting: layerwise certifies the decision criterion at n = 100
         Model m = compiled(c.formula, c.alphabet);
         LayerwiseResult lw = certify_layerwise(m, 1000, Rational(1, 100), Limits{});
         REQUIRE_MESSAGE(lw.applies, lw.failure);
-        LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), 1000,
-                                               Criterion::Decision, 128);
+        LayerwiseVerdict v =
+            layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), 1000, Criterion::Decision, 128);
         CHECK(v.verdict == Verdict::Certified);
     }
     // MAJORITY: the sign head's gap is 1/(2(n+1)) with N = n + 1 positions
@@ -217,8 +225,7 @@ TEST_CASE("cases/counting: layerwise certifies the decision criterion at n = 100
     CHECK(lw.beta_up > Rational(230287, 10));
     CHECK(lw.beta_up < Rational(230288, 10));
     // a beta below it is not certified (undecided: the method's bound, not a refutation)
-    CHECK(layerwise_verdict(lw, BetaSpec::constant(Rational(23000)), 1000, Criterion::Decision,
-                            128)
+    CHECK(layerwise_verdict(lw, BetaSpec::constant(Rational(23000)), 1000, Criterion::Decision, 128)
               .verdict == Verdict::Undecided);
 }
 
@@ -295,6 +302,7 @@ TEST_CASE("counting certificates: check re-derives them; tampering is rejected")
         low["beta"]["spec"] = to_string(lw.beta_up * Rational(999999, 1000000));
         CHECK(!check_certificate_text(low.dump(), "cert", m, Limits{}, {}).accepted);
     }
-    MESSAGE("counting certificates accepted " << accepted << ", tampered gaps rejected " << rejected);
+    MESSAGE("counting certificates accepted " << accepted << ", tampered gaps rejected "
+                                              << rejected);
     CHECK(accepted == static_cast<int>(cases.size()));
 }

@@ -75,7 +75,8 @@ TEST_CASE("distributed: bytes read back as written, and short bytes are refused"
         std::string bytes = out.take();
         ByteReader in(bytes);
         CHECK(in.rational() == big);
-        CHECK(in.numbers() == std::vector<std::size_t>{0, 5, std::numeric_limits<std::size_t>::max()});
+        CHECK(in.numbers() ==
+              std::vector<std::size_t>{0, 5, std::numeric_limits<std::size_t>::max()});
         CHECK(!in.maybe_number());
         CHECK(in.maybe_number() == std::optional<std::size_t>(0));
         CHECK(in.done());
@@ -97,8 +98,8 @@ TEST_CASE("distributed: the task split depends on the alphabet and n only") {
     // (symbols, n) -> split length: at least 64 tasks, up to 4096 while 64
     // or more words stay below each task's root per word above the split
     const std::vector<std::array<std::size_t, 3>> table = {
-        {1, 50, 50}, {2, 1, 1},  {2, 5, 5},  {2, 6, 6},   {2, 12, 6}, {2, 14, 8},
-        {2, 16, 10}, {2, 18, 12}, {2, 40, 12}, {3, 10, 6}, {4, 3, 3},  {4, 8, 5},
+        {1, 50, 50}, {2, 1, 1},   {2, 5, 5},   {2, 6, 6},  {2, 12, 6},  {2, 14, 8},
+        {2, 16, 10}, {2, 18, 12}, {2, 40, 12}, {3, 10, 6}, {4, 3, 3},   {4, 8, 5},
         {4, 9, 6},   {4, 30, 6},  {64, 5, 2},  {65, 5, 2}, {4096, 3, 1}};
     for (const auto &row : table) {
         const std::size_t k = row[0], n = row[1]; // named: clang 14 captures no bindings
@@ -135,7 +136,8 @@ TEST_CASE("distributed: in one process every task runs once, failures as run_tas
         CHECK_THROWS_WITH_AS(run_tasks_everywhere(
                                  100, limits,
                                  [](std::size_t i) {
-                                     if (i == 7 || i == 40) throw std::runtime_error(std::to_string(i));
+                                     if (i == 7 || i == 40)
+                                         throw std::runtime_error(std::to_string(i));
                                  },
                                  [](std::size_t) { return std::string(); },
                                  [](std::size_t, ByteReader &) {}),

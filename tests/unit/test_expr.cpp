@@ -55,7 +55,7 @@ TEST_CASE("parse errors name the column") {
     CHECK(error_column("j ^ 1.5") == 6); // the exponent is 1; ".5" is unexpected
     CHECK(error_column("") == 1);
     CHECK(error_column("j n") == 3);
-    CHECK(error_column("1e") == 1);   // an exponent needs digits
+    CHECK(error_column("1e") == 1);      // an exponent needs digits
     CHECK(error_column("1e99999") == 1); // at most four exponent digits
     CHECK(error_column("j^99999") == 3);
     CHECK(error_column(std::string(300, '(').c_str()) > 0);

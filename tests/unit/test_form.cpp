@@ -93,8 +93,8 @@ TEST_CASE("a form whose coefficients outgrow the cap is dropped, the value kept"
     // (1000 + sqrt(2))^k has coefficients of about 10k bits: the form of
     // the 2048th power would need about 20,400, past the cap of 16,384; it
     // is dropped (before the cap,
-    // squaring on went on for minutes: fuzz_expr, docs/reliability.md, Long steps obey Ctrl-C) and the
-    // value compares by its interval, still enclosing the true power.
+    // squaring on went on for minutes: fuzz_expr, docs/reliability.md, Long steps obey Ctrl-C) and
+    // the value compares by its interval, still enclosing the true power.
     Real small = at("(1000 + sqrt(2))^1024", 1, 1);
     CHECK(small.has_form());
     Real big = at("(1000 + sqrt(2))^2048", 1, 1);
@@ -140,7 +140,8 @@ TEST_CASE("forms agree with 2048-bit intervals on random expressions") {
         }
         // a form that vanishes is an exact zero, and that must be one
         Real d = sub(a, b, 128);
-        if (d.is_exact() && d.exact() == 0) CHECK(consistent_at_high_precision(Tri::True, a_hi, b_hi));
+        if (d.is_exact() && d.exact() == 0)
+            CHECK(consistent_at_high_precision(Tri::True, a_hi, b_hi));
     }
     MESSAGE("compared " << compared << ", decided equal " << decided_equal);
     CHECK(compared > 1000);

@@ -2,8 +2,8 @@
 // of GMP's abort. The allocation runs in a child process under a 1 GiB
 // address-space limit and asks for 4 GiB of limbs (within GMP's own size
 // limit, so GMP itself does not abort first).
-#include <doctest/doctest.h>
 #include "tempcert/gmp_memory.hpp"
+#include <doctest/doctest.h>
 
 #include <csignal>
 #include <cstdio>
@@ -65,13 +65,14 @@ ChildResult allocate_in_child(bool install) {
 
 TEST_CASE("a failed GMP allocation exits 3 with a message, not GMP's abort") {
 #ifdef TEMPCERT_ASAN
-    MESSAGE("skipped under AddressSanitizer (its allocator does not honour the address-space limit)");
+    MESSAGE(
+        "skipped under AddressSanitizer (its allocator does not honour the address-space limit)");
 #else
     ChildResult with = allocate_in_child(true);
     REQUIRE(WIFEXITED(with.status));
     CHECK(WEXITSTATUS(with.status) == 3);
-    CHECK(with.err ==
-          "tempcert-test: limit reached: out of memory in exact arithmetic (lower n or the limits)\n");
+    CHECK(with.err == "tempcert-test: limit reached: out of memory in exact arithmetic (lower n or "
+                      "the limits)\n");
     // without the handler GMP aborts: the test can fail
     ChildResult without = allocate_in_child(false);
     CHECK_FALSE((WIFEXITED(without.status) && WEXITSTATUS(without.status) == 3));

@@ -69,12 +69,15 @@ TEST_CASE("the canonical hash ignores spelling and layout, not content") {
     CHECK(model_sha256(load_model_text(same, "same", Limits{})) == h);
     // exponents, exactly, as docs/model-format.md says
     CHECK(model_sha256(load_model_text(
-              replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"-5e-1\""), "e", Limits{})) == h);
+              replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"-5e-1\""), "e", Limits{})) ==
+          h);
     CHECK(model_sha256(load_model_text(
-              replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"-0.05E1\""), "e", Limits{})) == h);
-    CHECK_THROWS_AS(load_model_text(replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"1e-3/2\""),
-                                    "e", Limits{}),
-                    InputError);
+              replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"-0.05E1\""), "e", Limits{})) ==
+          h);
+    CHECK_THROWS_AS(
+        load_model_text(replace_once(text, "\"bias\": \"-1/2\"", "\"bias\": \"1e-3/2\""), "e",
+                        Limits{}),
+        InputError);
     // Different models.
     CHECK(model_sha256(
               load_model_text(replace_once(text, "\"-1/2\"", "\"-1/3\""), "x", Limits{})) != h);

@@ -83,16 +83,15 @@ TEST_CASE("perturbation betas on has-ab-two-layer are certified by enumeration")
         o.criterion = c;
         CHECK(certify_auto(m, BetaSpec::constant(*beta), o).verdict == Verdict::Certified);
         // and the bisection stopped near where the bounds stop closing
-        CHECK(arg.run(BetaSpec::constant(*beta * Rational(99, 100)), o.eps, c, kPrecStart,
-                      Limits{})
+        CHECK(arg.run(BetaSpec::constant(*beta * Rational(99, 100)), o.eps, c, kPrecStart, Limits{})
                   .verdict == Verdict::Undecided);
     }
 }
 
 TEST_CASE("the beta search stops at once when no beta can remove the shortfall") {
     // has-ab-two-layer with read-out bias 0: y is 0 on every word without
-    // "ab", a hard margin of 0 that no beta changes (docs/reliability.md, Long steps obey Ctrl-C: the
-    // search used to double beta 64 times, minutes on larger models)
+    // "ab", a hard margin of 0 that no beta changes (docs/reliability.md, Long steps obey Ctrl-C:
+    // the search used to double beta 64 times, minutes on larger models)
     Model m = load_case("has-ab-two-layer");
     m.output.bias = Rational(0);
     PerturbationArgument arg(m, 6, Limits{});
@@ -107,8 +106,8 @@ TEST_CASE("the beta search stops at once when no beta can remove the shortfall")
     CHECK_FALSE(why.empty());
     // tv does not read the read-out: its search still finds a beta
     why.clear();
-    CHECK(arg.find_beta(Rational(1, 100), Criterion::Tv, kPrecStart, Limits{},
-                        Rational(1, 1000), &why));
+    CHECK(arg.find_beta(Rational(1, 100), Criterion::Tv, kPrecStart, Limits{}, Rational(1, 1000),
+                        &why));
     CHECK(why.empty());
 }
 
@@ -165,8 +164,9 @@ TEST_CASE("perturbation-certified betas hold by enumeration on random multi-laye
                 o.criterion = c;
                 CertifyResult ex = certify_auto(m, BetaSpec::constant(b), o);
                 CHECK_MESSAGE(ex.verdict == Verdict::Certified,
-                              "beta " << to_string(b) << ": "
-                                      << (ex.counterexample ? ex.counterexample->detail : "undecided"));
+                              "beta "
+                                  << to_string(b) << ": "
+                                  << (ex.counterexample ? ex.counterexample->detail : "undecided"));
                 ++compared;
             }
         }
@@ -186,7 +186,8 @@ namespace {
 
 // Every number the certificate claims, by JSON pointer: lowering one (or
 // raising a gap) must make the checker reject.
-void tampered_claims(const CertJson &doc, std::vector<std::pair<CertJson::json_pointer, bool>> &out) {
+void tampered_claims(const CertJson &doc,
+                     std::vector<std::pair<CertJson::json_pointer, bool>> &out) {
     for (std::size_t l = 0; l < doc["layers"].size(); ++l) {
         std::string p = "/layers/" + std::to_string(l);
         for (std::size_t h = 0; h < doc["layers"][l]["heads"].size(); ++h) {
@@ -231,9 +232,11 @@ TEST_CASE("perturbation certificates: the checker accepts them and rejects every
             o.criterion = c;
             auto beta = arg.find_beta(o.eps, c, kPrecStart, Limits{}, Rational(1, 100));
             if (!beta) continue;
-            PerturbationRun run = arg.run(BetaSpec::constant(*beta), o.eps, c, kPrecStart, Limits{});
+            PerturbationRun run =
+                arg.run(BetaSpec::constant(*beta), o.eps, c, kPrecStart, Limits{});
             REQUIRE(run.verdict == Verdict::Certified);
-            CertJson doc = perturbation_certificate_json(m, "", run, o, to_string(*beta), "perturbation");
+            CertJson doc =
+                perturbation_certificate_json(m, "", run, o, to_string(*beta), "perturbation");
             CheckOutcome ok = check_certificate_text(doc.dump(), "cert", m, Limits{}, {});
             REQUIRE_MESSAGE(ok.accepted, ok.reason);
             ++accepted;

@@ -1,7 +1,6 @@
-// Text shown to people (docs/reliability.md, What reaches a terminal or a report): printable() against a naive
-// reference that decodes UTF-8 with the standard library's rules written
-// out, over every code point class that acts, and the model loader's
-// refusal of such names.
+// Text shown to people (docs/reliability.md, What reaches a terminal or a report): printable()
+// against a naive reference that decodes UTF-8 with the standard library's rules written out, over
+// every code point class that acts, and the model loader's refusal of such names.
 #include "helpers.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/model.hpp"
@@ -58,7 +57,8 @@ TEST_CASE("controls, bidirectional controls and non-characters become visible es
     CHECK(printable("\xED\xA0\x80") == "\\xed\\xa0\\x80");
     CHECK(printable("ok\xE2\x82") == "ok\\xe2\\x82");
     CHECK(is_printable("has-b"));
-    CHECK_FALSE(is_printable("has\x1b" "b"));
+    CHECK_FALSE(is_printable("has\x1b"
+                             "b"));
 }
 
 TEST_CASE("printable output never holds a byte that acts, on random bytes") {

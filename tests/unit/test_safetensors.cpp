@@ -83,10 +83,9 @@ TEST_CASE("NaN and infinities are refused naming the tensor and index") {
     CHECK_THROWS_AS(one("F32", 0x7fc00000u), InputError);
     CHECK_THROWS_AS(one("F16", 0xfc00), InputError);
     CHECK_THROWS_AS(one("BF16", 0x7f80), InputError);
-    auto f = parse_safetensors(
-        file(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
-             le(0x3f800000u, 4) + le(0x7f800000u, 4)),
-        "m.safetensors");
+    auto f = parse_safetensors(file(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                                    le(0x3f800000u, 4) + le(0x7f800000u, 4)),
+                               "m.safetensors");
     try {
         tensor_values(f, "w");
         FAIL("expected an error");

@@ -48,7 +48,8 @@ TEST_CASE("TV with exactly tied non-dyadic scores: grouped classes agree with th
         RealVector s;
         for (std::size_t j = 0; j < m; ++j) {
             if (rng() % 5 == 0) // an inexact score: an interval around a value
-                s.push_back(Real(Interval(values[rng() % 5] + Rational(1, 1 + static_cast<long>(rng() % 9)), 200)));
+                s.push_back(Real(Interval(
+                    values[rng() % 5] + Rational(1, 1 + static_cast<long>(rng() % 9)), 200)));
             else
                 s.push_back(Real(values[rng() % 3]));
         }

@@ -80,9 +80,9 @@ TEST_CASE("JSON number literals that are not integers are refused, never rounded
         CHECK_THROWS_AS(read_bare(t), InputError);
     }
     // a big integer's digits over --max-number-chars is a limit
-    CHECK_THROWS_AS(json_rational(parse_json_strict("[" + std::string(50, '7') + "]", "t")[0], "t",
-                                  "$[0]", 40),
-                    LimitError);
+    CHECK_THROWS_AS(
+        json_rational(parse_json_strict("[" + std::string(50, '7') + "]", "t")[0], "t", "$[0]", 40),
+        LimitError);
 }
 
 TEST_CASE("error positions after a big integer are those of the file") {
@@ -129,7 +129,8 @@ TEST_CASE("the prefix walk visits every node in order, without recursion") {
 #include "tempcert/enumerate.hpp"
 #include "tempcert/eval.hpp"
 
-TEST_CASE("the checker's softmax and TV enclose what the engine's do (proofs/certificate.md, Trusted base)") {
+TEST_CASE("the checker's softmax and TV enclose what the engine's do (proofs/certificate.md, "
+          "Trusted base)") {
     // Two independent enclosures of the same true values (the checker's at
     // 128 bits, the engine's at 512) must overlap: each contains the truth.
     int compared = 0;
@@ -163,7 +164,8 @@ TEST_CASE("the checker's softmax and TV enclose what the engine's do (proofs/cer
     CHECK(compared > 500);
 }
 
-TEST_CASE("the checker's analytic TV bound and widened outputs hold the truth (proofs/certificate.md)") {
+TEST_CASE(
+    "the checker's analytic TV bound and widened outputs hold the truth (proofs/certificate.md)") {
     // The bound route (check_soft.hpp, fast_below) against the engine's
     // 512-bit enclosures: its TV interval [0, t] and every coordinate of a
     // head's output must meet the engine's, which contain the true values.

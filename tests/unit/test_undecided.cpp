@@ -117,8 +117,8 @@ TEST_CASE("layerwise: a wide beta above what a layer needs is met, one below is 
     LayerwiseResult lw = certify_layerwise(m, 24, Rational(1, 100), Limits{});
     REQUIRE(lw.applies);
     // prev-a-earlier-b at n = 24: layer 1 needs about 4.6052 (commands.sh)
-    LayerwiseVerdict above = layerwise_verdict(lw, BetaSpec::parse(wide("1000"), 1), 24,
-                                               Criterion::Tv, kPrecStart);
+    LayerwiseVerdict above =
+        layerwise_verdict(lw, BetaSpec::parse(wide("1000"), 1), 24, Criterion::Tv, kPrecStart);
     CHECK(above.verdict == Verdict::Certified);
     LayerwiseVerdict below =
         layerwise_verdict(lw, BetaSpec::parse(wide("4"), 1), 24, Criterion::Tv, kPrecStart);

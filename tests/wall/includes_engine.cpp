@@ -3,4 +3,6 @@
 // compile. If it does, a checker source could call into the engine.
 #include "tempcert/gap.hpp"
 
-int checker_wall_engine_probe() { return 0; }
+int checker_wall_engine_probe() {
+    return 0;
+}

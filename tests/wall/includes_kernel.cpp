@@ -5,4 +5,6 @@
 #include "tempcert/hard_eval.hpp"
 #include "tempcert/rational.hpp"
 
-int checker_wall_kernel_probe() { return tempcert::Rational(1, 2) < 1 ? 0 : 1; }
+int checker_wall_kernel_probe() {
+    return tempcert::Rational(1, 2) < 1 ? 0 : 1;
+}

@@ -25,8 +25,8 @@ struct GapBound {
 
 // The one policy for a trivial bound (no head needs a beta): the
 // beta certified in its place is 1, and it prints as "0".
-Rational beta_to_certify(const GapBound &b);     // beta_up, or 1 when trivial
-std::string beta_shown_up(const GapBound &b);    // beta_decimal_up, or "0" when trivial
+Rational beta_to_certify(const GapBound &b);  // beta_up, or 1 when trivial
+std::string beta_shown_up(const GapBound &b); // beta_decimal_up, or "0" when trivial
 
 // Requires 0 < eps < 1. gamma nullopt means +infinity. N <= 1 is trivial.
 GapBound lemma_gt(std::size_t N, const std::optional<Real> &gamma, const Rational &eps, Prec prec);

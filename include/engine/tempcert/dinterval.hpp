@@ -1,10 +1,9 @@
 // Double-precision intervals with outward rounding: the fast filter of
-// docs/semantics.md and proofs/double-filter.md, in the style of CGAL's Interval_nt. Operations run in
-// round-to-nearest and then step each endpoint one ulp outward, which is
-// sound for the correctly rounded IEEE operations (+, -, *, /: the nearest
-// double is within half an ulp of the exact result). exp and expm1 come from
-// libm, which is not correctly rounded; their endpoints are stepped
-// kLibmUlps ulps outward (proofs/double-filter.md gives the bound and
+// docs/semantics.md and proofs/double-filter.md, in the style of CGAL's Interval_nt. Operations run
+// in round-to-nearest and then step each endpoint one ulp outward, which is sound for the correctly
+// rounded IEEE operations (+, -, *, /: the nearest double is within half an ulp of the exact
+// result). exp and expm1 come from libm, which is not correctly rounded; their endpoints are
+// stepped kLibmUlps ulps outward (proofs/double-filter.md gives the bound and
 // tests/unit/test_dinterval.cpp checks it against MPFR).
 //
 // Enclosure contract, as for Interval: if each argument contains x_i, the

@@ -22,9 +22,9 @@
 namespace tempcert {
 
 struct CoqExport {
-    std::string text;         // the .v file
-    std::size_t gaps = 0;     // entries of its table of exponential bounds
-    std::uint64_t words = 0;  // words the file's check enumerates
+    std::string text;        // the .v file
+    std::size_t gaps = 0;    // entries of its table of exponential bounds
+    std::uint64_t words = 0; // words the file's check enumerates
     std::size_t heads = 0;
 };
 

@@ -40,7 +40,6 @@ struct GapReport {
     std::uint64_t words = 0;     // words visited (0 for symbolic)
 };
 
-
 // Updates `report` with the gaps and ties of one hard trace.
 void record_gaps(GapReport &report, const Trace &hard, const Word &w, const Model &m, Prec prec);
 

@@ -69,7 +69,7 @@ struct LayerwiseVerdict {
     bool certificate_ready = false;
     std::string certificate_shortfall;
 };
-LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta,
-                                   std::size_t n, Criterion criterion, Prec prec);
+LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta, std::size_t n,
+                                   Criterion criterion, Prec prec);
 
 } // namespace tempcert

@@ -47,7 +47,7 @@ class Formula {
     const std::vector<Comparison> &comparisons() const { return comparisons_; }
     const std::vector<std::string> &alphabet() const { return alphabet_; }
     bool has_counts() const { return !comparisons_.empty(); }
-    bool has_temporal() const; // some Y X O F H G S U
+    bool has_temporal() const;     // some Y X O F H G S U
     std::string to_string() const; // fully parenthesised
     std::size_t depth() const;     // nesting depth of operators
 

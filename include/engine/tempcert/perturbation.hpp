@@ -40,15 +40,15 @@ struct PerturbedHead {
 struct PerturbedLayer {
     std::size_t values = 0, bos_values = 0; // hard values entering the layer
     std::vector<PerturbedHead> heads;
-    Vector radius;          // after the layer: |soft - hard| <= radius[c], every position
-    std::size_t kinks = 0;  // (hard value, ReLU unit) pairs that may change phase
+    Vector radius;         // after the layer: |soft - hard| <= radius[c], every position
+    std::size_t kinks = 0; // (hard value, ReLU unit) pairs that may change phase
 };
 
 struct PerturbationRun {
-    Verdict verdict = Verdict::Undecided; // Certified or Undecided (never Refuted)
-    std::string shortfall;                // why not certified: the layer, head or read-out
-    std::vector<PerturbedLayer> layers;   // as far as the run got
-    Rational readout_dev;                 // |soft read-out - hard| (class coordinates: each)
+    Verdict verdict = Verdict::Undecided;   // Certified or Undecided (never Refuted)
+    std::string shortfall;                  // why not certified: the layer, head or read-out
+    std::vector<PerturbedLayer> layers;     // as far as the run got
+    Rational readout_dev;                   // |soft read-out - hard| (class coordinates: each)
     std::optional<Rational> readout_margin; // decision: what readout_dev must stay below
     // The shortfall is one no beta removes (a decision read-out whose least
     // hard margin is 0, or degenerate): searching larger betas is futile.
@@ -71,8 +71,8 @@ class PerturbationArgument {
 
     // The argument at `beta` for tolerance eps and the criterion: certified
     // when every check closes at every length 1..n.
-    PerturbationRun run(const BetaSpec &beta, const Rational &eps, Criterion criterion,
-                        Prec prec, const Limits &limits) const;
+    PerturbationRun run(const BetaSpec &beta, const Rational &eps, Criterion criterion, Prec prec,
+                        const Limits &limits) const;
 
     // A constant beta at which run() certifies, searched by doubling from 1
     // and bisection to relative `rel`; nullopt when none up to 2^64, or at

@@ -1,7 +1,7 @@
-// Reports of tight temperatures (docs/commands.md, theorem and report): for each case and n, the minimum
-// gap, Lemma GT's beta_gap, the profile bound and the tight bracket with its
-// witness, computed by the same functions as `gap`, `bound` and `tight`,
-// and written as Markdown, HTML, CSV, JSON and SVG plots.
+// Reports of tight temperatures (docs/commands.md, theorem and report): for each case and n, the
+// minimum gap, Lemma GT's beta_gap, the profile bound and the tight bracket with its witness,
+// computed by the same functions as `gap`, `bound` and `tight`, and written as Markdown, HTML, CSV,
+// JSON and SVG plots.
 #pragma once
 
 #include "tempcert/certify.hpp"
@@ -36,7 +36,7 @@ struct ReportOptions {
     std::vector<std::size_t> ns;
     Rational eps = Rational(1, 100);
     Rational rel = Rational(1, 1000000); // as tight's --rel
-    std::uint64_t tight_words = 2048; // tight (bisection over every word) up to this many
+    std::uint64_t tight_words = 2048;    // tight (bisection over every word) up to this many
     Limits limits;
     PrecisionPolicy precision;
     // called before each (case, n): index, total, case id, n

@@ -20,9 +20,9 @@
 namespace tempcert {
 
 struct TensorInfo {
-    std::string dtype;               // F64 F32 F16 BF16 I8..I64 U8..U64 BOOL
-    std::vector<std::size_t> shape;  // empty for a scalar
-    std::size_t begin = 0, end = 0;  // byte offsets into the data buffer
+    std::string dtype;              // F64 F32 F16 BF16 I8..I64 U8..U64 BOOL
+    std::vector<std::size_t> shape; // empty for a scalar
+    std::size_t begin = 0, end = 0; // byte offsets into the data buffer
     std::size_t elements() const;
 };
 

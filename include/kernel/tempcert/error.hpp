@@ -16,9 +16,9 @@ enum ExitCode : int {
     kExitOk = 0,
     kExitRefuted = 1,
     kExitBadInput = 2,
-    kExitUndecided = 3,      // also a limit reached, out of memory
-    kExitInternal = 70,      // EX_SOFTWARE: a bug, please report
-    kExitInterrupted = 130,  // 128 + SIGINT
+    kExitUndecided = 3,     // also a limit reached, out of memory
+    kExitInternal = 70,     // EX_SOFTWARE: a bug, please report
+    kExitInterrupted = 130, // 128 + SIGINT
 };
 
 // Malformed model, expression, word, certificate or option (exit 2).

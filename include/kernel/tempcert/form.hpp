@@ -35,8 +35,8 @@ class Form {
     // Sorted atom ids, repeated for powers; the empty monomial is the constant.
     using Monomial = std::vector<std::uint32_t>;
 
-    Form() = default;                  // zero
-    explicit Form(const Rational &q);  // the constant q
+    Form() = default;                 // zero
+    explicit Form(const Rational &q); // the constant q
 
     // The rational value when the form has no atom.
     std::optional<Rational> constant() const;

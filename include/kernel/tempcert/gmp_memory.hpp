@@ -1,4 +1,5 @@
-// GMP's (and so MPFR's and MPFI's) allocation failure (docs/reliability.md, Limits and what they bound).
+// GMP's (and so MPFR's and MPFI's) allocation failure (docs/reliability.md, Limits and what they
+// bound).
 //
 // GMP aborts (exit 134) when an allocation fails. After
 // install_gmp_out_of_memory_exit(program), a failed GMP allocation instead

@@ -1,4 +1,5 @@
-// Writing the files a command produces (docs/reliability.md, Files and directories written), in one place.
+// Writing the files a command produces (docs/reliability.md, Files and directories written), in one
+// place.
 //
 // An output appears whole or not at all: it is written to a temporary file
 // with a unique name in the target's directory, flushed, and renamed over
@@ -31,7 +32,8 @@ void write_output_file(const std::string &path, const std::string &text,
 // The end of a command: flushes and closes standard output. If any of what
 // was printed could not be written (a full disk, /dev/full, an I/O error),
 // says so on standard error and returns exit 2 in place of 0, so results
-// are never lost behind exit 0 (docs/reliability.md, Files and directories written); other codes are kept.
+// are never lost behind exit 0 (docs/reliability.md, Files and directories written); other codes
+// are kept.
 int finish_standard_output(const char *program, int code);
 
 // Several outputs of one command: each is written to its temporary file
@@ -65,17 +67,15 @@ void refuse_input_as_output(const std::string &path);
 // its format, the tool and every file tempcert wrote there.
 constexpr const char *kDirectoryMarker = "tempcert-directory.json";
 
-// Writes a directory of plain files (docs/reliability.md, Files and directories written): `fill(tmp)` writes
-// them into a fresh directory beside `dir`, with the marker added after.
-// A new `dir` then appears whole, in one rename. An existing `dir` must be
-// empty or carry a marker of `format`; then only the files its marker
-// lists are replaced (each in one rename, keeping its mode) or removed,
-// every other file is kept, and the marker moves last. Two commands writing
-// one directory take turns; the last to finish wins. Refused (InputError,
-// nothing written): the current directory or one containing it, a
-// directory containing an input of this command, a non-empty directory
-// without the marker, a marker of another format, a file tempcert's marker
-// does not list where tempcert would write.
+// Writes a directory of plain files (docs/reliability.md, Files and directories written):
+// `fill(tmp)` writes them into a fresh directory beside `dir`, with the marker added after. A new
+// `dir` then appears whole, in one rename. An existing `dir` must be empty or carry a marker of
+// `format`; then only the files its marker lists are replaced (each in one rename, keeping its
+// mode) or removed, every other file is kept, and the marker moves last. Two commands writing one
+// directory take turns; the last to finish wins. Refused (InputError, nothing written): the current
+// directory or one containing it, a directory containing an input of this command, a non-empty
+// directory without the marker, a marker of another format, a file tempcert's marker does not list
+// where tempcert would write.
 void write_output_directory(const std::string &dir, const std::string &format,
                             const std::function<void(const std::string &tmp)> &fill);
 

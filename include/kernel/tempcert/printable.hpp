@@ -1,7 +1,7 @@
-// Text from an input shown to a person (docs/reliability.md, What reaches a terminal or a report): a name, a label
-// or an error message echoing either must not act on the terminal (ESC
-// sequences, BEL), reorder the text around it (bidirectional controls) or
-// make an SVG ill-formed (non-characters).
+// Text from an input shown to a person (docs/reliability.md, What reaches a terminal or a report):
+// a name, a label or an error message echoing either must not act on the terminal (ESC sequences,
+// BEL), reorder the text around it (bidirectional controls) or make an SVG ill-formed
+// (non-characters).
 #pragma once
 
 #include <string>

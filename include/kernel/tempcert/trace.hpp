@@ -1,6 +1,6 @@
-// What an evaluation records (docs/model-format.md, docs/semantics.md): per layer, head and query the
-// allowed positions, scores, maximising set, gap, weights and head output,
-// plus the activations after each sublayer and the read-outs.
+// What an evaluation records (docs/model-format.md, docs/semantics.md): per layer, head and query
+// the allowed positions, scores, maximising set, gap, weights and head output, plus the activations
+// after each sublayer and the read-outs.
 //
 // Positions are numbered as the tool prints them: 1..n, with 0 for BOS.
 // Activation index t holds position t + (bos ? 0 : 1).
@@ -41,7 +41,7 @@ struct LayerTrace {
 };
 
 struct OutputValue {
-    std::size_t position = 0; // position number read
+    std::size_t position = 0;  // position number read
     Real y;                    // Linear read-outs
     Tri accept = Tri::Unknown; // y > 0
     // Categorical read-outs: the class coordinates' values, and the class

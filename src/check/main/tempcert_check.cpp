@@ -15,17 +15,17 @@
 #include "../../numeric/distributed.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/printable.hpp"
 #include "tempcert/gmp_memory.hpp"
 #include "tempcert/output.hpp"
+#include "tempcert/printable.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <string>
 #include <thread>
-#include <algorithm>
 
 namespace {
 
@@ -65,8 +65,7 @@ Options parse(int argc, char **argv) {
         std::string a = argv[i];
         if (a.rfind("--", 0) == 0) {
             if (i + 1 >= argc) throw InputError("", a, "expected a value after " + a);
-            if (!values.emplace(a, argv[++i]).second)
-                throw InputError("", a, "given twice");
+            if (!values.emplace(a, argv[++i]).second) throw InputError("", a, "given twice");
         } else if (o.certificate.empty()) {
             o.certificate = a;
         } else {
@@ -144,6 +143,7 @@ int main(int argc, char **argv) {
     install_gmp_out_of_memory_exit("tempcert-check");
     // under mpirun the walk's tasks are spread over the ranks
     // (src/numeric/distributed.hpp); rank 0 prints the verdict
-    int code = detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
+    int code =
+        detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
     return finish_standard_output("tempcert-check", code);
 }
