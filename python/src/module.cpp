@@ -3,7 +3,9 @@
 // executable does (dispatch.cpp: same parsing, same engine, same messages and
 // exit codes) on a worker thread, with std::cout and std::cerr captured, while
 // the calling thread waits without the GIL and polls for KeyboardInterrupt
-// and progress. The Python layer turns the JSON outputs into typed results.
+// and progress. A command's --json result reaches Python as the value the
+// command built (run_json: dicts and lists made from it, never its text
+// parsed back); the Python layer turns those into typed results.
 #include "dispatch.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/limits.hpp"
@@ -14,10 +16,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <future>
 #include <iostream>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 namespace py = pybind11;
@@ -52,21 +56,6 @@ struct Progress {
     std::atomic<bool> fresh{false};
 };
 
-// Sets the progress hook for one command and removes it afterwards.
-class ProgressScope {
-  public:
-    explicit ProgressScope(Progress &p) {
-        cli::set_progress_hook([&p](std::uint64_t done, std::uint64_t total) {
-            p.done.store(done, std::memory_order_relaxed);
-            p.total.store(total, std::memory_order_relaxed);
-            p.fresh.store(true, std::memory_order_release);
-        });
-    }
-    ~ProgressScope() { cli::set_progress_hook(nullptr); }
-    ProgressScope(const ProgressScope &) = delete;
-    ProgressScope &operator=(const ProgressScope &) = delete;
-};
-
 // Waits for the command without the GIL; between waits (every `poll`), lets
 // Python deliver signals (KeyboardInterrupt) and calls `progress`. A Python
 // exception there interrupts the command, waits for it to stop (it polls the
@@ -93,9 +82,48 @@ void wait_for(std::future<int> &result, const py::object &progress, Progress &st
     }
 }
 
-// run(args, progress=None) -> (exit code, stdout, stderr)
-py::tuple run(const std::vector<std::string> &args, const py::object &progress,
-              double poll_seconds) {
+// A --json result as Python values: objects as dicts (in the command's key
+// order), arrays as lists, integers as ints of any size the JSON holds.
+py::object to_python(const nlohmann::ordered_json &j) {
+    using T = nlohmann::ordered_json::value_t;
+    switch (j.type()) {
+    case T::null:
+        return py::none();
+    case T::boolean:
+        return py::bool_(j.get<bool>());
+    case T::number_integer:
+        return py::int_(j.get<std::int64_t>());
+    case T::number_unsigned:
+        return py::int_(j.get<std::uint64_t>());
+    case T::number_float:
+        return py::float_(j.get<double>());
+    case T::string:
+        return py::str(j.get_ref<const std::string &>());
+    case T::array: {
+        py::list out;
+        for (const auto &x : j)
+            out.append(to_python(x));
+        return out;
+    }
+    case T::object: {
+        py::dict out;
+        for (const auto &[key, value] : j.items())
+            out[py::str(key)] = to_python(value);
+        return out;
+    }
+    default:
+        throw std::logic_error("a JSON value of no JSON type in a --json result");
+    }
+}
+
+// One command on a worker thread with its own run context. `results`, when
+// given, receives each --json result instead of standard output.
+struct Finished {
+    int code;
+    std::string out, err;
+};
+Finished run_command(const std::vector<std::string> &args, const py::object &progress,
+                     double poll_seconds, std::vector<nlohmann::ordered_json> *results) {
     std::unique_lock<std::mutex> lock(g_run_mutex, std::defer_lock);
     {
         py::gil_scoped_release release;
@@ -103,9 +131,16 @@ py::tuple run(const std::vector<std::string> &args, const py::object &progress,
     }
     cli::clear_interrupt();
     Progress state;
-    ProgressScope scope(state);
+    cli::RunContext context;
+    context.progress = [&state](std::uint64_t done, std::uint64_t total) {
+        state.done.store(done, std::memory_order_relaxed);
+        state.total.store(total, std::memory_order_relaxed);
+        state.fresh.store(true, std::memory_order_release);
+    };
+    if (results)
+        context.json = [results](const nlohmann::ordered_json &doc) { results->push_back(doc); };
     CapturedStreams streams;
-    std::packaged_task<int()> task([&args] { return cli::dispatch(args); });
+    std::packaged_task<int()> task([&args, &context] { return cli::dispatch(args, context); });
     std::future<int> result = task.get_future();
     std::thread worker(std::move(task));
     try {
@@ -116,8 +151,28 @@ py::tuple run(const std::vector<std::string> &args, const py::object &progress,
         throw;
     }
     worker.join();
-    int code = result.get();
-    return py::make_tuple(code, py::bytes(streams.out()), py::bytes(streams.err()));
+    return {result.get(), streams.out(), streams.err()};
+}
+
+// run(args, progress=None) -> (exit code, stdout, stderr)
+py::tuple run(const std::vector<std::string> &args, const py::object &progress,
+              double poll_seconds) {
+    Finished f = run_command(args, progress, poll_seconds, nullptr);
+    return py::make_tuple(f.code, py::bytes(f.out), py::bytes(f.err));
+}
+
+// run_json(args, progress=None) -> (exit code, result or None, stdout, stderr):
+// args as run() takes them, with --json added; the result is the value the
+// command rendered (one per command; None when it ended without one).
+py::tuple run_json(std::vector<std::string> args, const py::object &progress, double poll_seconds) {
+    args.push_back("--json");
+    std::vector<nlohmann::ordered_json> results;
+    Finished f = run_command(args, progress, poll_seconds, &results);
+    if (results.size() > 1)
+        throw std::logic_error("tempcert " + args.front() + " gave " +
+                               std::to_string(results.size()) + " --json results, not one");
+    py::object value = results.empty() ? py::object(py::none()) : to_python(results.front());
+    return py::make_tuple(f.code, value, py::bytes(f.out), py::bytes(f.err));
 }
 
 // The loader's verdict on a model: ("ok", canonical JSON, sha256), or
@@ -158,6 +213,10 @@ PYBIND11_MODULE(_core, m) {
     m.def("run", &run, py::arg("args"), py::arg("progress") = py::none(),
           py::arg("poll_seconds") = 0.05,
           "Runs one tempcert command; returns (exit code, stdout bytes, stderr bytes).");
+    m.def("run_json", &run_json, py::arg("args"), py::arg("progress") = py::none(),
+          py::arg("poll_seconds") = 0.05,
+          "Runs one tempcert command with --json; returns (exit code, its result as\n"
+          "dicts and lists or None, stdout bytes, stderr bytes).");
     m.def("check_model_text", &check_model_text, py::arg("text"), py::arg("name"),
           "Checks a model's JSON text: (status, canonical JSON or message, sha256).");
     m.def("check_model_file", &check_model_file, py::arg("path"),

@@ -122,25 +122,30 @@ def _message(err):
     return "\n".join(lines)
 
 
-def run(args, progress=None):
-    """Runs ``tempcert ARGS...`` in-process; returns (exit code, stdout,
-    stderr) as text for codes 0, 1 and 3 with output, and raises the
-    matching exception otherwise (BadInput for 2, LimitReached or Undecided
-    for 3 without a result, KeyboardInterrupt for an interrupted run)."""
+def _call(core_run, args, progress):
+    """Runs one command through ``core_run`` (a function of _core) with a
+    progress bar; returns its tuple, the exit code first."""
     p = _Progress(progress)
     finished = False
     try:
-        code, out, err = _core.run([str(a) for a in args], p.callback)
-        finished = code in (_CODE["ok"], _CODE["refuted"])
+        answer = core_run([str(a) for a in args], p.callback)
+        finished = answer[0] in (_CODE["ok"], _CODE["refuted"])
     finally:
         p.close(finished)
-    out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    return answer
+
+
+def _raise_for(code, has_result, err):
+    """Raises the exception of an exit code without a result: BadInput for
+    2, LimitReached or Undecided for 3 without a result, KeyboardInterrupt
+    for an interrupted run, InternalError for anything else; returns
+    nothing for codes 0, 1 and 3 with a result."""
     message = _message(err)
     if code == _CODE["bad_input"]:
         raise BadInput(message)
     if code == _CODE["interrupted"]:
         raise KeyboardInterrupt(message)
-    if code == _CODE["undecided"] and not out.strip():
+    if code == _CODE["undecided"] and not has_result:
         if message.startswith("limit reached: "):
             raise LimitReached(message[len("limit reached: "):])
         if message.startswith("out of memory"):  # a limit too: lower n or the limits
@@ -150,15 +155,29 @@ def run(args, progress=None):
         raise Undecided(message)
     if code not in (_CODE["ok"], _CODE["refuted"], _CODE["undecided"]):
         raise InternalError(message or f"exit {code}", exit_code=code)
+
+
+def run(args, progress=None):
+    """Runs ``tempcert ARGS...`` in-process; returns (exit code, stdout,
+    stderr) as text for codes 0, 1 and 3 with output, and raises the
+    matching exception otherwise (BadInput for 2, LimitReached or Undecided
+    for 3 without a result, KeyboardInterrupt for an interrupted run)."""
+    code, out, err = _call(_core.run, args, progress)
+    out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    _raise_for(code, bool(out.strip()), err)
     return code, out, err
 
 
 def _json(args, progress=None):
-    code, out, err = run(list(args) + ["--json"], progress)
-    try:
-        return code, json.loads(out)
-    except ValueError:
-        raise InternalError(f"not JSON from tempcert {args[0]}: {out[:200]!r}") from None
+    """Runs a command with --json; returns (exit code, its result): the
+    value the command rendered, as dicts and lists (the same rendering the
+    executable prints with --json, never its text parsed back)."""
+    code, result, out, err = _call(_core.run_json, args, progress)
+    _raise_for(code, result is not None, err.decode("utf-8", "replace"))
+    if result is None:
+        raise InternalError(f"no --json result from tempcert {args[0]} (exit {code}): "
+                            f"{out[:200]!r}", exit_code=code)
+    return code, result
 
 
 def eval(model, word, beta=None, *, width=None, **limits):

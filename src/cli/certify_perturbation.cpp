@@ -1,6 +1,7 @@
 // `certify --method layerwise` by the perturbation argument
 // (proofs/perturbation.md): prints each layer's bounds and the verdict.
 #include "certify_perturbation.hpp"
+#include "run_context.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/check.hpp"
@@ -127,7 +128,7 @@ int certify_by_perturbation(const Model &m, const PerturbationArgument &arg,
     PerturbationRun run = arg.run(beta, o.eps, o.criterion, o.precision.start, o.limits);
     if (vm.count("output")) write_certificate(m, run, beta, beta_text, vm, o);
     if (common.json)
-        std::cout << run_json(m, run, beta_text, o, rounding_failure).dump(2) << "\n";
+        emit_json(run_json(m, run, beta_text, o, rounding_failure));
     else {
         print_run_text(m, run, beta_text, o, rounding_failure);
         if (vm.count("output"))

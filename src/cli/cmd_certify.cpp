@@ -103,19 +103,17 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
                  {"heads", heads},
                  {"perturbed", lw.layers[l].perturbed}});
         }
-        std::cout << CertJson{{"model", m.name},
-                              {"n", o.n},
-                              {"eps", to_string(o.eps)},
-                              {"criterion", to_string(o.criterion)},
-                              {"method", "layerwise"},
-                              {"beta", beta_text},
-                              {"verdict", to_string(verdict)},
-                              {"readout_exact", lw.readout_exact},
-                              {"layers", layers},
-                              {"reason", shortfall},
-                              {"proof", "proofs/layerwise.md"}}
-                         .dump(2)
-                  << "\n";
+        emit_json(CertJson{{"model", m.name},
+                           {"n", o.n},
+                           {"eps", to_string(o.eps)},
+                           {"criterion", to_string(o.criterion)},
+                           {"method", "layerwise"},
+                           {"beta", beta_text},
+                           {"verdict", to_string(verdict)},
+                           {"readout_exact", lw.readout_exact},
+                           {"layers", layers},
+                           {"reason", shortfall},
+                           {"proof", "proofs/layerwise.md"}});
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
                   << ", criterion " << to_string(o.criterion)
@@ -195,7 +193,7 @@ void print_certify_json(const CertJson &cert, const ExhaustiveRun &run, const Mo
                           {"value_up", decimal_significant(bind->value, 12, true)},
                           {"slack", decimal_significant(safe_slack(o.eps, bind->value), 12, false)},
                           {"exact_choice", r.binding_exact}};
-    std::cout << out.dump(2) << "\n";
+    emit_json(out);
 }
 
 // "binding: ..." : where a certified claim is tightest, and its slack.
@@ -345,19 +343,17 @@ int print_per_layer(const Model &m, const CertifyOptions &o, const PerLayerTight
                  {"converged", l.converged},
                  {"note", l.note}});
         }
-        std::cout << CertJson{{"model", m.name},
-                              {"n", o.n},
-                              {"eps", to_string(o.eps)},
-                              {"criterion", to_string(o.criterion)},
-                              {"joint_beta_hi", decimal_significant(t.joint_hi, 15, true)},
-                              {"per_layer", layers},
-                              {"beta", t.betas.text()},
-                              {"whole_model", to_string(t.whole.verdict)},
-                              {"converged", t.converged},
-                              {"certify_runs", t.certify_runs},
-                              {"proof", "proofs/tight-bracket.md"}}
-                         .dump(2)
-                  << "\n";
+        emit_json(CertJson{{"model", m.name},
+                           {"n", o.n},
+                           {"eps", to_string(o.eps)},
+                           {"criterion", to_string(o.criterion)},
+                           {"joint_beta_hi", decimal_significant(t.joint_hi, 15, true)},
+                           {"per_layer", layers},
+                           {"beta", t.betas.text()},
+                           {"whole_model", to_string(t.whole.verdict)},
+                           {"converged", t.converged},
+                           {"certify_runs", t.certify_runs},
+                           {"proof", "proofs/tight-bracket.md"}});
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
                   << ", criterion tv, one beta per layer\n"
@@ -408,8 +404,8 @@ int run_tight(const Args &args) {
     TightResult t = tight_auto(m, o, rel, o.limits.max_words);
     std::string lo = decimal_significant(t.beta_lo, 15, false);
     std::string hi = decimal_significant(t.beta_hi, 15, true);
-    const bool profiled = !t.profile.heads.empty();       // empty: irrational scores
-    const bool gaps_known = t.gaps.method != "layerwise"; // layerwise: no model gap
+    const bool profiled = !t.profile.heads.empty();                // empty: irrational scores
+    const bool gaps_known = t.gaps.method != GapMethod::Layerwise; // layerwise: no model gap
     if (common.json) {
         CertJson out{
             {"model", m.name},
@@ -437,11 +433,11 @@ int run_tight(const Args &args) {
             {"min_gap", !gaps_known      ? CertJson(nullptr)
                         : t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap))
                                          : CertJson("inf")},
-            {"method", t.gaps.method},
+            {"method", to_string(t.gaps.method)},
             {"certify_runs", t.certify_runs},
             {"note", t.note},
             {"proof", "proofs/tight-bracket.md"}};
-        std::cout << out.dump(2) << "\n";
+        emit_json(out);
     } else {
         std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
                   << ", criterion " << to_string(o.criterion) << "\n"
@@ -452,7 +448,7 @@ int run_tight(const Args &args) {
             std::cout << "  beta_lo " << lo << ": refuted by "
                       << format_word(t.lo_witness->word, m.alphabet) << " (" << t.lo_witness->detail
                       << ")\n";
-        if (t.gaps.method == "layerwise") // beyond enumeration: no profile, no model gap
+        if (t.gaps.method == GapMethod::Layerwise) // beyond enumeration: no profile, no model gap
             ;
         else if (profiled)
             std::cout << "  profile bound (hard scores, proofs/profile-bound.md): ["
@@ -460,7 +456,7 @@ int run_tight(const Args &args) {
                       << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
         else
             std::cout << "  profile bound: not computed (irrational scores)\n";
-        if (t.gaps.method != "layerwise")
+        if (t.gaps.method != GapMethod::Layerwise)
             std::cout << "  Lemma GT beta_gap: " << (beta_shown_up(t.beta_gap)) << " (minimum gap "
                       << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf"))
                       << ")\n";
@@ -481,11 +477,12 @@ int run_check(const Args &args) {
     CheckOutcome out =
         check_certificate(cert, vm["model"].as<std::string>(), common.limits, common.precision);
     if (common.json) {
-        std::cout << CertJson{{"certificate", cert},        {"accepted", out.accepted},
-                              {"malformed", out.malformed}, {"reason", out.reason},
-                              {"method", out.method},       {"words", out.words}}
-                         .dump(2)
-                  << "\n";
+        emit_json(CertJson{{"certificate", cert},
+                           {"accepted", out.accepted},
+                           {"malformed", out.malformed},
+                           {"reason", out.reason},
+                           {"method", out.method},
+                           {"words", out.words}});
     } else if (!out.malformed) {
         std::cout << verdict_line(cert, out) << "\n";
     }

@@ -68,7 +68,7 @@ int run_compile(const Args &args) {
             {"bos", m.bos ? nlohmann::ordered_json(*m.bos) : nullptr},
             {"width", m.width},
             {"sha256", model_sha256(m)}};
-        std::cout << j.dump(2) << "\n";
+        emit_json(j);
     } else {
         std::cout << "compiled " << f.to_string() << " (" << pe_note << ") into " << m.layers.size()
                   << (m.layers.size() == 1 ? " layer" : " layers") << " of width " << m.width

@@ -68,7 +68,7 @@ int run_eval(const Args &args) {
             s["beta"] = beta_option(vm, m);
             out["soft"] = s;
         }
-        std::cout << out.dump(2) << "\n";
+        emit_json(out);
     } else {
         std::cout << "model " << m.name << " (" << path << "), word " << format_word(w, m.alphabet)
                   << ", n = " << w.size() << "\n";

@@ -40,7 +40,7 @@ int run_export(const Args &args) {
                                  {"heads", e.heads},
                                  {"gaps", e.gaps},
                                  {"words", e.words}};
-        std::cout << j.dump(2) << "\n";
+        emit_json(j);
     } else {
         std::cout << "exported " << cert << " -> " << out << ": " << e.heads << " head"
                   << (e.heads == 1 ? "" : "s") << ", " << e.words << " words, " << e.gaps

@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/symbolic.hpp"
 
 #include <iostream>
@@ -29,19 +30,12 @@ int run_gap(const Args &args) {
         return kExitOk;
     Common common = read_common_options(vm);
     if (!vm.count("model")) throw InputError("", "tempcert gap", "expected a MODEL file");
-    std::string method = vm["method"].as<std::string>();
+    GapMethodAsked method = gap_method_asked(vm["method"].as<std::string>());
     std::string path = vm["model"].as<std::vector<std::string>>().front();
     Model m = load_model_file(path, common.limits);
     std::size_t n = read_n(vm, common.limits);
     check_length(m, n);
-    std::string why_not;
-    if (method == "auto") method = symbolic_applies(m, why_not) ? "symbolic" : "exhaustive";
-    SymbolicOptions so; // gaps only; the limits (time, interrupt, threads, queries) apply
-    so.limits = common.limits;
-    so.precision = common.precision;
-    GapReport g = method == "symbolic" ? analyse_symbolic(m, n, so).gaps
-                  : method == "plain"  ? min_gaps_plain(m, n, common.limits, common.precision)
-                                       : min_gaps_exhaustive(m, n, common.limits, common.precision);
+    GapReport g = min_gaps(m, n, method, common.limits, common.precision);
     bool ties = false;
     for (const auto &h : g.heads)
         ties = ties || h.tie.has_value();
@@ -66,16 +60,16 @@ int run_gap(const Args &args) {
                      {"n", n},
                      {"heads", heads},
                      {"min_gap", g.min_gap ? CertJson(to_string(*g.min_gap)) : CertJson("inf")},
-                     {"method", g.method},
+                     {"method", to_string(g.method)},
                      {"words", g.words}};
-        std::cout << out.dump(2) << "\n";
+        emit_json(out);
     } else {
-        if (g.method == "symbolic")
+        if (g.method == GapMethod::Symbolic)
             std::cout << "minimum gaps of " << m.name << " over all words of length 1.." << n
                       << " (symbolic, no enumeration; proofs/symbolic-gap.md)\n";
         else
             std::cout << "minimum gaps of " << m.name << " over all " << g.words
-                      << " words of length 1.." << n << " (" << g.method << ")\n";
+                      << " words of length 1.." << n << " (" << to_string(g.method) << ")\n";
         for (const auto &h : g.heads) {
             std::cout << "  layer " << h.layer << " head " << h.head << " (" << to_string(h.kind)
                       << ", " << to_string(h.mask) << "): min gap "
@@ -119,7 +113,7 @@ int run_bound(const Args &args) {
                      {"beta", b.beta_decimal_up},
                      {"tau", b.tau_decimal_down},
                      {"proof", "proofs/lemma-gt.md"}};
-        std::cout << out.dump(2) << "\n";
+        emit_json(out);
     } else if (b.trivial) {
         std::cout << "(N-1)(1-eps)/eps = " << to_string(b.argument)
                   << " <= 1: every beta >= 0 gives TV <= eps (proofs/lemma-gt.md)\n";

@@ -76,7 +76,7 @@ int run_horizon(const Args &args) {
                                  {"method", h.method},       {"words", h.words}};
         if (h.first_failure) j["first_failure"] = failure_json(*h.first_failure, m);
         if (h.undecided) j["undecided"] = *h.undecided;
-        std::cout << j.dump(2) << "\n";
+        emit_json(j);
         return kExitOk;
     }
     std::cout << "certified up to n = " << h.certified_up_to << " of " << h.max_n << " (beta "

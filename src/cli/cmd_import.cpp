@@ -53,7 +53,7 @@ int run_import(const Args &args) {
                                  {"max_length", *m.max_length},
                                  {"beta_native", m.beta_native->canonical()},
                                  {"sha256", model_sha256(m)}};
-        std::cout << j.dump(2) << "\n";
+        emit_json(j);
     } else {
         std::cout << "imported " << path << ": " << m.layers.size() << " layers, " << heads
                   << " heads, width " << m.width << ", inputs up to length " << *m.max_length

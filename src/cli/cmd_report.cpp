@@ -148,9 +148,9 @@ int run_report(const Args &args) {
     if (vm.count("cases")) wanted = vm["cases"].as<std::vector<std::string>>();
     std::vector<ReportCase> cases = load_cases(wanted, common.limits);
     check_output_directory(vm["out"].as<std::string>(), kReportFormat); // before the long part
-    if (progress_hook())
-        o.progress = [](std::size_t k, std::size_t total, const std::string &, std::size_t) {
-            progress_hook()(k, total);
+    if (const ProgressHook &hook = current_run().progress)
+        o.progress = [hook](std::size_t k, std::size_t total, const std::string &, std::size_t) {
+            hook(k, total);
         };
     else if (isatty(STDERR_FILENO))
         o.progress = [](std::size_t k, std::size_t total, const std::string &id, std::size_t n) {
@@ -162,11 +162,11 @@ int run_report(const Args &args) {
         };
     std::vector<std::string> skipped;
     std::vector<ReportRow> rows = compute_report(cases, o, skipped);
-    if (o.progress && !progress_hook()) std::fprintf(stderr, "\r\x1b[K");
+    if (o.progress && !current_run().progress) std::fprintf(stderr, "\r\x1b[K");
     std::vector<std::string> files =
         write_report(vm["out"].as<std::string>(), cases, rows, o, skipped);
     if (common.json) {
-        std::cout << nlohmann::json{{"files", files}, {"rows", rows.size()}}.dump(2) << "\n";
+        emit_json(nlohmann::ordered_json{{"files", files}, {"rows", rows.size()}});
     } else {
         std::cout << "report: " << rows.size() << " rows over " << cases.size() << " case"
                   << (cases.size() == 1 ? "" : "s") << "\n";

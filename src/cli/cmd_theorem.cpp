@@ -50,7 +50,7 @@ int print_theorem_list(bool json) {
                             {"proof", t.proof},
                             {"usage", std::string("tempcert theorem ") + t.id + " " + t.params},
                             {"claim", t.claim}});
-        std::cout << list.dump(2) << "\n";
+        emit_json(list);
         return kExitOk;
     }
     for (const auto &t : kTheorems)
@@ -129,12 +129,10 @@ int run_theorem(const Args &args) {
     else
         throw InputError("", "tempcert theorem", "unknown theorem \"" + id + "\" (see --list)");
     if (common.json) {
-        std::cout << nlohmann::ordered_json{{"theorem", id},
-                                            {"confirmed", out.confirmed},
-                                            {"facts", out.lines},
-                                            {"counterexample", out.counterexample}}
-                         .dump(2)
-                  << "\n";
+        emit_json(nlohmann::ordered_json{{"theorem", id},
+                                         {"confirmed", out.confirmed},
+                                         {"facts", out.lines},
+                                         {"counterexample", out.counterexample}});
     } else {
         for (const auto &l : out.lines)
             std::cout << "  " << l << "\n";

@@ -36,14 +36,8 @@ const Command kCommands[] = {
     {"export", run_export, "a verified certificate's claim as a Coq file (export coq)"},
 };
 
-// The only process-wide state besides the progress hook: what the SIGINT
-// handler may touch.
+// The only process-wide state: what the SIGINT handler may touch.
 volatile std::sig_atomic_t g_interrupted = 0;
-
-ProgressHook &hook_slot() {
-    static ProgressHook hook;
-    return hook;
-}
 
 int run_command(const Args &args) {
     if (args.empty()) return run_main_job(args);
@@ -78,13 +72,6 @@ const volatile std::sig_atomic_t *interrupt_flag() {
     return &g_interrupted;
 }
 
-void set_progress_hook(ProgressHook hook) {
-    hook_slot() = std::move(hook);
-}
-const ProgressHook &progress_hook() {
-    return hook_slot();
-}
-
 std::string cases_dir() {
     if (const char *env = std::getenv("TEMPCERT_CASES")) return env;
     if (std::filesystem::exists("cases/manifest.json")) return "cases";
@@ -100,7 +87,8 @@ void usage(std::ostream &os) {
           "or a check failed, 2 bad input or usage, 3 undecided or a resource limit reached.\n";
 }
 
-int dispatch(const Args &args) {
+int dispatch(const Args &args, const RunContext &run) {
+    RunScope scope(run);
     struct ReleaseOutput { // whatever way the command ends
         ~ReleaseOutput() { release_standard_output(); }
     } release;

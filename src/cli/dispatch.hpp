@@ -4,10 +4,9 @@
 #pragma once
 
 #include "commands.hpp"
+#include "run_context.hpp"
 
 #include <csignal>
-#include <cstdint>
-#include <functional>
 #include <ostream>
 
 namespace tempcert::cli {
@@ -15,8 +14,9 @@ namespace tempcert::cli {
 // Runs `args` (a command and its arguments; empty for the main job) and
 // returns the exit code: 0 ok or certified, 1 refuted or a check failed, 2
 // bad input, 3 undecided or a limit, 130 interrupted, 70 internal error.
-// Results go to std::cout, messages ("tempcert: ...") to std::cerr.
-int dispatch(const Args &args);
+// Results go to std::cout (--json results to `run.json` when set),
+// messages ("tempcert: ...") to std::cerr; progress to `run.progress`.
+int dispatch(const Args &args, const RunContext &run = {});
 
 // Prints the list of commands (tempcert --help).
 void usage(std::ostream &os);
@@ -27,12 +27,5 @@ void usage(std::ostream &os);
 extern "C" void on_sigint(int);
 void request_interrupt();
 void clear_interrupt();
-
-// Progress of an enumeration (words done, words in all). When a hook is set
-// (the Python module's), commands report to it; otherwise they draw a line on
-// stderr when it is a terminal.
-using ProgressHook = std::function<void(std::uint64_t, std::uint64_t)>;
-void set_progress_hook(ProgressHook hook);
-const ProgressHook &progress_hook();
 
 } // namespace tempcert::cli

@@ -41,8 +41,8 @@ Common read_common_options(const po::variables_map &vm) {
                                 std::chrono::duration<double>(budget));
     }
     c.limits.interrupted = interrupt_flag();
-    if (progress_hook()) {
-        c.limits.progress = progress_hook();
+    if (const ProgressHook &hook = current_run().progress) {
+        c.limits.progress = hook;
     } else if (isatty(STDERR_FILENO) || progress_asked()) {
         // A progress line on the terminal, at most every 200 ms; nothing when
         // piped unless TEMPCERT_PROGRESS=1 (under mpirun, where standard error

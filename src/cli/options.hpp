@@ -3,6 +3,7 @@
 // parse_command registers and checks them, the readers below convert.
 #pragma once
 
+#include "run_context.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/eval.hpp"
 #include "tempcert/limits.hpp"

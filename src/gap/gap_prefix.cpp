@@ -163,7 +163,7 @@ std::optional<GapReport> min_gaps_prefix(const Model &m, std::size_t n, const Li
     if (!detail::PrefixEvaluator::applies(m)) return std::nullopt;
     check_word_budget(m.alphabet.size(), n, limits.max_words);
     GapReport report = empty_gap_report(m, n);
-    report.method = "exhaustive-prefix";
+    report.method = GapMethod::ExhaustivePrefix;
     const std::size_t split = detail::prefix_split_length(m.alphabet.size(), n);
     GapPart top{report.heads, 0};
     std::vector<Word> tasks;

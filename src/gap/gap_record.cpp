@@ -58,11 +58,25 @@ void record_gaps(GapReport &report, const Trace &hard, const Word &w, const Mode
         }
 }
 
+const char *to_string(GapMethod m) {
+    switch (m) {
+    case GapMethod::Exhaustive:
+        return "exhaustive";
+    case GapMethod::ExhaustivePrefix:
+        return "exhaustive-prefix";
+    case GapMethod::Symbolic:
+        return "symbolic";
+    case GapMethod::Layerwise:
+        return "layerwise";
+    }
+    return "?";
+}
+
 GapReport min_gaps_plain(const Model &m, std::size_t n, const Limits &limits,
                          const PrecisionPolicy &policy) {
     check_word_budget(m.alphabet.size(), n, limits.max_words);
     GapReport report = empty_gap_report(m, n);
-    report.method = "exhaustive";
+    report.method = GapMethod::Exhaustive;
     for_each_word(m.alphabet.size(), n, [&](const Word &w) {
         check_budget(limits);
         if (limits.progress) limits.progress(report.words, count_words(m.alphabet.size(), n));

@@ -644,7 +644,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
     if (!symbolic_applies(m, why)) throw InputError("", "--method symbolic", why);
     SymbolicReport out;
     out.gaps = empty_gap_report(m, n);
-    out.gaps.method = "symbolic";
+    out.gaps.method = GapMethod::Symbolic;
     if (m.layers.empty()) return out;
     const std::size_t first = m.has_bos() ? 0 : 1;
     for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h) {

@@ -129,7 +129,7 @@ TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Ration
 // perturbation argument); for tv, beta_lo refuted at layer 1 (whose soft
 // weights the whole model shares) by the word its symbolic bracket names.
 // Undecided when neither layerwise argument applies. gaps.method is
-// "layerwise"; gaps.min_gap the least head gap over the layers' value sets
+// Layerwise; gaps.min_gap the least head gap over the layers' value sets
 // when exact rounding applies (not a model gap: no word attains it).
 TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Rational &rel);
 // A unique-hard head tied between positions with different values: at every

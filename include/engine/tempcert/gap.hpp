@@ -33,11 +33,22 @@ struct HeadGap {
     std::size_t max_allowed = 0; // N: most allowed positions of any query, lengths 1..n
 };
 
+// How a gap report was found; to_string gives the name --json and
+// certificates carry.
+enum class GapMethod {
+    Exhaustive,       // "exhaustive": every word, evaluated whole
+    ExhaustivePrefix, // "exhaustive-prefix": every word, prefixes shared
+    Symbolic,         // "symbolic": first-layer heads, no enumeration
+    Layerwise,        // "layerwise": per-layer value sets (tight beyond
+                      // enumeration); no word attains its gaps
+};
+const char *to_string(GapMethod m);
+
 struct GapReport {
     std::vector<HeadGap> heads;
     std::optional<Real> min_gap; // over all heads; nullopt = +infinity
-    std::string method;          // "exhaustive", "exhaustive-prefix", "symbolic"
-    std::uint64_t words = 0;     // words visited (0 for symbolic)
+    GapMethod method = GapMethod::Exhaustive;
+    std::uint64_t words = 0; // words visited (0 for symbolic)
 };
 
 // Updates `report` with the gaps and ties of one hard trace.

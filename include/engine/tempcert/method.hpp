@@ -5,11 +5,26 @@
 #pragma once
 
 #include "tempcert/certify.hpp"
+#include "tempcert/gap.hpp"
 
 #include <cstdint>
 #include <string>
 
 namespace tempcert {
+
+// The gap question (`tempcert gap --method`): Auto is symbolic where it
+// applies (a rational model whose heads are all in layer 1), else
+// exhaustive with prefixes shared; Plain evaluates every word whole.
+enum class GapMethodAsked { Auto, Symbolic, Exhaustive, Plain };
+
+// The --method name ("auto", "symbolic", "exhaustive", "plain"); InputError
+// naming --method otherwise.
+GapMethodAsked gap_method_asked(const std::string &name);
+
+// The minimum gaps of every head over the words up to n by the method
+// asked (Symbolic throws InputError where it does not apply, saying why).
+GapReport min_gaps(const Model &m, std::size_t n, GapMethodAsked asked, const Limits &limits,
+                   const PrecisionPolicy &precision);
 
 // How a tight bracket is found (proofs/tight-bracket.md).
 enum class TightMethod {
