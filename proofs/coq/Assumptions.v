@@ -3,7 +3,7 @@
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
-  RatioBound Spread Layerwise ScoreDeviation Instance.
+  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -13,7 +13,7 @@ Definition main_theorems :=
    Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
    RatioBound.tanh_form, Spread.class_sum, Spread.spread_sum, Layerwise.preact_moves,
-   Layerwise.unit_keeps_phase, Layerwise.relu_deviation, ScoreDeviation.coord_deviation,
+   Layerwise.unit_keeps_phase, Layerwise.relu_deviation, FeedForward.sublayer_deviation, ScoreDeviation.coord_deviation,
    ScoreDeviation.score_deviation, Instance.query_ok_sound, Instance.instance_sound).
 
 Print Assumptions main_theorems.
