@@ -2,6 +2,7 @@
 #include "tempcert/horizon.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/perturbation.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -102,9 +103,12 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
 // Whether the perturbation argument at length n certifies beta (every
 // word of length 1..n: proofs/perturbation.md); its failure when it does
 // not apply at n.
+// `at_max`, the argument the method chooser analysed, serves its own n.
 bool perturbation_certifies(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
-                            std::size_t n, std::string &failure) {
-    PerturbationArgument arg(m, n, o.limits);
+                            std::size_t n, std::string &failure,
+                            const PerturbationArgument *at_max) {
+    PerturbationArgument arg =
+        at_max && at_max->n() == n ? *at_max : PerturbationArgument(m, n, o.limits);
     if (!arg.applies()) {
         failure = arg.failure();
         return false;
@@ -118,16 +122,17 @@ bool perturbation_certifies(const Model &m, const BetaSpec &beta, const CertifyO
 // `tight` uses it: the largest n in (certified_up_to,
 // N] it certifies, by bisection; each n reported was itself certified.
 void beyond_by_perturbation(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
-                            HorizonResult &h, const std::string &why) {
+                            HorizonResult &h, const std::string &why,
+                            const PerturbationArgument *at_max) {
     std::size_t lo = h.certified_up_to, hi = h.max_n;
     std::string failure, at_hi;
-    if (perturbation_certifies(m, beta, o, hi, failure)) {
+    if (perturbation_certifies(m, beta, o, hi, failure, at_max)) {
         lo = hi;
     } else {
         at_hi = failure;
         while (hi - lo > 1) {
             std::size_t mid = lo + (hi - lo) / 2;
-            if (perturbation_certifies(m, beta, o, mid, failure)) {
+            if (perturbation_certifies(m, beta, o, mid, failure, nullptr)) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -148,10 +153,12 @@ void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptio
                         HorizonResult &h) {
     std::string budget = "words longer than " + std::to_string(h.certified_up_to) +
                          " exceed --max-words (" + std::to_string(o.limits.max_words) + ")";
-    LayerwiseResult lw = certify_layerwise(m, h.max_n, o.eps, o.limits, h.max_n <= 64);
-    if (!lw.applies) {
+    LayersChoice choice = choose_layers_method(m, h.max_n, o.eps, o.limits, h.max_n <= 64);
+    const LayerwiseResult &lw = choice.layerwise;
+    if (choice.method != LayersMethod::ExactRounding) {
         beyond_by_perturbation(
-            m, beta, o, h, budget + ", the layerwise method does not apply (" + lw.failure + ")");
+            m, beta, o, h, budget + ", the layerwise method does not apply (" + lw.failure + ")",
+            choice.perturbation ? &*choice.perturbation : nullptr);
         return;
     }
     std::size_t best = layerwise_bisect(lw, beta, 0, h.max_n, o);

@@ -8,6 +8,7 @@
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/perturbation.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -31,8 +32,9 @@ std::optional<Real> least_layer_gap(const LayerwiseResult &lw, Prec prec) {
 // `least_gap` from the layerwise method when exact rounding applies.
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
                          std::string &how, std::optional<Real> &least_gap) {
-    LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits);
-    if (lw.applies) {
+    LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, false);
+    const LayerwiseResult &lw = choice.layerwise;
+    if (choice.method == LayersMethod::ExactRounding) {
         least_gap = least_layer_gap(lw, o.precision.start);
         LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, o.criterion,
                                                o.precision.start);
@@ -41,11 +43,15 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
             return lw.beta_up;
         }
     }
-    PerturbationArgument arg(m, o.n, o.limits);
+    // exact rounding applies but does not certify its own beta (a read-out
+    // it cannot compute exactly): the perturbation argument may still
+    if (!choice.perturbation) choice.perturbation.emplace(m, o.n, o.limits);
+    const PerturbationArgument &arg = *choice.perturbation;
     if (!arg.applies())
         throw Undecided("tight: beyond enumeration neither layerwise argument applies (exact "
                         "rounding: " +
-                        lw.failure + "; perturbation bounds: " + arg.failure() + ")");
+                        (lw.applies ? "does not certify its own beta" : lw.failure) +
+                        "; perturbation bounds: " + arg.failure() + ")");
     std::optional<Rational> beta =
         arg.find_beta(o.eps, o.criterion, o.precision.start, o.limits, rel);
     if (!beta) throw Undecided("tight: the perturbation bounds close at no beta up to 2^64");

@@ -282,15 +282,16 @@ int run_certify(const Args &args) {
         (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words)) {
         // computed once: it decides `auto` and is the result
         // profiles (sharper per-layer betas) while they stay cheap
-        LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
-        if (lw.applies) return certify_by_layers(m, lw, vm, o, common);
+        LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, o.n <= 64);
+        if (choice.method == LayersMethod::ExactRounding)
+            return certify_by_layers(m, choice.layerwise, vm, o, common);
         // without exact rounding, the perturbation argument: always for
         // --method layerwise (which then says why it does not apply), for
         // auto where it applies, as `tight` takes it; else the word budget's
         // refusal below says what enumeration would cost
-        PerturbationArgument arg(m, o.n, o.limits);
-        if (method == "layerwise" || arg.applies())
-            return certify_by_perturbation(m, arg, lw.failure, vm, o, common);
+        if (method == "layerwise" || choice.method == LayersMethod::Perturbation)
+            return certify_by_perturbation(m, *choice.perturbation, choice.layerwise.failure, vm, o,
+                                           common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     ExhaustiveRun run = certify_exhaustively(m, vm, o);

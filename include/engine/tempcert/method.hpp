@@ -6,8 +6,11 @@
 
 #include "tempcert/certify.hpp"
 #include "tempcert/gap.hpp"
+#include "tempcert/layerwise.hpp"
+#include "tempcert/perturbation.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tempcert {
@@ -25,6 +28,29 @@ GapMethodAsked gap_method_asked(const std::string &name);
 // asked (Symbolic throws InputError where it does not apply, saying why).
 GapReport min_gaps(const Model &m, std::size_t n, GapMethodAsked asked, const Limits &limits,
                    const PrecisionPolicy &precision);
+
+// Beyond enumeration, the argument `certify`, `tight` and `horizon` use
+// over words up to n: the layerwise method with exact rounding where it
+// applies (proofs/layerwise.md), else the perturbation argument where its
+// preconditions hold (proofs/perturbation.md), else neither.
+enum class LayersMethod { ExactRounding, Perturbation, Neither };
+
+// "layerwise", "perturbation", "neither"
+const char *to_string(LayersMethod m);
+
+struct LayersChoice {
+    LayersMethod method = LayersMethod::Neither;
+    LayerwiseResult layerwise; // always analysed: its failure says why it does not apply
+    // analysed when exact rounding does not apply
+    std::optional<PerturbationArgument> perturbation;
+    // For Neither: both methods' reasons in one line.
+    std::string why_neither() const;
+};
+
+// `with_profile`: the layerwise method's per-layer profile bounds too
+// (certify_layerwise's flag).
+LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
+                                  const Limits &limits, bool with_profile);
 
 // How a tight bracket is found (proofs/tight-bracket.md).
 enum class TightMethod {

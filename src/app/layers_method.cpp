@@ -1,0 +1,37 @@
+// Beyond enumeration: exact rounding, else the perturbation argument
+// (include/engine/tempcert/method.hpp).
+#include "tempcert/method.hpp"
+
+namespace tempcert {
+
+const char *to_string(LayersMethod m) {
+    switch (m) {
+    case LayersMethod::ExactRounding:
+        return "layerwise";
+    case LayersMethod::Perturbation:
+        return "perturbation";
+    case LayersMethod::Neither:
+        return "neither";
+    }
+    return "?";
+}
+
+std::string LayersChoice::why_neither() const {
+    return "exact rounding: " + layerwise.failure + "; perturbation bounds: " +
+           (perturbation ? perturbation->failure() : std::string("not analysed"));
+}
+
+LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
+                                  const Limits &limits, bool with_profile) {
+    LayersChoice c;
+    c.layerwise = certify_layerwise(m, n, eps, limits, with_profile);
+    if (c.layerwise.applies) {
+        c.method = LayersMethod::ExactRounding;
+        return c;
+    }
+    c.perturbation.emplace(m, n, limits);
+    c.method = c.perturbation->applies() ? LayersMethod::Perturbation : LayersMethod::Neither;
+    return c;
+}
+
+} // namespace tempcert
