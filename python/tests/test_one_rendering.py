@@ -111,3 +111,19 @@ def test_export_coq(cli, tmp_path):
 def test_bad_input_has_no_result():
     code, value, err = in_process("gap", HAS_B, "--n", 0)
     assert code == _core.exit_codes["bad_input"] and value is None and "--n" in err
+
+
+def test_import(cli, tmp_path):
+    import sys
+    root = os.path.dirname(CASES)
+    sys.path[:0] = [os.path.join(root, "tools"), os.path.join(root, "tests", "tracr")]
+    try:
+        import export_tracr
+        import standins
+    finally:
+        del sys.path[:2]
+    model, _ = standins.shift_by_one(vocab=("a", "b"), max_seq_len=4)
+    st, out = tmp_path / "shift.safetensors", tmp_path / "shift.json"
+    export_tracr.export(model, str(st))
+    code, j = both(cli, "import", "tracr", st, "-o", out)
+    assert code == 0 and out.exists() and j["alphabet"] == ["a", "b"]
