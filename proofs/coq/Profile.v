@@ -106,3 +106,61 @@ Proof.
     assert (exp (b2 * (s - mx)) <= exp (b1 * (s - mx))) by (apply exp_le_of_le; nra).
     lra.
 Qed.
+
+(* ---- claim (1)'s root exists (the intermediate value theorem) ---- *)
+
+Lemma exp_term_continuous : forall a, continuity (fun b => exp (b * a)).
+Proof.
+  intros a. apply derivable_continuous.
+  change (fun b => exp (b * a)) with (comp exp (mult_fct id (fct_cte a))).
+  apply derivable_comp; [apply derivable_mult; [apply derivable_id | apply derivable_const] |
+                         apply derivable_exp].
+Qed.
+
+Lemma below_continuous : forall mx l, continuity (fun beta => below beta mx l).
+Proof.
+  intros mx l. induction l as [|s t IH]; unfold below in *; simpl.
+  - apply continuity_const. intros x y. reflexivity.
+  - apply (continuity_plus (fun beta => if Req_EM_T s mx then 0 else exp (beta * (s - mx)))
+                           (fun beta => sumR (map (fun s0 => if Req_EM_T s0 mx then 0
+                                                              else exp (beta * (s0 - mx))) t))).
+    + destruct (Req_EM_T s mx).
+      * apply continuity_const. intros x y. reflexivity.
+      * apply exp_term_continuous.
+    + exact IH.
+Qed.
+
+(* Claim (1)'s root: when X(0) > c, X(beta) = c at some beta > 0 (and,
+   by Profile.below_strict, only there). *)
+Theorem threshold_exists : forall d eps mx l,
+  0 < d -> 0 < eps < 1 -> is_max mx l -> gap_at_least d mx l ->
+  let c := INR (count_max mx l) * eps / (1 - eps) in
+  c < below 0 mx l ->
+  { beta | 0 < beta /\ below beta mx l = c }.
+Proof.
+  intros d eps mx l Hd He Hm Hg c Hc0.
+  set (k := INR (count_max mx l)) in *.
+  set (free := INR (length l) - k).
+  assert (Hk : 1 <= k) by (apply count_at_least_one; exact Hm).
+  assert (Hcpos : 0 < c) by (unfold c; apply Rdiv_lt_0_compat; nra).
+  pose proof (below_bound 0 d mx l (Rle_refl 0) Hg) as HB0.
+  fold k in HB0. replace (exp (- (0 * d))) with 1 in HB0
+    by (replace (- (0 * d)) with 0 by ring; now rewrite exp_0).
+  assert (Hfc : c < free) by (unfold free; lra).
+  set (beta0 := ln (free / c) / d).
+  assert (Hratio : 1 < free / c) by (apply (Rmult_lt_reg_r c); [lra|];
+                                      unfold Rdiv; rewrite Rmult_assoc, Rinv_l; lra).
+  assert (Hb0 : 0 < beta0) by (unfold beta0; apply Rdiv_lt_0_compat; [rewrite <- ln_1;
+                                apply ln_increasing; lra | lra]).
+  assert (Hat : below beta0 mx l <= c).
+  { apply (proj1 (tv_le_eps_iff beta0 mx eps l Hm He)).
+    apply (profile_threshold_upper beta0 d eps mx l Hd He (Rlt_le _ _ Hb0) Hm Hg).
+    right. apply Rle_refl. }
+  destruct (IVT_cor (fun beta => below beta mx l - c) 0 beta0) as [z [Hz Hzero]].
+  - apply (continuity_minus (fun beta => below beta mx l) (fct_cte c));
+      [apply below_continuous | apply continuity_const; intros x y; reflexivity].
+  - lra.
+  - assert (0 < below 0 mx l - c) by lra. assert (below beta0 mx l - c <= 0) by lra. nra.
+  - exists z. split; [|lra].
+    destruct (Req_dec z 0) as [->|Hne]; [lra | lra].
+Qed.
