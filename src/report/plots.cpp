@@ -18,6 +18,15 @@ bool value(const std::string &text, double &v) {
     return end && *end == '\0';
 }
 
+// No query has a gap at this length: every allowed set's scores tie, so
+// softmax gives the hard weights at every beta (the tight beta is 0, and
+// the bracket's upper end is only where the bisection stopped).
+bool any_beta_works(const ReportRow &r) {
+    return r.min_gap == "inf";
+}
+
+constexpr const char *kAnyBetaLabel = "any beta works: no query has a gap (marked on the n axis)";
+
 bool needs_log_x(const std::vector<ReportRow> &rows) {
     std::size_t lo = 0, hi = 0;
     for (const auto &r : rows) {
@@ -41,16 +50,23 @@ Plot case_plot(const ReportCase &c, const std::vector<ReportRow> &rows, const Ra
     PlotSeries gap{"Lemma GT beta_gap (sufficient)", {}, false, true, 1};
     PlotSeries profile{"profile bound (proofs/profile-bound.md)", {}, false, false, 2};
     PlotSeries tight{"tight beta: certified above, refuted below", {}, true, false, 0};
+    PlotSeries any{kAnyBetaLabel, {}, false, false, 3};
+    any.any_beta = true;
     std::vector<ReportRow> mine;
     for (const auto &r : rows) {
         if (r.case_id != c.id) continue;
         mine.push_back(r);
         double x = static_cast<double>(r.n), lo, hi;
+        if (any_beta_works(r)) {
+            any.points.push_back({x, 0, 0});
+            continue;
+        }
         if (value(r.beta_gap, hi)) gap.points.push_back({x, hi, hi});
         if (value(r.profile_hi, hi)) profile.points.push_back({x, hi, hi});
         if (value(r.tight_lo, lo) && value(r.tight_hi, hi)) tight.points.push_back({x, lo, hi});
     }
-    for (auto *s : {&tight, &profile, &gap})
+    // the tight band last, drawn over the profile line it would hide under
+    for (auto *s : {&gap, &profile, &tight, &any})
         if (!s->points.empty()) p.series.push_back(*s);
     p.log_x = needs_log_x(mine);
     return p;
@@ -62,23 +78,31 @@ Plot overview_plot(const std::vector<ReportCase> &cases, const std::vector<Repor
     p.title = "every case: tight beta (solid) and Lemma GT beta_gap (dashed), " + eps_text(eps);
     p.x_label = "n (longest input)";
     p.y_label = "inverse temperature beta";
+    PlotSeries any{kAnyBetaLabel, {}, false, false, static_cast<int>(cases.size())};
+    any.any_beta = true;
     for (std::size_t k = 0; k < cases.size(); ++k) {
         PlotSeries tight{cases[k].id + ": tight", {}, false, false, static_cast<int>(k)};
         PlotSeries gap{cases[k].id + ": beta_gap", {}, false, true, static_cast<int>(k)};
         for (const auto &r : rows) {
             if (r.case_id != cases[k].id) continue;
             double x = static_cast<double>(r.n), v;
+            if (any_beta_works(r)) {
+                any.points.push_back({x, 0, 0}); // cases sharing an n share the marker
+                continue;
+            }
             if (value(r.tight_hi, v)) tight.points.push_back({x, v, v});
             if (value(r.beta_gap, v)) gap.points.push_back({x, v, v});
         }
         if (!tight.points.empty()) p.series.push_back(tight);
         if (!gap.points.empty()) p.series.push_back(gap);
     }
+    if (!any.points.empty()) p.series.push_back(any);
     p.log_x = needs_log_x(rows);
     // cases differ by orders of magnitude (bounded encodings grow like n)
     double lo = 0, hi = 0;
     for (const auto &s : p.series)
         for (const auto &pt : s.points) {
+            if (s.any_beta) continue;
             lo = lo == 0 ? pt.hi : std::min(lo, pt.hi);
             hi = std::max(hi, pt.hi);
         }

@@ -110,6 +110,13 @@ std::optional<ReportRow> row_for(const ReportCase &c, std::size_t n, const Repor
         }
         why = e.what();
         return std::nullopt;
+    } catch (const LimitError &e) {
+        // a method's cost refused up front (--max-queries, --max-words):
+        // this row is skipped and says why; the run's own budget (time,
+        // Ctrl-C) still ends the whole report
+        check_budget(o.limits);
+        why = std::string("limit reached: ") + e.what();
+        return std::nullopt;
     }
 }
 

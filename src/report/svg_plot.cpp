@@ -53,17 +53,26 @@ Range nice_range(double lo, double hi, double &step) {
 class Frame {
   public:
     Frame(const Plot &p) : plot_(p) {
-        bool any = false;
+        bool any = false, any_x = false;
         for (const auto &s : p.series)
             for (const auto &pt : s.points) {
-                if (!std::isfinite(pt.x) || !std::isfinite(pt.hi)) continue;
+                if (!std::isfinite(pt.x)) continue;
+                if (s.any_beta) { // on the x axis: the x range only
+                    xmin_ = any_x ? std::min(xmin_, pt.x) : pt.x;
+                    xmax_ = any_x ? std::max(xmax_, pt.x) : pt.x;
+                    any_x = true;
+                    continue;
+                }
+                if (!std::isfinite(pt.hi)) continue;
                 double lo = s.band ? pt.lo : pt.hi;
-                xmin_ = any ? std::min(xmin_, pt.x) : pt.x;
-                xmax_ = any ? std::max(xmax_, pt.x) : pt.x;
+                xmin_ = any_x ? std::min(xmin_, pt.x) : pt.x;
+                xmax_ = any_x ? std::max(xmax_, pt.x) : pt.x;
                 ymin_ = any ? std::min(ymin_, lo) : lo;
                 ymax_ = any ? std::max(ymax_, pt.hi) : pt.hi;
-                any = true;
+                any = any_x = true;
             }
+        if (any_x && !any) ymin_ = 0, ymax_ = 1; // only "any beta works" to show
+        any = any_x;
         empty_ = !any;
         log_x_ = p.log_x && any && xmin_ > 0;
         if (log_x_) {
@@ -88,7 +97,7 @@ class Frame {
         double v = log_y_ ? std::log10(y) : y;
         return kTop + kPlotHeight - (v - y_.lo) / (y_.hi - y_.lo) * kPlotHeight;
     }
-    // y ticks: 1, 2, 5 times each power of ten on a log axis
+    // y ticks: at most kMaxTicks
     std::vector<double> y_ticks() const {
         std::vector<double> t;
         if (!log_y_) {
@@ -96,11 +105,20 @@ class Frame {
                 t.push_back(y);
             return t;
         }
-        for (double e = y_.lo; e <= y_.hi; e += 1)
-            for (double m : {1.0, 2.0, 5.0}) {
-                double v = m * std::pow(10, e);
-                if (std::log10(v) <= y_.hi + 1e-9) t.push_back(v);
-            }
+        // 1, 2 and 5 in each decade while that gives at most kMaxTicks
+        // labels; else powers of ten, every k-th decade when there are many
+        const double decades = y_.hi - y_.lo + 1;
+        if (3 * decades <= static_cast<double>(kMaxTicks)) {
+            for (double e = y_.lo; e <= y_.hi; e += 1)
+                for (double m : {1.0, 2.0, 5.0}) {
+                    double v = m * std::pow(10, e);
+                    if (std::log10(v) <= y_.hi + 1e-9) t.push_back(v);
+                }
+            return t;
+        }
+        const double every = std::ceil(decades / static_cast<double>(kMaxTicks));
+        for (double e = y_.lo; e <= y_.hi + 1e-9; e += every)
+            t.push_back(std::pow(10, e));
         return t;
     }
     std::string axes() const;
@@ -125,8 +143,10 @@ std::string Frame::axes() const {
     }
     // x ticks: powers of two on a log axis, about eight steps otherwise
     std::vector<double> ticks;
-    if (log_x_) {
-        for (double e = std::ceil(xmin_); e <= xmax_ + 1e-9; e += 1)
+    if (log_x_) { // every k-th power of two, at most kMaxTicks of them
+        const double first = std::ceil(xmin_), count = std::floor(xmax_ + 1e-9) - first + 1;
+        const double every = std::max(1.0, std::ceil(count / static_cast<double>(kMaxTicks)));
+        for (double e = first; e <= xmax_ + 1e-9; e += every)
             ticks.push_back(std::exp2(e));
     } else {
         double step;
@@ -149,7 +169,23 @@ std::string Frame::axes() const {
     return s;
 }
 
+// Hollow markers on the x axis: the lengths at which any beta works.
+std::string any_beta_svg(const Frame &f, const PlotSeries &s, const char *colour) {
+    std::string g = "<g class=\"series any-beta\" data-label=\"" + xml_escape(s.label) + "\">\n";
+    for (const auto &p : s.points)
+        if (std::isfinite(p.x))
+            g += "<circle cx=\"" + num(f.px(p.x)) + "\" cy=\"" + num(kTop + kPlotHeight) +
+                 "\" r=\"4\" fill=\"#fff\" stroke=\"" + colour + "\" stroke-width=\"1.6\"><title>" +
+                 xml_escape(s.label) + ": n = " + tick_text(p.x) + "</title></circle>\n";
+    return g + "</g>\n";
+}
+
+// A band's lower edge at least this many pixels below its upper one, so a
+// bracket as narrow as 1e-6 relative stays visible.
+constexpr double kMinBandPixels = 4;
+
 std::string series_svg(const Frame &f, const PlotSeries &s, const char *colour) {
+    if (s.any_beta) return any_beta_svg(f, s, colour);
     std::string g = "<g class=\"series\" data-label=\"" + xml_escape(s.label) + "\">\n";
     std::vector<PlotPoint> pts;
     for (const auto &p : s.points)
@@ -162,9 +198,10 @@ std::string series_svg(const Frame &f, const PlotSeries &s, const char *colour) 
         for (const auto &p : pts)
             poly += num(f.px(p.x)) + "," + num(f.py(p.hi)) + " ";
         for (auto it = pts.rbegin(); it != pts.rend(); ++it)
-            poly += num(f.px(it->x)) + "," + num(f.py(it->lo)) + " ";
-        g += "<polygon points=\"" + poly + "\" fill=\"" + colour +
-             "\" fill-opacity=\"0.25\" stroke=\"none\"/>\n";
+            poly += num(f.px(it->x)) + "," +
+                    num(std::max(f.py(it->lo), f.py(it->hi) + kMinBandPixels)) + " ";
+        g += "<polygon class=\"band\" points=\"" + poly + "\" fill=\"" + colour +
+             "\" fill-opacity=\"0.35\" stroke=\"" + colour + "\" stroke-width=\"0.8\"/>\n";
     }
     std::string line;
     for (const auto &p : pts)
@@ -249,10 +286,14 @@ std::string svg_plot(const Plot &plot) {
         s += "<g class=\"legend\">";
         if (ser.band)
             s += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(y - 9) +
-                 "\" width=\"28\" height=\"10\" fill=\"" + colour + "\" fill-opacity=\"0.25\"/>";
-        s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft + 28) + "\" y1=\"" + num(y - 4) +
-             "\" y2=\"" + num(y - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"1.6\"" +
-             (ser.dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>";
+                 "\" width=\"28\" height=\"10\" fill=\"" + colour + "\" fill-opacity=\"0.35\"/>";
+        if (ser.any_beta)
+            s += "<circle cx=\"" + num(kLeft + 14) + "\" cy=\"" + num(y - 4) +
+                 "\" r=\"4\" fill=\"#fff\" stroke=\"" + colour + "\" stroke-width=\"1.6\"/>";
+        else
+            s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft + 28) + "\" y1=\"" +
+                 num(y - 4) + "\" y2=\"" + num(y - 4) + "\" stroke=\"" + colour +
+                 "\" stroke-width=\"1.6\"" + (ser.dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>";
         s += "<text x=\"" + num(kLeft + 36) + "\" y=\"" + num(y) + "\">" +
              clipped_text(ser.label, kMaxLegendBytes) + "</text></g>\n";
     }

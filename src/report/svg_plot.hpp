@@ -6,6 +6,7 @@
 // names, labels) is XML-escaped.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,15 @@ struct PlotSeries {
     bool band = false; // a filled band lo..hi with its upper edge drawn
     bool dashed = false;
     int colour = -1; // index into the palette; -1: the series' own index
+    // Lengths n at which any beta works (no query has a gap, so softmax
+    // equals the hard weights at every beta): hollow markers on the x axis
+    // at each point's x, outside the y range (a beta of 0 has no place on
+    // a log axis, and a bisection's upper end near 0 would stretch it).
+    bool any_beta = false;
 };
+
+// At most this many labelled ticks on an axis.
+constexpr std::size_t kMaxTicks = 10;
 
 struct Plot {
     std::string title, x_label, y_label;

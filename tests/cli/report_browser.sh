@@ -2,8 +2,10 @@
 # report.html in a real browser (proofs/tight-bracket.md): headless chromium loads the
 # report from disk, dumps the DOM it built and takes a screenshot. The DOM
 # must hold every case's table with its rows and every plot with its
-# series; the page must load nothing from elsewhere and run no script; the
-# screenshot must show a drawn page. Exits 77 (ctest: skipped) when no
+# series; each case plot its tight band, drawn; the overview's "any beta
+# works" markers (earlier-b-strict at n = 2 has no gap); at most 10
+# labelled ticks per axis; the page must load nothing from elsewhere and
+# run no script; the screenshot must show a drawn page. Exits 77 (ctest: skipped) when no
 # chromium is installed, saying so.
 set -u
 tc="$1"
@@ -14,7 +16,7 @@ if [ -z "$browser" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$tc" report has-b has-ab-two-layer prev-a-earlier-b --n 2..4,24,128 --rel 1e-4 --out "$tmp/r" \
+"$tc" report has-b has-ab-two-layer prev-a-earlier-b earlier-b-strict --n 2..4,24,128 --rel 1e-4 --out "$tmp/r" \
     >"$tmp/out" 2>&1 || { echo "FAIL: report exited $?: $(cat "$tmp/out")"; exit 1; }
 flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
        --user-data-dir="$tmp/profile" --window-size=1100,2600)
@@ -35,6 +37,7 @@ class Walk(HTMLParser):
         super().__init__()
         self.tables, self.svgs, self.series, self.loads, self.scripts = {}, 0, [], [], 0
         self.table = None
+        self.bands, self.any_beta, self.ticks, self.anchor = 0, 0, [], None
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "table" and a.get("class") == "rows":
@@ -44,8 +47,14 @@ class Walk(HTMLParser):
             self.tables[self.table] += 1
         elif tag == "svg":
             self.svgs += 1
-        elif tag == "g" and a.get("class") == "series":
+            self.ticks.append({"x": 0, "y": 0})
+        elif tag == "g" and a.get("class") in ("series", "series any-beta"):
             self.series.append(a.get("data-label"))
+            self.any_beta += a.get("class") == "series any-beta"
+        elif tag == "polygon" and a.get("class") == "band":
+            self.bands += 1
+        elif tag == "text":
+            self.anchor = a.get("text-anchor")
         elif tag == "script":
             self.scripts += 1
         for k in ("src", "href"):
@@ -53,19 +62,31 @@ class Walk(HTMLParser):
                 self.loads.append(a[k])
         if tag in ("img", "link", "iframe", "object", "embed"):
             self.loads.append(f"<{tag}>")
+    def handle_data(self, data):
+        # a tick label: a number, right-aligned on the y axis, centred on x
+        if self.anchor and re.fullmatch(r"[0-9.e+-]+", data.strip()):
+            self.ticks[-1]["y" if self.anchor == "end" else "x"] += 1
+        self.anchor = None
     def handle_endtag(self, tag):
         if tag == "table":
             self.table = None
 
 w = Walk()
 w.feed(dom)
-for case in ("has-b", "has-ab-two-layer", "prev-a-earlier-b"):
+for case in ("has-b", "has-ab-two-layer", "prev-a-earlier-b", "earlier-b-strict"):
     want = sum(1 for r in rows if r["case"] == case)
     got = w.tables.get(case, -1) - 1  # the header row
     if got != want:
         bad.append(f"table of {case}: {got} rows in the DOM, {want} in results.json")
-if w.svgs != 4:
-    bad.append(f"{w.svgs} inline SVG plots, want 4 (overview and three cases)")
+if w.svgs != 5:
+    bad.append(f"{w.svgs} inline SVG plots, want 5 (overview and four cases)")
+if w.bands < 4:
+    bad.append(f"{w.bands} tight bands drawn, want one in each case plot")
+if w.any_beta < 2:
+    bad.append(f"{w.any_beta} 'any beta works' marker groups, want the overview's and earlier-b-strict's")
+for k, t in enumerate(w.ticks):
+    if not (2 <= t["x"] <= 10 and 2 <= t["y"] <= 10):
+        bad.append(f"plot {k}: {t['x']} x and {t['y']} y tick labels, want 2..10 each")
 if "has-b: tight" not in w.series or "tight beta: certified above, refuted below" not in w.series:
     bad.append(f"plot series missing: {w.series}")
 if w.scripts or w.loads:
