@@ -24,6 +24,7 @@
 #include "../eval/attention_ops.hpp"
 #include "../eval/layer_ops.hpp"
 #include "../numeric/parallel.hpp"
+#include "profile_stream.hpp"
 #include "symbolic_affine.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
@@ -352,7 +353,19 @@ void profile_of(const QueryView &qv, const SymbolicOptions &opt, Bracket &bound,
     for (const auto &o : qv.top)
         tops.push_back(o.value);
     tops.erase(std::unique(tops.begin(), tops.end()), tops.end());
+    // once a bracket [lo, hi] exists, a maximum whose threshold is at most
+    // hi changes neither end (proofs/profile-bound.md, the fold): shown from
+    // its few smallest gaps, without building its profile
+    std::optional<StreamedProfile> stream;
+    if (bound.lo > 0) {
+        std::vector<std::vector<const Rational *>> offers(qv.all.size());
+        for (std::size_t s = 0; s < qv.all.size(); ++s)
+            for (const auto &o : qv.all[s])
+                offers[s].push_back(&o.value);
+        stream.emplace(std::move(offers));
+    }
     for (const Rational &top : tops) {
+        if (stream && stream->certainly_at_most(top, bound.hi, *opt.eps)) continue;
         std::vector<const Offer *> pred(qv.all.size(), nullptr), hold(qv.all.size(), nullptr);
         for (std::size_t s = 0; s < qv.all.size(); ++s)
             for (const auto &o : qv.all[s]) {
