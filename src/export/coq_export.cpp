@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -51,19 +52,11 @@ std::string r_literal(const Rational &q) {
     return "(IZR (" + num + ") / IZR (" + den + "))";
 }
 
-// A positional feature over Q: j and n are the function's parameters. The
-// model is rational (check_model), so no log or sqrt is left.
-std::string q_term(const Expr &e, int i) {
-    const Expr::Node &x = e.nodes().at(static_cast<std::size_t>(i));
-    auto a = [&] { return q_term(e, x.a); };
-    auto b = [&] { return q_term(e, x.b); };
-    switch (x.op) {
-    case Expr::Op::Number:
-        return q_literal(x.value);
-    case Expr::Op::J:
-        return "j";
-    case Expr::Op::N:
-        return "n";
+// + - * / and negation read alike over Q and over R (Coq's notations for
+// both); nullopt for any other operation.
+template <class SubA, class SubB>
+std::optional<std::string> arithmetic(Expr::Op op, const SubA &a, const SubB &b) {
+    switch (op) {
     case Expr::Op::Add:
         return "(" + a() + " + " + b() + ")";
     case Expr::Op::Sub:
@@ -74,12 +67,32 @@ std::string q_term(const Expr &e, int i) {
         return "(" + a() + " / " + b() + ")";
     case Expr::Op::Neg:
         return "(- " + a() + ")";
+    default:
+        return std::nullopt;
+    }
+}
+
+// A positional feature over Q: j and n are the function's parameters. The
+// model is rational (check_model), so no log or sqrt is left.
+std::string q_term(const Expr &e, int i) {
+    const Expr::Node &x = e.nodes().at(static_cast<std::size_t>(i));
+    auto a = [&] { return q_term(e, x.a); };
+    auto b = [&] { return q_term(e, x.b); };
+    if (auto infix = arithmetic(x.op, a, b)) return *infix;
+    switch (x.op) {
+    case Expr::Op::Number:
+        return q_literal(x.value);
+    case Expr::Op::J:
+        return "j";
+    case Expr::Op::N:
+        return "n";
     case Expr::Op::Pow:
         return "(Qpower " + a() + " (" + std::to_string(x.exponent) + ")%Z)";
     case Expr::Op::Delta:
         return "(if Qeq_bool " + a() + " 0 then 1 else 0)";
     case Expr::Op::Log:
     case Expr::Op::Sqrt:
+    default: // the arithmetic above
         break;
     }
     throw std::logic_error("export coq: an irrational feature passed check_model");
@@ -90,19 +103,10 @@ std::string r_term(const Expr &e, int i) {
     const Expr::Node &x = e.nodes().at(static_cast<std::size_t>(i));
     auto a = [&] { return r_term(e, x.a); };
     auto b = [&] { return r_term(e, x.b); };
+    if (auto infix = arithmetic(x.op, a, b)) return *infix;
     switch (x.op) {
     case Expr::Op::Number:
         return r_literal(x.value);
-    case Expr::Op::Add:
-        return "(" + a() + " + " + b() + ")";
-    case Expr::Op::Sub:
-        return "(" + a() + " - " + b() + ")";
-    case Expr::Op::Mul:
-        return "(" + a() + " * " + b() + ")";
-    case Expr::Op::Div:
-        return "(" + a() + " / " + b() + ")";
-    case Expr::Op::Neg:
-        return "(- " + a() + ")";
     case Expr::Op::Pow:
         return x.exponent >= 0 ? "(" + a() + " ^ " + std::to_string(x.exponent) + ")"
                                : "(/ (" + a() + " ^ " + std::to_string(-x.exponent) + "))";
@@ -113,6 +117,7 @@ std::string r_term(const Expr &e, int i) {
     case Expr::Op::J:
     case Expr::Op::N:
     case Expr::Op::Delta:
+    default: // the arithmetic above
         break;
     }
     throw Refusal{"$.beta.spec", "depends on the position or the length: the export writes a "
