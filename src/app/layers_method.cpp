@@ -23,8 +23,13 @@ std::string LayersChoice::why_neither() const {
 
 LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile) {
+    return choose_layers_method(certify_layerwise(m, n, eps, limits, with_profile), m, n, limits);
+}
+
+LayersChoice choose_layers_method(LayerwiseResult analysed, const Model &m, std::size_t n,
+                                  const Limits &limits) {
     LayersChoice c;
-    c.layerwise = certify_layerwise(m, n, eps, limits, with_profile);
+    c.layerwise = std::move(analysed);
     if (c.layerwise.applies) {
         c.method = LayersMethod::ExactRounding;
         return c;

@@ -149,11 +149,12 @@ void beyond_by_perturbation(const Model &m, const BetaSpec &beta, const CertifyO
                       std::to_string(h.certified_up_to) + ": " + at_hi;
 }
 
+// `at_max`: the layerwise analysis at N, made before enumerating.
 void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptions &o,
-                        HorizonResult &h) {
+                        HorizonResult &h, LayerwiseResult at_max) {
     std::string budget = "words longer than " + std::to_string(h.certified_up_to) +
                          " exceed --max-words (" + std::to_string(o.limits.max_words) + ")";
-    LayersChoice choice = choose_layers_method(m, h.max_n, o.eps, o.limits, h.max_n <= 64);
+    LayersChoice choice = choose_layers_method(std::move(at_max), m, h.max_n, o.limits);
     const LayerwiseResult &lw = choice.layerwise;
     if (choice.method != LayersMethod::ExactRounding) {
         beyond_by_perturbation(
@@ -179,8 +180,9 @@ HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions
     h.max_n = o.n;
     if (beyond_by_profile(m, beta, o, h)) return h; // tv, heads in layer 1: no enumeration
     std::size_t e = enumerable_length(m.alphabet.size(), o.n, o.limits.max_words);
-    if (e < o.n) { // the layerwise argument first when enumeration cannot reach N
-        LayerwiseResult lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
+    LayerwiseResult lw; // at N, when enumeration cannot reach it
+    if (e < o.n) {      // the layerwise argument first
+        lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
         if (lw.applies &&
             layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start).verdict ==
                 Verdict::Certified) {
@@ -210,7 +212,8 @@ HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions
             return h;
         }
     }
-    if (h.certified_up_to < h.max_n) beyond_enumeration(m, beta, o, h);
+    // reached only when e < N (enumeration certified 1..e), so lw is the analysis at N
+    if (h.certified_up_to < h.max_n) beyond_enumeration(m, beta, o, h, std::move(lw));
     return h;
 }
 

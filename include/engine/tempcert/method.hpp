@@ -51,6 +51,10 @@ struct LayersChoice {
 // (certify_layerwise's flag).
 LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile);
+// The same choice from a layerwise analysis already made at n (the
+// perturbation argument is analysed only if it is needed).
+LayersChoice choose_layers_method(LayerwiseResult analysed, const Model &m, std::size_t n,
+                                  const Limits &limits);
 
 // How a tight bracket is found (proofs/tight-bracket.md).
 enum class TightMethod {
