@@ -20,10 +20,10 @@
 // with its own evaluator. The split does not depend on the thread count and the merge is
 // order-free (least counterexample, bindings by value then word order), so
 // results, witnesses and counts are the same for any --threads.
+#include "../distributed/ranks.hpp"
+#include "../distributed/task_pool.hpp"
 #include "../eval/prefix_eval.hpp"
 #include "../eval/prefix_walk.hpp"
-#include "../numeric/distributed.hpp"
-#include "../numeric/parallel.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 

@@ -2,10 +2,10 @@
 // on purpose: it shares nothing with the certifier's prefix evaluator or its
 // filter, only the kernel's linear algebra and exact hard queries.
 #include "check_prefix.hpp"
+#include "../distributed/task_pool.hpp"
 #include "../eval/hard_ops.hpp"
 #include "../eval/layer_ops.hpp"
 #include "../eval/prefix_walk.hpp"
-#include "../numeric/parallel.hpp"
 #include "check_judge.hpp"
 #include "check_soft.hpp"
 #include "tempcert/error.hpp"

@@ -1,7 +1,7 @@
 // The checker's own prefix reuse (proofs/certificate.md).
 #pragma once
 
-#include "../numeric/distributed.hpp"
+#include "../distributed/ranks.hpp"
 #include "check_fields.hpp"
 #include "tempcert/beta.hpp"
 
@@ -26,7 +26,7 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta);
 // ready(count) is called, and tasks 1..count-1 (the words below each prefix
 // task 0 let through) run on limits.threads threads, each task on one
 // thread at a time, in depth-first order within it. Under MPI the tasks
-// 1..count-1 are spread over the ranks (src/numeric/distributed.hpp):
+// 1..count-1 are spread over the ranks (src/distributed/ranks.hpp):
 // pack(task) gives a task's result as bytes on the rank that ran it, and
 // unpack(task, bytes) sets it on every other rank before walk_words
 // returns. Throws Undecided when a hard comparison cannot be decided at

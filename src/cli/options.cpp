@@ -1,6 +1,6 @@
 // Shared options of every command; see options.hpp.
 #include "options.hpp"
-#include "../numeric/distributed.hpp"
+#include "../distributed/ranks.hpp"
 #include "dispatch.hpp"
 #include "option_table.hpp"
 #include "tempcert/error.hpp"

@@ -4,9 +4,9 @@
 // first word in (length, lexicographic) order attaining a minimum attains it
 // at its last position (else its shorter prefix would), so it is a node of
 // the walk, and among equal gaps the walk keeps the word that comes first.
+#include "../distributed/ranks.hpp"
 #include "../eval/prefix_eval.hpp"
 #include "../eval/prefix_walk.hpp"
-#include "../numeric/distributed.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/gap.hpp"
 

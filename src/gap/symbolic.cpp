@@ -21,9 +21,9 @@
 // Witness words are built from the optimal choices and replayed through the
 // exact hard evaluator before they are reported.
 #include "tempcert/symbolic.hpp"
+#include "../distributed/task_pool.hpp"
 #include "../eval/attention_ops.hpp"
 #include "../eval/layer_ops.hpp"
-#include "../numeric/parallel.hpp"
 #include "profile_stream.hpp"
 #include "symbolic_affine.hpp"
 #include "tempcert/bounds.hpp"

@@ -1,19 +1,17 @@
-// Output files and directories: see include/kernel/tempcert/output.hpp.
+// Output files and directories: see include/engine/tempcert/output.hpp.
 #include "tempcert/output.hpp"
-#include "../numeric/distributed.hpp"
+#include "../distributed/ranks.hpp"
 #include "tempcert/error.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -29,10 +27,6 @@ namespace tempcert {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::mutex g_inputs_mutex;
-std::set<std::pair<dev_t, ino_t>> g_inputs; // (device, inode) of every input read
-std::vector<fs::path> g_input_paths;        // and its path, links followed
 
 std::string reason() {
     return std::strerror(errno);
@@ -193,32 +187,6 @@ void discard(const std::vector<Staged> &staged) {
 
 } // namespace
 
-void note_input_file(const std::string &path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return;
-    std::error_code ec;
-    fs::path canonical = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    std::lock_guard lock(g_inputs_mutex);
-    g_inputs.insert({st.st_dev, st.st_ino});
-    if (!ec) g_input_paths.push_back(canonical);
-}
-
-namespace {
-void forget_inputs() {
-    std::lock_guard lock(g_inputs_mutex);
-    g_inputs.clear();
-    g_input_paths.clear();
-}
-} // namespace
-
-InputScope::InputScope() {
-    forget_inputs();
-}
-
-InputScope::~InputScope() {
-    forget_inputs();
-}
-
 bool names_standard_output(const std::string &path) {
     return path == "-" || descriptor_of(path) == 1;
 }
@@ -237,16 +205,6 @@ void release_standard_output() {
     g_results_stream->flush();
     std::cout.rdbuf(g_saved_cout);
     g_results_stream.reset();
-}
-
-void refuse_input_as_output(const std::string &path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return;
-    std::lock_guard lock(g_inputs_mutex);
-    if (S_ISREG(st.st_mode) && g_inputs.count({st.st_dev, st.st_ino}))
-        throw InputError(path, "",
-                         "is also an input of this command; refusing to overwrite it "
-                         "(name another output file)");
 }
 
 void write_output_file(const std::string &path, const std::string &text, const Limits *budget) {
@@ -368,14 +326,11 @@ void check_directory(const std::string &shown, const fs::path &dir, const std::s
         throw InputError(shown, "",
                          "is the current directory or contains it; name a directory for the "
                          "output below it");
-    {
-        std::lock_guard lock(g_inputs_mutex);
-        for (const auto &input : g_input_paths)
-            if (within(input, dir))
-                throw InputError(shown, "",
-                                 "contains " + input.string() +
-                                     ", an input of this command; name another directory");
-    }
+    for (const auto &input : input_paths())
+        if (within(input, dir))
+            throw InputError(shown, "",
+                             "contains " + input.string() +
+                                 ", an input of this command; name another directory");
     struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0) return; // a new directory
     if (!S_ISDIR(st.st_mode)) throw InputError(shown, "", "exists and is not a directory");
@@ -495,24 +450,6 @@ void write_output_directory(const std::string &shown, const std::string &format,
         throw;
     }
     fs::remove_all(tmpl, ec);
-}
-
-int finish_standard_output(const char *program, int code) {
-    std::cout.flush();
-    bool ok = !std::cout.fail();
-    int err = ok ? 0 : errno;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        ok = false;
-        err = err ? err : errno;
-    }
-    if (std::fclose(stdout) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (ok) return code;
-    std::cerr << program << ": cannot write standard output"
-              << (err ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
-    return code == kExitOk ? kExitBadInput : code;
 }
 
 } // namespace tempcert

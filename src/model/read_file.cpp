@@ -4,10 +4,10 @@
 // chunks; between chunks the wall-clock budget and SIGINT are checked, so a FIFO nobody writes to
 // stops on Ctrl-C or --time-limit, and a stream that never ends is refused once it passes
 // --max-file-bytes.
-#include "../numeric/distributed.hpp"
+#include "../distributed/ranks.hpp"
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/output.hpp"
+#include "tempcert/input_registry.hpp"
 
 #include <cerrno>
 #include <cstring>

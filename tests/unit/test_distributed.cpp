@@ -2,8 +2,8 @@
 // results as bytes, the task split (a function of the alphabet and n only),
 // and run_tasks_everywhere in one process (every task once). The MPI runs
 // themselves are tests/cli/mpi.sh.
+#include "../../src/distributed/ranks.hpp"
 #include "../../src/eval/prefix_walk.hpp"
-#include "../../src/numeric/distributed.hpp"
 
 #include <doctest/doctest.h>
 

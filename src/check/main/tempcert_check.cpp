@@ -12,12 +12,12 @@
 // missing, unknown or mistyped, another format) is bad input like a bad
 // model or bad usage: one message on standard error, exit 2. A limit
 // exits 3, SIGINT 130.
-#include "../../numeric/distributed.hpp"
+#include "../../distributed/ranks.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/gmp_memory.hpp"
-#include "tempcert/output.hpp"
 #include "tempcert/printable.hpp"
+#include "tempcert/standard_output.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
     std::signal(SIGINT, on_sigint);
     install_gmp_out_of_memory_exit("tempcert-check");
     // under mpirun the walk's tasks are spread over the ranks
-    // (src/numeric/distributed.hpp); rank 0 prints the verdict
+    // (src/distributed/ranks.hpp); rank 0 prints the verdict
     int code =
         detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
     return finish_standard_output("tempcert-check", code);

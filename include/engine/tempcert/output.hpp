@@ -13,7 +13,9 @@
 // and writing over one of them is refused.
 #pragma once
 
+#include "tempcert/input_registry.hpp"
 #include "tempcert/limits.hpp"
+#include "tempcert/standard_output.hpp"
 
 #include <functional>
 #include <string>
@@ -29,13 +31,6 @@ namespace tempcert {
 void write_output_file(const std::string &path, const std::string &text,
                        const Limits *budget = nullptr);
 
-// The end of a command: flushes and closes standard output. If any of what
-// was printed could not be written (a full disk, /dev/full, an I/O error),
-// says so on standard error and returns exit 2 in place of 0, so results
-// are never lost behind exit 0 (docs/reliability.md, Files and directories written); other codes
-// are kept.
-int finish_standard_output(const char *program, int code);
-
 // Several outputs of one command: each is written to its temporary file
 // first; then what cannot be taken back (devices, FIFOs, descriptors) is
 // written, and only when all that succeeded do the files take their
@@ -43,25 +38,6 @@ int finish_standard_output(const char *program, int code);
 // (or one descriptor) are refused.
 void write_output_files(const std::vector<std::pair<std::string, std::string>> &files,
                         const Limits *budget = nullptr);
-
-// Records that the command reads `path` (called by the input readers).
-void note_input_file(const std::string &path);
-
-// The inputs of one command: the files noted from its construction to its
-// destruction. Every command (dispatch, the Python module's calls) runs in
-// one, so a file one command read is not taken for an input of the next in
-// the same process. Commands do not overlap (the Python module runs one at
-// a time).
-class InputScope {
-  public:
-    InputScope();
-    ~InputScope();
-    InputScope(const InputScope &) = delete;
-    InputScope &operator=(const InputScope &) = delete;
-};
-
-// Throws InputError when `path` names a file the command reads.
-void refuse_input_as_output(const std::string &path);
 
 // The marker of a directory tempcert owns (a report): a JSON file naming
 // its format, the tool and every file tempcert wrote there.

@@ -7,11 +7,13 @@
 // they do not depend on --threads. Only rank 0 prints or writes files.
 //
 // Without -DTEMPCERT_MPI=ON, or when not started by mpirun, there is one
-// rank and run_tasks_everywhere is run_tasks.
+// rank and run_tasks_everywhere is run_tasks. Two files implement this
+// header and a build compiles one: ranks_local.cpp (one process, the
+// default and the checker's trusted base) and ranks_mpi.cpp (with MPI).
 #pragma once
 
+#include "bytes.hpp"
 #include "tempcert/limits.hpp"
-#include "tempcert/rational.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -24,48 +26,12 @@
 
 namespace tempcert::detail {
 
-// A task's result as bytes: whole numbers, texts, words and doubles, in an
-// order the reader repeats. The reader throws std::runtime_error (an
-// internal error) on bytes that end early or do not hold what is read.
-class ByteWriter {
-  public:
-    void number(std::uint64_t v);
-    void text(std::string_view s);
-    void word(const std::vector<int> &w);
-    void real64(double d);
-    void rational(const Rational &q); // exactly, as its text
-    void numbers(const std::vector<std::size_t> &v);
-    void maybe_number(const std::optional<std::size_t> &v);
-    std::string take() { return std::move(out_); }
-
-  private:
-    std::string out_;
-};
-
-class ByteReader {
-  public:
-    explicit ByteReader(std::string_view in) : in_(in) {}
-    std::uint64_t number();
-    std::string text();
-    std::vector<int> word();
-    double real64();
-    Rational rational();
-    std::vector<std::size_t> numbers();
-    std::optional<std::size_t> maybe_number();
-    bool done() const { return at_ == in_.size(); }
-
-  private:
-    std::string_view take(std::size_t bytes);
-    std::string_view in_;
-    std::size_t at_ = 0;
-};
-
 // Starts MPI when this process was started by mpirun (OpenMPI or PMIx in
 // the environment) and tempcert was built with it; a rank other than 0 then
 // sends its standard output and error to /dev/null. Without MPI support, a
 // job of more than one process is refused (each would do all the work and
 // write the same files): returns a message for that, else "".
-std::string start_ranks(int *argc, char ***argv);
+std::string start_ranks(int *argc, char ***argv, const char *program);
 // MPI_Finalize, when started, once every rank has come to its end. A rank
 // whose command failed (exit code other than 0 and 1) may be the only one:
 // the others may wait for it in a collective step it never reaches (a
@@ -73,6 +39,10 @@ std::string start_ranks(int *argc, char ***argv);
 // read). It waits at most a second for the others and then ends the job
 // with MPI_Abort (mpirun names the rank and the code) rather than hang.
 void stop_ranks(int exit_code);
+
+// The number of processes mpirun started, from its environment (0: not
+// started by mpirun).
+long launched_ranks();
 
 // A program's main under MPI: start_ranks (a refusal is printed as
 // "PROGRAM: message", exit 2), then run(), then stop_ranks with its code.

@@ -1,137 +1,29 @@
-#include "distributed.hpp"
-
-#include "parallel.hpp"
+// ranks.hpp under MPI (built with -DTEMPCERT_MPI=ON; ranks_local.cpp is
+// the other implementation).
+#include "ranks.hpp"
+#include "task_pool.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/limits.hpp"
 
-#include <cstdlib>
-#include <cstring>
-#include <iostream>
-#include <new>
-#include <stdexcept>
-
-#ifdef TEMPCERT_MPI
 #include <mpfr.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <fcntl.h>
+#include <iostream>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <thread>
 #include <unistd.h>
-#endif
 
 namespace tempcert::detail {
-
-void ByteWriter::number(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i)
-        out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-void ByteWriter::text(std::string_view s) {
-    number(s.size());
-    out_.append(s);
-}
-
-// Symbols as base-128 varints: one byte each below 128.
-void ByteWriter::word(const std::vector<int> &w) {
-    number(w.size());
-    for (int s : w)
-        for (auto v = static_cast<std::uint32_t>(s);; v >>= 7) {
-            out_.push_back(static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
-            if (v < 0x80) break;
-        }
-}
-
-void ByteWriter::real64(double d) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &d, sizeof bits);
-    number(bits);
-}
-
-void ByteWriter::rational(const Rational &q) {
-    text(to_string(q));
-}
-
-void ByteWriter::numbers(const std::vector<std::size_t> &v) {
-    number(v.size());
-    for (std::size_t x : v)
-        number(x);
-}
-
-void ByteWriter::maybe_number(const std::optional<std::size_t> &v) {
-    number(v ? 1 : 0);
-    if (v) number(*v);
-}
-
-std::string_view ByteReader::take(std::size_t bytes) {
-    if (bytes > in_.size() - at_) throw std::runtime_error("a task's result ends early");
-    std::string_view s = in_.substr(at_, bytes);
-    at_ += bytes;
-    return s;
-}
-
-std::uint64_t ByteReader::number() {
-    std::string_view s = take(8);
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i)
-        v = (v << 8) | static_cast<unsigned char>(s[static_cast<std::size_t>(i)]);
-    return v;
-}
-
-std::string ByteReader::text() {
-    return std::string(take(number()));
-}
-
-std::vector<int> ByteReader::word() {
-    std::uint64_t size = number();
-    if (size > in_.size() - at_) throw std::runtime_error("a task's result ends early");
-    std::vector<int> w(size);
-    for (auto &s : w) {
-        std::uint32_t v = 0;
-        for (int shift = 0;; shift += 7) {
-            auto byte = static_cast<unsigned char>(take(1)[0]);
-            if (shift > 28) throw std::runtime_error("a task's result holds a bad symbol");
-            v |= static_cast<std::uint32_t>(byte & 0x7f) << shift;
-            if (!(byte & 0x80)) break;
-        }
-        s = static_cast<int>(v);
-    }
-    return w;
-}
-
-double ByteReader::real64() {
-    std::uint64_t bits = number();
-    double d = 0;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-std::vector<std::size_t> ByteReader::numbers() {
-    std::uint64_t size = number();
-    if (size > (in_.size() - at_) / 8) throw std::runtime_error("a task's result ends early");
-    std::vector<std::size_t> v(size);
-    for (std::size_t &x : v)
-        x = number();
-    return v;
-}
-
-std::optional<std::size_t> ByteReader::maybe_number() {
-    if (!number()) return std::nullopt;
-    return number();
-}
-
-Rational ByteReader::rational() {
-    std::string digits = text(), why;
-    auto q = parse_rational(digits, why, digits.size() + 1);
-    if (!q)
-        throw std::runtime_error("a task's result holds no rational where one was written: " + why);
-    return *q;
-}
 
 namespace {
 
@@ -148,71 +40,8 @@ void note_input_bytes(std::string_view bytes) {
 
 namespace {
 
-// The number of processes mpirun started, from its environment (0: not
-// started by mpirun).
-long launched_ranks() {
-    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
-        if (const char *v = std::getenv(name)) return std::strtol(v, nullptr, 10);
-    return 0;
-}
-
-} // namespace
-
-namespace {
-void note_program(const char *program); // the name a rank's own messages carry
-} // namespace
-
-int run_on_ranks(int *argc, char ***argv, const char *program, const std::function<int()> &run) {
-    note_program(program);
-    std::string refused = start_ranks(argc, argv);
-    if (!refused.empty()) {
-        std::cerr << program << ": " << refused << "\n";
-        return kExitBadInput;
-    }
-    int code = run();
-    stop_ranks(code);
-    return code;
-}
-
-#ifndef TEMPCERT_MPI
-
-namespace {
-void note_program(const char *) {}
-} // namespace
-
-std::string start_ranks(int *, char ***) {
-    if (launched_ranks() > 1)
-        return "this tempcert was built without MPI, so each of the " +
-               std::to_string(launched_ranks()) +
-               " processes would do all the work and write the same files; build with "
-               "-DTEMPCERT_MPI=ON or run one process";
-    return "";
-}
-void stop_ranks(int) {}
-int rank_index() {
-    return 0;
-}
-int rank_count() {
-    return 1;
-}
-
-void run_tasks_everywhere(std::size_t count, const Limits &limits,
-                          const std::function<void(std::size_t)> &task,
-                          const std::function<std::string(std::size_t)> &,
-                          const std::function<void(std::size_t, ByteReader &)> &,
-                          std::atomic<std::uint64_t> *) {
-    run_tasks(count, limits.threads, task);
-}
-
-#else
-
-namespace {
-
 bool g_started = false;
 const char *g_program = "tempcert"; // for the message of a rank that ends the job
-void note_program(const char *program) {
-    g_program = program;
-}
 int g_rank = 0, g_size = 1;
 MPI_Comm g_exit_comm = MPI_COMM_NULL; // the end's barrier, apart from the work's collectives
 int g_stderr = -1;                    // ranks other than 0: the standard error mpirun gave them
@@ -535,7 +364,8 @@ std::vector<std::string> exchange(const std::string &mine, BudgetedWait &budget)
 
 } // namespace
 
-std::string start_ranks(int *argc, char ***argv) {
+std::string start_ranks(int *argc, char ***argv, const char *program) {
+    g_program = program;
     if (launched_ranks() < 1) return "";
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
@@ -693,7 +523,5 @@ void run_tasks_everywhere(std::size_t count, const Limits &limits,
             throw std::runtime_error("task " + std::to_string(i) + " ran " +
                                      std::to_string(ran[i]) + " times across the ranks");
 }
-
-#endif
 
 } // namespace tempcert::detail

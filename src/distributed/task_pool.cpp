@@ -1,4 +1,4 @@
-#include "parallel.hpp"
+#include "task_pool.hpp"
 
 #include <mpfr.h>
 
