@@ -7,8 +7,7 @@
 // bound, evaluated exactly by certify_word (two-sided evidence, as
 // tight_exhaustive gives).
 #include "../eval/attention_ops.hpp"
-#include "../eval/hard_ops.hpp"
-#include "../eval/layer_ops.hpp"
+#include "../eval/first_layer_query.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
@@ -25,23 +24,16 @@ namespace {
 // certify_word raises it.
 Tri judge_witness_query(const Model &m, const Witness &w, const BetaSpec &beta,
                         const CertifyOptions &o, Violation &v) {
-    const std::size_t h = w.head - 1; // heads of layer 1 (symbolic_applies)
-    const Head &head = m.layers[0].heads[h];
-    const bool bos = m.has_bos();
+    const Head &head = m.layers[0].heads[w.head - 1]; // heads of layer 1 (symbolic_applies)
     for (Prec prec = o.precision.start;; prec *= 2) {
         if (prec > o.precision.cap) prec = o.precision.cap;
         Tri t = Tri::Unknown;
         try {
-            std::vector<RealVector> x = detail::initial_activations(m, w.word, prec), keys, values;
-            for (const auto &xt : x) {
-                keys.push_back(matvec(head.key, xt, prec));
-                values.push_back(matvec(head.value, xt, prec));
-            }
-            const RealVector &xq = x[detail::index_of(w.query, bos)];
-            QueryTrace hard = detail::hard_query(head, w.query, xq, keys, values, w.word.size(),
-                                                 bos, m.width, 1, w.head, prec);
-            QueryTrace soft = detail::soft_query(head, hard, xq, keys, values, bos, m.width,
-                                                 beta.at(0, w.word.size(), prec), prec);
+            detail::FirstLayerQuery q =
+                detail::first_layer_query(m, w.word, w.head - 1, w.query, prec);
+            QueryTrace soft =
+                detail::soft_query(head, q.hard, q.x[q.query_index], q.keys, q.values, m.has_bos(),
+                                   m.width, beta.at(0, w.word.size(), prec), prec);
             t = judge_query(soft, 1, w.head, o.eps, prec, w.word, v);
         } catch (const Undecided &e) {
             v = Violation{w.word, "precision", 0, 0, 0, Real(0L), Real(0L), e.what()};

@@ -23,6 +23,7 @@
 #include "tempcert/symbolic.hpp"
 #include "../distributed/task_pool.hpp"
 #include "../eval/attention_ops.hpp"
+#include "../eval/first_layer_query.hpp"
 #include "../eval/layer_ops.hpp"
 #include "profile_stream.hpp"
 #include "symbolic_affine.hpp"
@@ -288,15 +289,7 @@ struct Candidate {
 // One first-layer query of `w` through the exact hard evaluator's own
 // primitives (O(len), where evaluate_hard would evaluate every query).
 QueryTrace replay(const Model &m, const Word &w, std::size_t head_index, std::size_t query) {
-    const Prec p = kPrecStart;
-    const Head &head = m.layers[0].heads[head_index];
-    std::vector<RealVector> x = detail::initial_activations(m, w, p), keys, values;
-    for (const auto &xt : x) {
-        keys.push_back(matvec(head.key, xt, p));
-        values.push_back(matvec(head.value, xt, p));
-    }
-    return detail::hard_query(head, query, x[detail::index_of(query, m.has_bos())], keys, values,
-                              w.size(), m.has_bos(), m.width, 1, head_index + 1, p);
+    return detail::first_layer_query(m, w, head_index, query, kPrecStart).hard;
 }
 
 Vector value_of(const Tables &t, const Offer &o, std::size_t ksym) {
