@@ -114,6 +114,10 @@ void refuse_value_ties(const Model &m, const GapReport &gaps, const CertifyOptio
                              "its weight equally at every beta (TV >= 1/2)");
 }
 
+std::string to_string(BracketKind k) {
+    return k == BracketKind::Threshold ? "threshold" : "bracket";
+}
+
 TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rational &rel) {
     TightResult r;
     r.gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
@@ -140,7 +144,7 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
     for (const auto &layer : m.layers)
         attention_layers += !layer.heads.empty();
     bool monotone = attention_layers == 1 && o.criterion == Criterion::Tv;
-    r.kind = monotone ? "threshold" : "bracket";
+    r.kind = monotone ? BracketKind::Threshold : BracketKind::Bracket;
 
     auto run = [&](const Rational &beta) {
         ++r.certify_runs;

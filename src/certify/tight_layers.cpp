@@ -63,7 +63,7 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
 
 TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Rational &rel) {
     TightResult t;
-    t.kind = "bracket";
+    t.kind = BracketKind::Bracket;
     t.gaps.method = GapMethod::Layerwise;
     std::string how;
     t.beta_hi = certified_upper(m, o, rel, how, t.gaps.min_gap);

@@ -65,7 +65,7 @@ TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Ration
     t.profile = r.profile;
     t.beta_lo = r.profile.bound.lo;
     t.beta_hi = r.profile.bound.hi;
-    t.kind = "threshold";
+    t.kind = BracketKind::Threshold;
     t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
     const HeadProfile *top = r.profile.attaining();
     if (!top || t.beta_lo <= 0) {

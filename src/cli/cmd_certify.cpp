@@ -7,6 +7,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/method.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/printable.hpp"
 
 #include <iostream>
@@ -402,68 +403,9 @@ int run_tight(const Args &args) {
     Rational rel = read_fraction(vm, "rel");
     if (vm["per-layer"].as<bool>())
         return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
-    TightResult t = tight_auto(m, o, rel, o.limits.max_words);
-    std::string lo = decimal_significant(t.beta_lo, 15, false);
-    std::string hi = decimal_significant(t.beta_hi, 15, true);
-    const bool profiled = !t.profile.heads.empty();                // empty: irrational scores
-    const bool gaps_known = t.gaps.method != GapMethod::Layerwise; // layerwise: no model gap
-    if (common.json) {
-        CertJson out{
-            {"model", m.name},
-            {"n", o.n},
-            {"eps", to_string(o.eps)},
-            {"criterion", to_string(o.criterion)},
-            {"beta_lo", lo},
-            {"beta_hi", hi},
-            {"beta_lo_exact", to_string(t.beta_lo)},
-            {"beta_hi_exact", to_string(t.beta_hi)},
-            {"lo_witness", t.lo_witness ? CertJson(format_word(t.lo_witness->word, m.alphabet))
-                                        : CertJson(nullptr)},
-            {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : CertJson(nullptr)},
-            {"kind", t.kind},
-            {"converged", t.converged},
-            {"profile_bound", profiled ? CertJson(decimal_significant(t.profile.bound.hi, 15, true))
-                                       : CertJson(nullptr)},
-            {"profile_bound_bracket",
-             profiled ? CertJson::array({decimal_significant(t.profile.bound.lo, 15, false),
-                                         decimal_significant(t.profile.bound.hi, 15, true)})
-                      : CertJson(nullptr)},
-            // beyond enumeration (layerwise) no model gap is computed: null,
-            // not "inf" and ""
-            {"beta_gap", gaps_known ? CertJson(beta_shown_up(t.beta_gap)) : CertJson(nullptr)},
-            {"min_gap", !gaps_known      ? CertJson(nullptr)
-                        : t.gaps.min_gap ? CertJson(to_string(*t.gaps.min_gap))
-                                         : CertJson("inf")},
-            {"method", to_string(t.gaps.method)},
-            {"certify_runs", t.certify_runs},
-            {"note", t.note},
-            {"proof", "proofs/tight-bracket.md"}};
-        emit_json(out);
-    } else {
-        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-                  << ", criterion " << to_string(o.criterion) << "\n"
-                  << "tight beta in [" << lo << ", " << hi << "] (" << t.kind << ")\n"
-                  << "  beta_hi " << hi << ": certified for every word of length 1.." << o.n
-                  << "\n";
-        if (t.lo_witness)
-            std::cout << "  beta_lo " << lo << ": refuted by "
-                      << format_word(t.lo_witness->word, m.alphabet) << " (" << t.lo_witness->detail
-                      << ")\n";
-        if (t.gaps.method == GapMethod::Layerwise) // beyond enumeration: no profile, no model gap
-            ;
-        else if (profiled)
-            std::cout << "  profile bound (hard scores, proofs/profile-bound.md): ["
-                      << decimal_significant(t.profile.bound.lo, 15, false) << ", "
-                      << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
-        else
-            std::cout << "  profile bound: not computed (irrational scores)\n";
-        if (t.gaps.method != GapMethod::Layerwise)
-            std::cout << "  Lemma GT beta_gap: " << (beta_shown_up(t.beta_gap)) << " (minimum gap "
-                      << (t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf"))
-                      << ")\n";
-        if (!t.note.empty()) std::cout << "  note: " << t.note << "\n";
-    }
-    return t.converged ? kExitOk : kExitUndecided;
+    TightOutcome out{&m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words)};
+    render(out, common);
+    return exit_code(out);
 }
 
 int run_check(const Args &args) {
@@ -475,24 +417,15 @@ int run_check(const Args &args) {
     if (!vm.count("certificate")) throw InputError("", "tempcert check", "expected a CERT file");
     if (!vm.count("model")) throw InputError("", "tempcert check", "expected --model MODEL");
     std::string cert = vm["certificate"].as<std::vector<std::string>>().front();
-    CheckOutcome out =
-        check_certificate(cert, vm["model"].as<std::string>(), common.limits, common.precision);
-    if (common.json) {
-        emit_json(CertJson{{"certificate", cert},
-                           {"accepted", out.accepted},
-                           {"malformed", out.malformed},
-                           {"reason", out.reason},
-                           {"method", out.method},
-                           {"words", out.words}});
-    } else if (!out.malformed) {
-        std::cout << verdict_line(cert, out) << "\n";
-    }
-    if (out.malformed) { // bad input, said once on standard error like any other
-        std::cerr << printable("tempcert: " + malformed_certificate_message(cert, out.reason), true)
+    CheckAnswer out{cert, check_certificate(cert, vm["model"].as<std::string>(), common.limits,
+                                            common.precision)};
+    render(out, common);
+    if (out.outcome.malformed) // bad input, said once on standard error like any other
+        std::cerr << printable("tempcert: " +
+                                   malformed_certificate_message(cert, out.outcome.reason),
+                               true)
                   << "\n";
-        return kExitBadInput;
-    }
-    return out.accepted ? kExitOk : kExitRefuted;
+    return exit_code(out);
 }
 
 } // namespace tempcert::cli

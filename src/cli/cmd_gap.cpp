@@ -24,10 +24,7 @@ int run_gap(const Args &args) {
     std::size_t n = read_n(vm, common.limits);
     check_length(m, n);
     GapOutcome out{&m, n, min_gaps(m, n, method, common.limits, common.precision)};
-    if (common.json)
-        emit_json(to_json(out));
-    else
-        std::cout << to_text(out);
+    render(out, common);
     return exit_code(out);
 }
 
@@ -40,10 +37,7 @@ int run_bound(const Args &args) {
     std::size_t n = read_n(vm, common.limits);
     Rational gap = read_fraction(vm, "gap"), eps = read_fraction(vm, "eps");
     BoundOutcome out{n, gap, eps, lemma_gt(n, Real(gap), eps, common.precision.start)};
-    if (common.json)
-        emit_json(to_json(out));
-    else
-        std::cout << to_text(out);
+    render(out, common);
     return kExitOk;
 }
 

@@ -100,7 +100,7 @@ void print_tight(const Model &m, const CertifyOptions &o) {
     TightResult tr = tight_auto(m, t, Rational(1, 1000000), t.limits.max_words);
     std::cout << "  n <= " << t.n << ": tight beta in ["
               << decimal_significant(tr.beta_lo, 12, false) << ", "
-              << decimal_significant(tr.beta_hi, 12, true) << "] (" << tr.kind << ")";
+              << decimal_significant(tr.beta_hi, 12, true) << "] (" << to_string(tr.kind) << ")";
     if (tr.lo_witness)
         std::cout << ", refuted below by " << format_word(tr.lo_witness->word, m.alphabet);
     std::cout << "\n";

@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,16 @@ struct Common {
     PrecisionPolicy precision;
     bool json = false;
 };
+
+// Prints a typed answer (tempcert/outcome.hpp) as the command line was
+// asked: its to_json through the run's JSON sink with --json, else its
+// to_text on standard output.
+template <class Outcome> void render(const Outcome &out, const Common &common) {
+    if (common.json)
+        emit_json(to_json(out));
+    else
+        std::cout << to_text(out);
+}
 
 // The options every command takes: --json, --prec-cap, --time-limit,
 // --threads and the limits (--max-*), as parse_command checked them.

@@ -47,7 +47,7 @@ void fill_tight(ReportRow &r, const ReportCase &c, const TightResult &t) {
     r.profile_hi = decimal_significant(t.profile.bound.hi, 15, true);
     r.tight_lo = decimal_significant(t.beta_lo, 15, false);
     r.tight_hi = decimal_significant(t.beta_hi, 15, true);
-    r.kind = t.kind;
+    r.kind = to_string(t.kind);
     if (t.lo_witness) {
         r.witness = format_word(t.lo_witness->word, c.model.alphabet);
         r.witness_place = place(t.lo_witness->layer, t.lo_witness->head, t.lo_witness->query);

@@ -115,7 +115,7 @@ TEST_CASE("tight: both ends established, 0.99 beta_lo refuted by a replayable wo
         CertifyOptions o = options(m.alphabet.size() == 2 ? 5 : 4, Rational(1, 100));
         TightResult t = tight_exhaustive(m, o, Rational(1, 1000000));
         CAPTURE(name);
-        CHECK(t.kind == "threshold");
+        CHECK(t.kind == BracketKind::Threshold);
         CHECK(t.converged);
         REQUIRE(t.lo_witness);
         CHECK(t.beta_hi - t.beta_lo <= t.beta_hi / 1000000);

@@ -195,7 +195,7 @@ TEST_CASE("unbounded PE: a S b needs ln 100 at every n; bounded: n ln 100") {
         o.n = n;
         o.eps = Rational(1, 100);
         TightResult tu = tight_exhaustive(unb, o, Rational(1, 1000000));
-        CHECK(tu.kind == "threshold");
+        CHECK(tu.kind == BracketKind::Threshold);
         // ln 100 = 4.605170185988...
         CHECK(tu.beta_lo < Rational(4605170186, 1000000000));
         CHECK(tu.beta_hi > Rational(4605170185, 1000000000));

@@ -103,10 +103,16 @@ CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOp
 Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
                  Violation &violation, Prec &used, std::vector<Binding> *bindings = nullptr);
 
+// What a tight answer's ends mean. Threshold: the criterion is monotone in
+// beta (one layer with heads, tv), so every beta >= beta_hi meets it and
+// every beta <= beta_lo fails. Bracket: only the two ends are known.
+enum class BracketKind { Threshold, Bracket };
+std::string to_string(BracketKind k); // "threshold", "bracket"
+
 struct TightResult {
     Rational beta_lo, beta_hi; // certified refuted at lo (if lo_witness), certified at hi
     std::optional<Violation> lo_witness;
-    std::string kind;       // "threshold" or "bracket"
+    BracketKind kind = BracketKind::Bracket;
     bool converged = false; // (hi - lo) <= rel * hi reached
     std::string note;
     GapReport gaps;

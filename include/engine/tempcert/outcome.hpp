@@ -2,10 +2,13 @@
 // renderings: to_json, the one schema of --json, the Python module's
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
-// else decides what an answer looks like. (So far: gap and bound.)
+// else decides what an answer looks like. (So far: gap, bound, tight and
+// check.)
 #pragma once
 
 #include "tempcert/bounds.hpp"
+#include "tempcert/certify.hpp"
+#include "tempcert/check.hpp"
 #include "tempcert/gap.hpp"
 #include "tempcert/model.hpp"
 
@@ -38,5 +41,33 @@ struct BoundOutcome {
 
 nlohmann::ordered_json to_json(const BoundOutcome &b);
 std::string to_text(const BoundOutcome &b);
+
+// The tight inverse temperature over the words of length 1..n
+// (proofs/tight-bracket.md): beta_hi certified, beta_lo refuted by a named
+// word where one was found.
+struct TightOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    std::size_t n = 0;
+    Rational eps;
+    Criterion criterion = Criterion::Tv;
+    TightResult result;
+};
+
+nlohmann::ordered_json to_json(const TightOutcome &t);
+std::string to_text(const TightOutcome &t);
+int exit_code(const TightOutcome &t); // 0 converged, 3 (undecided) when the bracket is wider
+
+// A certificate judged by the checker (`tempcert check`; tempcert-check
+// prints verdict_line itself, from the kernel alone).
+struct CheckAnswer {
+    std::string certificate; // its path, as given
+    CheckOutcome outcome;
+};
+
+nlohmann::ordered_json to_json(const CheckAnswer &c);
+// The verdict line; empty for a malformed certificate (bad input: the
+// command says so on standard error, as for any other bad input).
+std::string to_text(const CheckAnswer &c);
+int exit_code(const CheckAnswer &c); // 0 verified, 1 not verified, 2 malformed
 
 } // namespace tempcert
