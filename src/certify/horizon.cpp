@@ -81,7 +81,7 @@ bool beyond_by_profile(const Model &m, const BetaSpec &beta, const CertifyOption
         }
     }
     if (ties) return false;
-    h.method = "symbolic";
+    h.methods = {HorizonMethod::Symbolic};
     h.certified_up_to = lo;
     if (lo == h.max_n) return true;
     const HeadProfile *top = at_hi.profile.attaining();
@@ -142,7 +142,7 @@ void beyond_by_perturbation(const Model &m, const BetaSpec &beta, const CertifyO
     }
     if (lo > h.certified_up_to) {
         h.certified_up_to = lo;
-        h.method = h.method.empty() ? "perturbation" : h.method + "+perturbation";
+        h.methods.push_back(HorizonMethod::Perturbation);
     }
     if (h.certified_up_to < h.max_n)
         h.undecided = why + ", and the perturbation argument stops at n = " +
@@ -165,7 +165,7 @@ void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptio
     std::size_t best = layerwise_bisect(lw, beta, 0, h.max_n, o);
     if (best > h.certified_up_to) {
         h.certified_up_to = best;
-        h.method = h.method.empty() ? "layerwise" : h.method + "+layerwise";
+        h.methods.push_back(HorizonMethod::Layerwise);
     }
     if (h.certified_up_to < h.max_n)
         h.undecided =
@@ -174,6 +174,27 @@ void beyond_enumeration(const Model &m, const BetaSpec &beta, const CertifyOptio
 }
 
 } // namespace
+
+const char *to_string(HorizonMethod m) {
+    switch (m) {
+    case HorizonMethod::Exhaustive:
+        return "exhaustive";
+    case HorizonMethod::Symbolic:
+        return "symbolic";
+    case HorizonMethod::Layerwise:
+        return "layerwise";
+    case HorizonMethod::Perturbation:
+        return "perturbation";
+    }
+    return "?";
+}
+
+std::string HorizonResult::methods_text() const {
+    std::string s;
+    for (HorizonMethod m : methods)
+        s += (s.empty() ? "" : "+") + std::string(to_string(m));
+    return s;
+}
 
 HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions &o) {
     HorizonResult h;
@@ -187,7 +208,7 @@ HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions
             layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start).verdict ==
                 Verdict::Certified) {
             h.certified_up_to = o.n;
-            h.method = "layerwise";
+            h.methods = {HorizonMethod::Layerwise};
             return h;
         }
     }
@@ -196,7 +217,7 @@ HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions
         oe.n = e;
         CertifyResult r = certify_auto(m, beta, oe);
         h.words = r.words;
-        h.method = "exhaustive";
+        h.methods = {HorizonMethod::Exhaustive};
         if (r.verdict == Verdict::Certified) {
             h.certified_up_to = e;
         } else {

@@ -6,6 +6,7 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/horizon.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 #include "trace_json.hpp"
 
@@ -29,13 +30,6 @@ std::size_t horizon_length(const po::variables_map &vm, const Model &m, const Li
                          "the model is defined for inputs up to length " +
                              std::to_string(*m.max_length) + ", not --max-n " + std::to_string(n));
     return n;
-}
-
-// A counterexample as certificates write it (violation_json), with its length.
-CertJson failure_json(const Violation &v, const Model &m) {
-    CertJson j{{"n", v.word.size()}};
-    j.update(violation_json(v, m));
-    return j;
 }
 
 } // namespace
@@ -67,28 +61,9 @@ int run_horizon(const Args &args) {
     else
         throw InputError("", "--beta", "expected --beta B (the model has no beta_native)");
     BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start, beta_place(vm, m));
-    HorizonResult h = horizon(m, beta, o);
-    if (common.json) {
-        nlohmann::ordered_json j{{"model", m.source},        {"beta", beta.text()},
-                                 {"eps", to_string(o.eps)},  {"criterion", to_string(o.criterion)},
-                                 {"max_n", h.max_n},         {"certified_up_to", h.certified_up_to},
-                                 {"first_failure", nullptr}, {"undecided", nullptr},
-                                 {"method", h.method},       {"words", h.words}};
-        if (h.first_failure) j["first_failure"] = failure_json(*h.first_failure, m);
-        if (h.undecided) j["undecided"] = *h.undecided;
-        emit_json(j);
-        return kExitOk;
-    }
-    std::cout << "certified up to n = " << h.certified_up_to << " of " << h.max_n << " (beta "
-              << beta.text() << ", eps " << to_string(o.eps) << ", " << to_string(o.criterion)
-              << ", method " << (h.method.empty() ? "none" : h.method) << ")\n";
-    if (h.first_failure)
-        std::cout << "first failure: n = " << h.first_failure->word.size() << ", word "
-                  << format_word(h.first_failure->word, m.alphabet) << ": "
-                  << h.first_failure->detail << "\n";
-    if (h.undecided)
-        std::cout << "undecided beyond n = " << h.certified_up_to << ": " << *h.undecided << "\n";
-    return kExitOk;
+    HorizonOutcome out{&m, beta.text(), o.eps, o.criterion, horizon(m, beta, o)};
+    render(out, common);
+    return exit_code(out);
 }
 
 } // namespace tempcert::cli

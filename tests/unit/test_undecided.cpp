@@ -38,7 +38,7 @@ void horizon_agrees_with_enumeration(const Model &m, const BetaSpec &beta, std::
     } catch (const Undecided &) {
         return; // undecided is always an allowed answer
     }
-    CAPTURE(h.method);
+    CAPTURE(h.methods_text());
     CAPTURE(h.certified_up_to);
     if (h.certified_up_to > 0) {
         CertifyOptions e = o;

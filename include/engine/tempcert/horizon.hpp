@@ -7,13 +7,20 @@
 
 namespace tempcert {
 
+// What certified a range of lengths.
+enum class HorizonMethod { Exhaustive, Symbolic, Layerwise, Perturbation };
+const char *to_string(HorizonMethod m); // "exhaustive", "symbolic", ...
+
 struct HorizonResult {
     std::size_t max_n = 0;                  // N, the longest length asked about
     std::size_t certified_up_to = 0;        // 0: not even length 1
     std::optional<Violation> first_failure; // a word of length certified_up_to + 1
     std::optional<std::string> undecided;   // why nothing is known beyond certified_up_to
-    std::string method; // what certified the lengths: exhaustive, symbolic, layerwise, perturbation
-    std::uint64_t words = 0; // words the enumeration judged
+    // what certified the lengths, shortest lengths first (enumeration up to
+    // where it reaches, then a method beyond it)
+    std::vector<HorizonMethod> methods;
+    std::string methods_text() const; // "exhaustive+layerwise"; "" when none
+    std::uint64_t words = 0;          // words the enumeration judged
 };
 
 // The cheapest sound method first. For tv with every head in layer 1, the

@@ -2,14 +2,15 @@
 // renderings: to_json, the one schema of --json, the Python module's
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
-// else decides what an answer looks like. (So far: gap, bound, tight and
-// check.)
+// else decides what an answer looks like. (So far: gap, bound, tight,
+// horizon and check.)
 #pragma once
 
 #include "tempcert/bounds.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/gap.hpp"
+#include "tempcert/horizon.hpp"
 #include "tempcert/model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,21 @@ struct TightOutcome {
 nlohmann::ordered_json to_json(const TightOutcome &t);
 std::string to_text(const TightOutcome &t);
 int exit_code(const TightOutcome &t); // 0 converged, 3 (undecided) when the bracket is wider
+
+// Up to which n a model holds at one beta (docs/import.md, horizon).
+struct HorizonOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    std::string beta;             // as the command shows it (BetaSpec::text)
+    Rational eps;
+    Criterion criterion = Criterion::Tv;
+    HorizonResult result;
+};
+
+nlohmann::ordered_json to_json(const HorizonOutcome &h);
+std::string to_text(const HorizonOutcome &h);
+// 0: the answer is what is known (a failure or an undecided length is an
+// answer, not an error)
+int exit_code(const HorizonOutcome &h);
 
 // A certificate judged by the checker (`tempcert check`; tempcert-check
 // prints verdict_line itself, from the kernel alone).
