@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/report.hpp"
 #include "tempcert/theorems.hpp"
 
@@ -14,50 +15,6 @@
 namespace tempcert::cli {
 
 namespace {
-
-struct TheoremRow {
-    const char *id, *proof, *params, *claim;
-};
-
-const TheoremRow kTheorems[] = {
-    {"gap-lemma", "proofs/lemma-gt.md", "--n N --gap G --eps E [--beta B]",
-     "beta >= ln((N-1)(1-eps)/eps)/gamma gives TV <= eps, tight on the extremal profile; with "
-     "--beta, whether B suffices for every profile with N positions and gap gamma"},
-    {"profile-vs-gap", "proofs/profile-bound.md", "MODEL --n N --eps E",
-     "every head's profile bound is at most Lemma GT's beta_gap, with the ratio"},
-    {"ltl-unbounded-pe", "proofs/ltl-construction.md",
-     "FORMULA --alphabet a,b --range 2..64 --eps E [--beta B]",
-     "compiled with features j, one constant beta certifies every n in the range (layerwise); "
-     "with --beta, whether B does"},
-    {"ltl-temperature-scaling", "proofs/ltl-construction.md",
-     "FORMULA --alphabet a,b --range 2..64 --eps E [--scale S]",
-     "compiled with features j/n, beta(n) = n ln((n-1)(1-eps)/eps) (times S) certifies every n; "
-     "the tight beta(n) and its fitted growth"},
-    {"counting-temperature", "proofs/counting-construction.md",
-     "FORMULA --alphabet a,b --range 2..64 --eps E [--scale S]",
-     "a counting formula's comparisons have gaps 1/(2(n+1)): beta(n) = 2(n+1) ln(n(1-eps)/eps) "
-     "(times S) certifies every n; the tight beta(n) and its fitted growth"},
-    {"ahat-simulation", "proofs/lemma-gt.md, proofs/layerwise.md", "MODEL --n N --eps E [--beta B]",
-     "beta from the model's minimum gap (per layer for rounded multi-layer models) certifies "
-     "every word up to n; with --beta, whether B does"},
-};
-
-int print_theorem_list(bool json) {
-    if (json) {
-        nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const auto &t : kTheorems)
-            list.push_back({{"id", t.id},
-                            {"proof", t.proof},
-                            {"usage", std::string("tempcert theorem ") + t.id + " " + t.params},
-                            {"claim", t.claim}});
-        emit_json(list);
-        return kExitOk;
-    }
-    for (const auto &t : kTheorems)
-        std::cout << t.id << "  (" << t.proof << ")\n    tempcert theorem " << t.id << " "
-                  << t.params << "\n    " << t.claim << "\n";
-    return kExitOk;
-}
 
 TheoremOutcome gap_lemma(const po::variables_map &vm, const Common &common) {
     if (!vm.count("n"))
@@ -113,7 +70,10 @@ int run_theorem(const Args &args) {
     if (!parse_command("theorem", "--list | ID [params] [--json]", desc, args, "id", 2, vm))
         return kExitOk;
     Common common = read_common_options(vm);
-    if (vm["list"].as<bool>()) return print_theorem_list(common.json);
+    if (vm["list"].as<bool>()) {
+        render(TheoremList{}, common);
+        return kExitOk;
+    }
     if (!vm.count("id"))
         throw InputError("", "tempcert theorem", "expected a theorem ID (see --list)");
     auto ids = vm["id"].as<std::vector<std::string>>();
@@ -128,19 +88,9 @@ int run_theorem(const Args &args) {
         out = formula_theorem(id, ids, vm, common);
     else
         throw InputError("", "tempcert theorem", "unknown theorem \"" + id + "\" (see --list)");
-    if (common.json) {
-        emit_json(nlohmann::ordered_json{{"theorem", id},
-                                         {"confirmed", out.confirmed},
-                                         {"facts", out.lines},
-                                         {"counterexample", out.counterexample}});
-    } else {
-        for (const auto &l : out.lines)
-            std::cout << "  " << l << "\n";
-        if (!out.confirmed) std::cout << "counterexample: " << out.counterexample << "\n";
-        std::cout << "theorem " << id << ": " << (out.confirmed ? "confirmed" : "counterexample")
-                  << "\n";
-    }
-    return out.confirmed ? kExitOk : kExitRefuted;
+    TheoremAnswer answer{id, out};
+    render(answer, common);
+    return exit_code(answer);
 }
 
 } // namespace tempcert::cli

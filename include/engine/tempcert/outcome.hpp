@@ -3,7 +3,7 @@
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
 // else decides what an answer looks like. (So far: gap, bound, tight,
-// horizon and check.)
+// horizon, check and theorem.)
 #pragma once
 
 #include "tempcert/bounds.hpp"
@@ -12,6 +12,7 @@
 #include "tempcert/gap.hpp"
 #include "tempcert/horizon.hpp"
 #include "tempcert/model.hpp"
+#include "tempcert/theorems.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -72,6 +73,27 @@ std::string to_text(const HorizonOutcome &h);
 // 0: the answer is what is known (a failure or an undecided length is an
 // answer, not an error)
 int exit_code(const HorizonOutcome &h);
+
+// One theorem instance checked (`tempcert theorem ID ...`).
+struct TheoremAnswer {
+    std::string id; // as in theorem_catalogue()
+    TheoremOutcome outcome;
+};
+
+nlohmann::ordered_json to_json(const TheoremAnswer &t);
+std::string to_text(const TheoremAnswer &t);
+int exit_code(const TheoremAnswer &t); // 0 confirmed, 1 a counterexample
+
+// The theorems tempcert checks instances of, with where each is proved.
+struct TheoremEntry {
+    const char *id, *proof, *params, *claim;
+};
+const std::vector<TheoremEntry> &theorem_catalogue();
+
+// `tempcert theorem --list`.
+struct TheoremList {};
+nlohmann::ordered_json to_json(const TheoremList &);
+std::string to_text(const TheoremList &);
 
 // A certificate judged by the checker (`tempcert check`; tempcert-check
 // prints verdict_line itself, from the kernel alone).
