@@ -4,8 +4,7 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/eval.hpp"
-#include "trace_json.hpp"
-#include "trace_text.hpp"
+#include "tempcert/outcome.hpp"
 
 #include <iostream>
 
@@ -44,50 +43,26 @@ int run_eval(const Args &args) {
     }
     Rational width = read_fraction(vm, "width");
 
-    bool want_soft = vm.count("beta") > 0;
-    bool want_hard = vm["hard"].as<bool>() || !want_soft;
-    Trace hard = evaluate_hard(m, w, common.precision);
-    std::optional<Trace> soft;
-    if (want_soft) {
+    EvalOutcome out;
+    out.model = &m;
+    out.model_path = path;
+    out.word = w;
+    out.show_hard = vm["hard"].as<bool>() || !vm.count("beta");
+    out.hard = evaluate_hard(m, w, common.precision);
+    if (vm.count("beta")) {
+        out.beta = beta_option(vm, m);
         BetaSpec beta =
-            parse_beta(beta_option(vm, m), m, w.size(), common.precision.start, beta_place(vm, m));
+            parse_beta(out.beta, m, w.size(), common.precision.start, beta_place(vm, m));
         SoftOptions options;
         options.precision = common.precision;
         options.target_width = width;
-        soft = evaluate_soft(m, w, beta, hard, options);
+        out.soft = evaluate_soft(m, w, beta, out.hard, options);
     }
-
-    if (common.json) {
-        Json out;
-        out["model"] = m.name;
-        out["word"] = format_word(w, m.alphabet);
-        out["outputs"] = decoded_outputs_json(m, hard, soft ? &*soft : nullptr);
-        out["hard"] = trace_json(m, hard, false);
-        if (soft) {
-            Json s = trace_json(m, *soft, true);
-            s["beta"] = beta_option(vm, m);
-            out["soft"] = s;
-        }
-        emit_json(out);
-    } else {
-        std::cout << "model " << m.name << " (" << path << "), word " << format_word(w, m.alphabet)
-                  << ", n = " << w.size() << "\n";
-        if (want_hard) {
-            std::cout << "hard model (exact):\n";
-            print_trace(std::cout, m, hard, false);
-        }
-        if (soft) {
-            std::cout << "soft model at beta = " << beta_option(vm, m) << " (" << soft->prec
-                      << "-bit intervals):\n";
-            print_trace(std::cout, m, *soft, true);
-        }
-    }
-    if (soft && !soft->width_reached) {
+    render(out, common);
+    if (exit_code(out) == kExitUndecided)
         std::cerr << "tempcert eval: soft weights are not narrower than the requested width at "
                   << common.precision.cap << " bits (--prec-cap, --width)\n";
-        return kExitUndecided;
-    }
-    return kExitOk;
+    return exit_code(out);
 }
 
 } // namespace tempcert::cli

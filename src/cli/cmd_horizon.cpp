@@ -8,7 +8,6 @@
 #include "tempcert/horizon.hpp"
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
-#include "trace_json.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // renderings: to_json, the one schema of --json, the Python module's
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
-// else decides what an answer looks like. (So far: gap, bound, tight,
+// else decides what an answer looks like. (So far: gap, bound, eval, tight,
 // horizon, check and theorem.)
 #pragma once
 
@@ -13,9 +13,12 @@
 #include "tempcert/horizon.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/theorems.hpp"
+#include "tempcert/trace.hpp"
+#include "tempcert/word.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace tempcert {
@@ -43,6 +46,24 @@ struct BoundOutcome {
 
 nlohmann::ordered_json to_json(const BoundOutcome &b);
 std::string to_text(const BoundOutcome &b);
+
+// One word evaluated: the hard model exactly, and the soft one at a beta in
+// intervals (docs/commands.md, eval).
+struct EvalOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    std::string model_path;       // as given, for the text's first line
+    Word word;
+    bool show_hard = true; // the text shows the hard trace (JSON always has it)
+    Trace hard;
+    std::optional<Trace> soft;
+    std::string beta; // as given, with soft
+};
+
+nlohmann::ordered_json to_json(const EvalOutcome &e);
+std::string to_text(const EvalOutcome &e);
+// 3 (undecided) when the soft weights did not reach the width asked for
+// within --prec-cap, else 0
+int exit_code(const EvalOutcome &e);
 
 // The tight inverse temperature over the words of length 1..n
 // (proofs/tight-bracket.md): beta_hi certified, beta_lo refuted by a named

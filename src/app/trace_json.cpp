@@ -2,7 +2,7 @@
 // weights and head output; read-outs and acceptance.
 #include "trace_json.hpp"
 
-namespace tempcert::cli {
+namespace tempcert::app {
 
 Json real_json(const Real &r) {
     if (r.is_exact()) return to_string(r.exact());
@@ -112,4 +112,4 @@ Json decoded_outputs_json(const Model &m, const Trace &hard, const Trace *soft) 
     return out;
 }
 
-} // namespace tempcert::cli
+} // namespace tempcert::app

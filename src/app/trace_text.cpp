@@ -5,7 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace tempcert::cli {
+namespace tempcert::app {
 
 namespace {
 
@@ -69,4 +69,4 @@ void print_trace(std::ostream &os, const Model &m, const Trace &t, bool soft) {
     }
 }
 
-} // namespace tempcert::cli
+} // namespace tempcert::app

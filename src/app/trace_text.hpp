@@ -6,8 +6,8 @@
 
 #include <ostream>
 
-namespace tempcert::cli {
+namespace tempcert::app {
 
 void print_trace(std::ostream &os, const Model &m, const Trace &t, bool soft);
 
-} // namespace tempcert::cli
+} // namespace tempcert::app

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tempcert::cli {
+namespace tempcert::app {
 
 using Json = nlohmann::ordered_json;
 
@@ -18,4 +18,4 @@ Json trace_json(const Model &m, const Trace &t, bool soft);
 // null (no output) or "undecided".
 Json decoded_outputs_json(const Model &m, const Trace &hard, const Trace *soft);
 
-} // namespace tempcert::cli
+} // namespace tempcert::app
