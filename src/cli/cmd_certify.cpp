@@ -15,13 +15,6 @@
 namespace tempcert::cli {
 
 namespace {
-// The slack eps - value of a certified binding, never below 0: certified
-// means the quantity is at most eps, though the enclosure kept for display
-// (at the working precision) may reach a little past it (docs/reliability.md, Numbers).
-Rational safe_slack(const Rational &eps, const Rational &value) {
-    return value <= eps ? Rational(eps - value) : Rational(0);
-}
-
 // Every certificate certify writes, the checker can verify
 // (proofs/certificate.md): a layerwise certificate is checked in this process first (as fast
 // as certifying it) and not written when the checker cannot back it, for
@@ -33,18 +26,6 @@ void write_backed_certificate(const std::string &path, const CertJson &doc, cons
         throw LimitError("no certificate written: the checker could not verify it (" + out.reason +
                          ")");
     write_json_file(path, doc, &o.limits);
-}
-
-// The checker verifies exhaustive certificates whose gaps are exact
-// rationals; a model whose least gaps are irrational (sqrt or log features
-// reaching the scores) gets its verdict, but no certificate (item 21).
-void refuse_irrational_gaps(const GapReport &gaps) {
-    for (const auto &h : gaps.heads)
-        if (h.min_gap && !h.min_gap->is_exact())
-            throw LimitError("no certificate written: layer " + std::to_string(h.layer) + " head " +
-                             std::to_string(h.head) +
-                             " has an irrational least gap, and tempcert-check verifies exact "
-                             "gaps only (without -o the verdict is printed)");
 }
 } // namespace
 
@@ -147,124 +128,6 @@ int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::varia
 
 } // namespace
 
-namespace {
-
-// The exhaustive path's run: gaps, the beta certified, the verdict.
-struct ExhaustiveRun {
-    GapReport gaps;
-    GapBound bgap;
-    std::string beta_text, source;
-    CertifyResult r;
-};
-
-ExhaustiveRun certify_exhaustively(const Model &m, const po::variables_map &vm,
-                                   const CertifyOptions &o) {
-    ExhaustiveRun run;
-    run.gaps = o.allow_prefix ? min_gaps_exhaustive(m, o.n, o.limits, o.precision)
-                              : min_gaps_plain(m, o.n, o.limits, o.precision);
-    run.bgap = model_beta_gap(run.gaps, o.eps, o.precision.start);
-    if (vm.count("beta")) {
-        run.beta_text = beta_option(vm, m);
-        run.source = "user";
-    } else {
-        run.beta_text = to_string(beta_to_certify(run.bgap));
-        run.source = "beta_gap";
-    }
-    run.r = certify_auto(m,
-                         parse_beta(run.beta_text, m, o.n, o.precision.start,
-                                    vm.count("beta") ? beta_place(vm, m) : "beta"),
-                         o);
-    return run;
-}
-
-void print_certify_json(const CertJson &cert, const ExhaustiveRun &run, const Model &m,
-                        const CertifyOptions &o) {
-    const CertifyResult &r = run.r;
-    const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
-    CertJson out = cert;
-    out["min_gap"] = cert["gaps"]["min_gap"];
-    out["filter"] = {{"used", o.filter && r.method == "exhaustive-prefix"},
-                     {"decided", r.filter_decided},
-                     {"fallbacks", r.filter_fallbacks}};
-    if (bind)
-        out["binding"] = {{"layer", bind->layer},
-                          {"head", bind->head},
-                          {"query", bind->query},
-                          {"word", format_word(bind->word, m.alphabet)},
-                          {"value_up", decimal_significant(bind->value, 12, true)},
-                          {"slack", decimal_significant(safe_slack(o.eps, bind->value), 12, false)},
-                          {"exact_choice", r.binding_exact}};
-    emit_json(out);
-}
-
-// "binding: ..." : where a certified claim is tightest, and its slack.
-void print_binding(const Binding &bind, const CertifyResult &r, const Model &m,
-                   const CertifyOptions &o) {
-    std::cout << "binding: "
-              << (bind.layer ? "layer " + std::to_string(bind.layer) + " head " +
-                                   std::to_string(bind.head) + " query "
-                             : std::string("read-out at position "))
-              << bind.query << " on " << format_word(bind.word, m.alphabet) << ", "
-              << to_string(o.criterion) << " <= " << decimal_significant(bind.value, 6, true)
-              << " against eps " << to_string(o.eps)
-              << (bind.value <= o.eps
-                      ? " (slack >= " +
-                            decimal_significant(safe_slack(o.eps, bind.value), 6, false) + ")"
-                      : std::string(" (slack >= 0: this enclosure reaches eps; the criterion was "
-                                    "decided at a higher precision)"))
-              << (r.binding_exact ? ""
-                                  : " [largest of the near-maximal places the filter kept; "
-                                    "--no-filter for the exact choice]")
-              << "\n";
-}
-
-void print_certify_text(const ExhaustiveRun &run, const Model &m, const CertifyOptions &o,
-                        const std::string *written) {
-    const CertifyResult &r = run.r;
-    std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-              << ", criterion " << to_string(o.criterion) << ", method " << r.method << "\n";
-    std::cout << "minimum gap "
-              << (run.gaps.min_gap ? to_string(*run.gaps.min_gap) : std::string("inf"));
-    if (!run.bgap.trivial)
-        std::cout << "; Lemma GT beta_gap = " << run.bgap.exact
-                  << " <= " << run.bgap.beta_decimal_up;
-    std::cout << "\nbeta = "
-              << (run.source != "beta_gap" ? run.beta_text
-                  : run.bgap.trivial
-                      ? run.beta_text +
-                            " (beta_gap is 0: every beta > 0 meets Lemma GT; 1 is certified)"
-                      : run.bgap.beta_decimal_up + " (beta_gap, rounded up)")
-              << ", " << r.words << " words checked\n";
-    if (r.filter_decided + r.filter_fallbacks > 0)
-        std::cout << "filter: " << r.filter_decided << " nodes decided in double intervals, "
-                  << r.filter_fallbacks << " re-judged by the exact and MPFI path\n";
-    if (r.counterexample)
-        std::cout << "counterexample: " << format_word(r.counterexample->word, m.alphabet) << ": "
-                  << r.counterexample->detail << "\n";
-    if (r.undecided && r.verdict == Verdict::Undecided)
-        std::cout << "undecided at " << o.precision.cap
-                  << " bits: " << format_word(r.undecided->word, m.alphabet) << ": "
-                  << r.undecided->detail << "\n";
-    const Binding *bind = r.verdict == Verdict::Certified ? r.binding() : nullptr;
-    if (bind && bind->value > 0) print_binding(*bind, r, m, o);
-    std::cout << "verdict: " << to_string(r.verdict) << "\n";
-    if (written) std::cout << "certificate written to " << *written << "\n";
-}
-
-int verdict_exit(Verdict v) {
-    switch (v) {
-    case Verdict::Certified:
-        return kExitOk;
-    case Verdict::Refuted:
-        return kExitRefuted;
-    case Verdict::Undecided:
-        return kExitUndecided;
-    }
-    return kExitUndecided;
-}
-
-} // namespace
-
 int run_certify(const Args &args) {
     po::options_description desc("certify options");
     po::variables_map vm;
@@ -295,28 +158,15 @@ int run_certify(const Args &args) {
                                            common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
-    ExhaustiveRun run = certify_exhaustively(m, vm, o);
-    CertificateInput in;
-    in.model = &m;
-    in.model_file = path;
-    in.options = o;
-    in.beta_spec = run.beta_text;
-    in.beta_source = run.source;
-    in.beta_gap = run.source == "beta_gap" ? &run.bgap : nullptr;
-    in.gaps = &run.gaps;
-    in.result = &run.r;
-    CertJson cert = certificate_json(in);
-    std::optional<std::string> written;
-    if (vm.count("output") && run.r.verdict != Verdict::Undecided) {
-        refuse_irrational_gaps(run.gaps);
-        written = vm["output"].as<std::string>();
-        write_json_file(*written, cert, &common.limits);
+    std::optional<std::pair<std::string, BetaSpec>> user_beta;
+    if (vm.count("beta")) {
+        std::string text = beta_option(vm, m);
+        user_beta.emplace(text, parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m)));
     }
-    if (common.json)
-        print_certify_json(cert, run, m, o);
-    else
-        print_certify_text(run, m, o, written ? &*written : nullptr);
-    return verdict_exit(run.r.verdict);
+    CertifyOutcome out = certify_enumerating(m, path, o, user_beta);
+    if (vm.count("output")) write_certificate(out, vm["output"].as<std::string>());
+    render(out, common);
+    return exit_code(out);
 }
 
 namespace {

@@ -2,11 +2,12 @@
 // renderings: to_json, the one schema of --json, the Python module's
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
-// else decides what an answer looks like. (So far: gap, bound, eval, tight,
-// horizon, check and theorem.)
+// else decides what an answer looks like. (So far: gap, bound, eval,
+// certify by enumeration, tight, horizon, check and theorem.)
 #pragma once
 
 #include "tempcert/bounds.hpp"
+#include "tempcert/certificate.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/gap.hpp"
@@ -64,6 +65,39 @@ std::string to_text(const EvalOutcome &e);
 // 3 (undecided) when the soft weights did not reach the width asked for
 // within --prec-cap, else 0
 int exit_code(const EvalOutcome &e);
+
+// certify by enumeration: every word of length 1..n judged at one beta,
+// the user's or Lemma GT's from the model's least gap (docs/commands.md,
+// certify).
+struct CertifyOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    std::string model_file;       // as given (the certificate names it)
+    CertifyOptions options;
+    GapReport gaps;
+    GapBound beta_gap;
+    std::string beta;        // the beta judged, exact text
+    std::string beta_source; // "user" or "beta_gap"
+    CertifyResult result;
+    std::optional<std::string> written; // the certificate's path, once written
+};
+
+// Enumerates: the gaps, then the beta (`user_beta`, or beta_gap rounded
+// up), then every word.
+CertifyOutcome
+certify_enumerating(const Model &m, const std::string &model_file, const CertifyOptions &o,
+                    const std::optional<std::pair<std::string, BetaSpec>> &user_beta);
+// The certificate (proofs/certificate.md) of a certified or refuted outcome.
+CertJson certificate_of(const CertifyOutcome &c);
+// Writes it to `path` atomically and records `written`. An undecided
+// outcome has no certificate: nothing is written. Refused (LimitError,
+// nothing written) when a least gap is irrational: tempcert-check verifies
+// exact gaps only.
+void write_certificate(CertifyOutcome &c, const std::string &path);
+
+nlohmann::ordered_json to_json(const CertifyOutcome &c);
+std::string to_text(const CertifyOutcome &c);
+int exit_code(Verdict v); // 0 certified, 1 refuted, 3 undecided
+int exit_code(const CertifyOutcome &c);
 
 // The tight inverse temperature over the words of length 1..n
 // (proofs/tight-bracket.md): beta_hi certified, beta_lo refuted by a named
