@@ -58,9 +58,8 @@ std::string binding_text(const Binding &bind, const CertifyOutcome &c) {
 
 } // namespace
 
-CertifyOutcome
-certify_enumerating(const Model &m, const std::string &model_file, const CertifyOptions &o,
-                    const std::optional<std::pair<std::string, BetaSpec>> &user_beta) {
+CertifyOutcome certify_enumerating(const Model &m, const std::string &model_file,
+                                   const CertifyOptions &o, const UserBeta &user_beta) {
     CertifyOutcome c;
     c.model = &m;
     c.model_file = model_file;

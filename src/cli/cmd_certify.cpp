@@ -1,5 +1,4 @@
 // `tempcert certify`, `tempcert tight` and `tempcert check` (docs/semantics.md, docs/commands.md).
-#include "certify_perturbation.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
@@ -13,21 +12,6 @@
 #include <iostream>
 
 namespace tempcert::cli {
-
-namespace {
-// Every certificate certify writes, the checker can verify
-// (proofs/certificate.md): a layerwise certificate is checked in this process first (as fast
-// as certifying it) and not written when the checker cannot back it, for
-// example a head whose scores are not affine in the key position.
-void write_backed_certificate(const std::string &path, const CertJson &doc, const Model &m,
-                              const CertifyOptions &o) {
-    CheckOutcome out = check_certificate_text(doc.dump(2), path, m, o.limits, o.precision);
-    if (!out.accepted)
-        throw LimitError("no certificate written: the checker could not verify it (" + out.reason +
-                         ")");
-    write_json_file(path, doc, &o.limits);
-}
-} // namespace
 
 namespace {
 
@@ -47,83 +31,19 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
 
 namespace {
 
-// `certify --method layerwise` where exact rounding applies
-// (src/certify/layerwise.cpp): no enumeration, any n; certified when beta
-// meets every layer's bound at every length.
-int certify_by_layers(const Model &m, const LayerwiseResult &lw, const po::variables_map &vm,
-                      const CertifyOptions &o, const Common &common) {
-    std::string beta_text = vm.count("beta") ? beta_option(vm, m) : to_string(lw.beta_up);
-    BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start,
-                               vm.count("beta") ? beta_place(vm, m) : "beta");
-    LayerwiseVerdict lv = layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start);
-    const Verdict verdict = lv.verdict;
-    const std::string &shortfall = lv.shortfall;
-    if (vm.count("output")) {
-        if (!lv.certificate_ready)
-            throw LimitError("no certificate written: " + lv.certificate_shortfall);
-        write_backed_certificate(
-            vm["output"].as<std::string>(),
-            layerwise_certificate_json(m, m.source, lw, o, beta_text,
-                                       vm.count("beta") ? "user" : "layerwise"),
-            m, o);
-    }
-    if (common.json) {
-        CertJson layers = CertJson::array();
-        for (std::size_t l = 0; l < lw.layers.size(); ++l) {
-            CertJson heads = CertJson::array();
-            for (const auto &h : lw.layers[l].heads)
-                heads.push_back({{"head", h.head},
-                                 {"min_gap", h.min_gap ? to_string(*h.min_gap) : "inf"},
-                                 {"N", h.max_allowed}});
-            layers.push_back(
-                {{"layer", l + 1},
-                 {"values", lw.layers[l].values},
-                 {"beta_up", beta_shown_up(lw.layers[l].beta)},
-                 {"profile_up", lw.layers[l].has_profile ? CertJson(decimal_significant(
-                                                               lw.layers[l].profile.hi, 12, true))
-                                                         : CertJson(nullptr)},
-                 {"heads", heads},
-                 {"perturbed", lw.layers[l].perturbed}});
-        }
-        emit_json(CertJson{{"model", m.name},
-                           {"n", o.n},
-                           {"eps", to_string(o.eps)},
-                           {"criterion", to_string(o.criterion)},
-                           {"method", "layerwise"},
-                           {"beta", beta_text},
-                           {"verdict", to_string(verdict)},
-                           {"readout_exact", lw.readout_exact},
-                           {"layers", layers},
-                           {"reason", shortfall},
-                           {"proof", "proofs/layerwise.md"}});
-    } else {
-        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-                  << ", criterion " << to_string(o.criterion)
-                  << ", method layerwise (no enumeration)\n";
-        for (std::size_t l = 0; l < lw.layers.size(); ++l) {
-            std::cout << "  layer " << l + 1 << ": " << lw.layers[l].values
-                      << " hard values per position";
-            for (const auto &h : lw.layers[l].heads)
-                std::cout << "; head " << h.head << " min gap "
-                          << (h.min_gap ? to_string(*h.min_gap) : std::string("inf"))
-                          << ", N = " << h.max_allowed;
-            if (!lw.layers[l].heads.empty())
-                std::cout << "; beta >= " << (beta_shown_up(lw.layers[l].beta)) << " (Lemma GT)";
-            if (!lw.layers[l].heads.empty() && lw.layers[l].has_profile)
-                std::cout << ", >= " << decimal_significant(lw.layers[l].profile.hi, 12, true)
-                          << " (profile bound)";
-            std::cout << "\n";
-        }
-        std::cout << "  read-outs "
-                  << (lw.readout_exact ? std::string("exact (rounding restores every value read)")
-                                       : "not exact: " + lw.readout_note)
-                  << "\nbeta = " << beta_text << "\n";
-        if (!shortfall.empty()) std::cout << "undecided: " << shortfall << "\n";
-        std::cout << "verdict: " << to_string(verdict) << "\n";
-        if (vm.count("output"))
-            std::cout << "certificate written to " << vm["output"].as<std::string>() << "\n";
-    }
-    return verdict == Verdict::Certified ? kExitOk : kExitUndecided;
+// The user's --beta, parsed, or none.
+UserBeta user_beta(const po::variables_map &vm, const Model &m, const CertifyOptions &o) {
+    if (!vm.count("beta")) return std::nullopt;
+    std::string text = beta_option(vm, m);
+    return BetaChoice{text, parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m))};
+}
+
+// Renders a certify outcome after writing its certificate when -o asks.
+template <class Outcome>
+int finish_certify(Outcome out, const po::variables_map &vm, const Common &common) {
+    if (vm.count("output")) write_certificate(out, vm["output"].as<std::string>());
+    render(out, common);
+    return exit_code(out);
 }
 
 } // namespace
@@ -147,26 +67,28 @@ int run_certify(const Args &args) {
         // computed once: it decides `auto` and is the result
         // profiles (sharper per-layer betas) while they stay cheap
         LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, o.n <= 64);
-        if (choice.method == LayersMethod::ExactRounding)
-            return certify_by_layers(m, choice.layerwise, vm, o, common);
+        if (choice.method == LayersMethod::ExactRounding) {
+            UserBeta given = user_beta(vm, m, o);
+            BetaChoice beta = given ? *given
+                                    : BetaChoice{to_string(choice.layerwise.beta_up),
+                                                 parse_beta(to_string(choice.layerwise.beta_up), m,
+                                                            o.n, o.precision.start, "beta")};
+            return finish_certify(certify_layerwise_at(m, o, std::move(choice.layerwise), beta,
+                                                       given ? "user" : "layerwise"),
+                                  vm, common);
+        }
         // without exact rounding, the perturbation argument: always for
         // --method layerwise (which then says why it does not apply), for
         // auto where it applies, as `tight` takes it; else the word budget's
         // refusal below says what enumeration would cost
         if (method == "layerwise" || choice.method == LayersMethod::Perturbation)
-            return certify_by_perturbation(m, *choice.perturbation, choice.layerwise.failure, vm, o,
-                                           common);
+            return finish_certify(certify_perturbation_at(m, o, *choice.perturbation,
+                                                          choice.layerwise.failure,
+                                                          user_beta(vm, m, o)),
+                                  vm, common);
     }
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
-    std::optional<std::pair<std::string, BetaSpec>> user_beta;
-    if (vm.count("beta")) {
-        std::string text = beta_option(vm, m);
-        user_beta.emplace(text, parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m)));
-    }
-    CertifyOutcome out = certify_enumerating(m, path, o, user_beta);
-    if (vm.count("output")) write_certificate(out, vm["output"].as<std::string>());
-    render(out, common);
-    return exit_code(out);
+    return finish_certify(certify_enumerating(m, path, o, user_beta(vm, m, o)), vm, common);
 }
 
 namespace {

@@ -2,8 +2,8 @@
 // renderings: to_json, the one schema of --json, the Python module's
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
-// else decides what an answer looks like. (So far: gap, bound, eval,
-// certify by enumeration, tight, horizon, check and theorem.)
+// else decides what an answer looks like: gap, bound, eval, certify (by
+// enumeration, layerwise, perturbation), tight, horizon, check, theorem.
 #pragma once
 
 #include "tempcert/bounds.hpp"
@@ -12,7 +12,9 @@
 #include "tempcert/check.hpp"
 #include "tempcert/gap.hpp"
 #include "tempcert/horizon.hpp"
+#include "tempcert/layerwise.hpp"
 #include "tempcert/model.hpp"
+#include "tempcert/perturbation.hpp"
 #include "tempcert/theorems.hpp"
 #include "tempcert/trace.hpp"
 #include "tempcert/word.hpp"
@@ -66,6 +68,10 @@ std::string to_text(const EvalOutcome &e);
 // within --prec-cap, else 0
 int exit_code(const EvalOutcome &e);
 
+// A beta to certify: its exact text, as shown and recorded, and its parse.
+using BetaChoice = std::pair<std::string, BetaSpec>;
+using UserBeta = std::optional<BetaChoice>;
+
 // certify by enumeration: every word of length 1..n judged at one beta,
 // the user's or Lemma GT's from the model's least gap (docs/commands.md,
 // certify).
@@ -83,9 +89,8 @@ struct CertifyOutcome {
 
 // Enumerates: the gaps, then the beta (`user_beta`, or beta_gap rounded
 // up), then every word.
-CertifyOutcome
-certify_enumerating(const Model &m, const std::string &model_file, const CertifyOptions &o,
-                    const std::optional<std::pair<std::string, BetaSpec>> &user_beta);
+CertifyOutcome certify_enumerating(const Model &m, const std::string &model_file,
+                                   const CertifyOptions &o, const UserBeta &user_beta);
 // The certificate (proofs/certificate.md) of a certified or refuted outcome.
 CertJson certificate_of(const CertifyOutcome &c);
 // Writes it to `path` atomically and records `written`. An undecided
@@ -98,6 +103,57 @@ nlohmann::ordered_json to_json(const CertifyOutcome &c);
 std::string to_text(const CertifyOutcome &c);
 int exit_code(Verdict v); // 0 certified, 1 refuted, 3 undecided
 int exit_code(const CertifyOutcome &c);
+
+// certify by the layerwise method where exact rounding applies
+// (proofs/layerwise.md): no enumeration, any n; certified when beta meets
+// every layer's bound at every length: at the user's beta (source "user")
+// or the analysis's own beta_up ("layerwise").
+struct LayerwiseCertifyOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    CertifyOptions options;
+    LayerwiseResult analysis;
+    std::string beta;        // exact text
+    std::string beta_source; // "user" or "layerwise"
+    LayerwiseVerdict verdict;
+    std::optional<std::string> written;
+};
+
+LayerwiseCertifyOutcome certify_layerwise_at(const Model &m, const CertifyOptions &o,
+                                             LayerwiseResult analysis, const BetaChoice &beta,
+                                             const std::string &beta_source);
+// Checked by this process's checker first and written only when it accepts
+// (LimitError otherwise, nothing written): every certificate certify writes,
+// tempcert-check can verify (proofs/certificate.md).
+void write_certificate(LayerwiseCertifyOutcome &c, const std::string &path);
+nlohmann::ordered_json to_json(const LayerwiseCertifyOutcome &c);
+std::string to_text(const LayerwiseCertifyOutcome &c);
+int exit_code(const LayerwiseCertifyOutcome &c); // 0 certified, else 3
+
+// certify by the perturbation argument where exact rounding does not apply
+// (proofs/perturbation.md). Without a user beta, the least beta its bounds
+// close at (to 1/10^4); Undecided when they close at none, or when the
+// argument does not apply.
+struct PerturbationCertifyOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    CertifyOptions options;
+    std::string rounding_failure; // why exact rounding did not apply
+    std::string beta;             // exact text
+    std::string beta_source;      // "user" or "perturbation"
+    bool beta_uses_n = false;     // such a claim has no certificate
+    PerturbationRun run;
+    std::optional<std::string> written;
+};
+
+PerturbationCertifyOutcome certify_perturbation_at(const Model &m, const CertifyOptions &o,
+                                                   const PerturbationArgument &arg,
+                                                   const std::string &rounding_failure,
+                                                   const UserBeta &user_beta);
+// Written only when certified at betas that do not depend on n, and only
+// after this process's checker accepted it (LimitError otherwise).
+void write_certificate(PerturbationCertifyOutcome &c, const std::string &path);
+nlohmann::ordered_json to_json(const PerturbationCertifyOutcome &c);
+std::string to_text(const PerturbationCertifyOutcome &c);
+int exit_code(const PerturbationCertifyOutcome &c); // 0 certified, else 3
 
 // The tight inverse temperature over the words of length 1..n
 // (proofs/tight-bracket.md): beta_hi certified, beta_lo refuted by a named
