@@ -1,4 +1,4 @@
-// The tight and check answers rendered (include/engine/tempcert/outcome.hpp).
+// The tight (whole and per layer) and check answers rendered (include/engine/tempcert/outcome.hpp).
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/outcome.hpp"
@@ -91,6 +91,77 @@ std::string to_text(const TightOutcome &o) {
 
 int exit_code(const TightOutcome &t) {
     return t.result.converged ? kExitOk : kExitUndecided;
+}
+
+Json to_json(const PerLayerTightOutcome &o) {
+    const Model &m = *o.model;
+    const PerLayerTight &t = o.result;
+    Json layers = Json::array();
+    for (const auto &l : t.layers) {
+        if (!l.has_heads) {
+            layers.push_back({{"layer", l.layer}, {"heads", false}});
+            continue;
+        }
+        layers.push_back(
+            {{"layer", l.layer},
+             {"heads", true},
+             {"beta_lo", decimal_significant(l.beta_lo, 15, false)},
+             {"beta_hi", decimal_significant(l.beta_hi, 15, true)},
+             {"beta_lo_exact", to_string(l.beta_lo)},
+             {"beta_hi_exact", to_string(l.beta_hi)},
+             {"lo_witness",
+              l.lo_witness ? Json(format_word(l.lo_witness->word, m.alphabet)) : Json(nullptr)},
+             {"lo_violation", l.lo_witness ? violation_json(*l.lo_witness, m) : Json(nullptr)},
+             {"converged", l.converged},
+             {"note", l.note}});
+    }
+    return {{"model", m.name},
+            {"n", o.n},
+            {"eps", to_string(o.eps)},
+            {"criterion", to_string(o.criterion)},
+            {"joint_beta_hi", decimal_significant(t.joint_hi, 15, true)},
+            {"per_layer", layers},
+            {"beta", t.betas.text()},
+            {"whole_model", to_string(t.whole.verdict)},
+            {"converged", t.converged},
+            {"certify_runs", t.certify_runs},
+            {"proof", "proofs/tight-bracket.md"}};
+}
+
+std::string to_text(const PerLayerTightOutcome &o) {
+    const Model &m = *o.model;
+    const PerLayerTight &t = o.result;
+    std::ostringstream out;
+    out << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
+        << ", criterion tv, one beta per layer\n"
+        << "  one beta for all layers: certified at " << decimal_significant(t.joint_hi, 15, true)
+        << "; then each layer's lowered in turn, the others as they stand\n";
+    for (const auto &l : t.layers) {
+        out << "  layer " << l.layer << ": ";
+        if (!l.has_heads) {
+            out << "no heads\n";
+            continue;
+        }
+        out << "beta in [" << decimal_significant(l.beta_lo, 15, false) << ", "
+            << decimal_significant(l.beta_hi, 15, true) << "] (bracket)";
+        if (l.lo_witness)
+            out << "; beta_lo refuted by " << format_word(l.lo_witness->word, m.alphabet) << " ("
+                << l.lo_witness->detail << ")";
+        if (!l.note.empty()) out << "; note: " << l.note;
+        out << "\n";
+    }
+    out << "whole model at beta = (";
+    for (const auto &l : t.layers)
+        out << (l.layer > 1 ? ", " : "")
+            << decimal_significant(l.has_heads ? l.beta_hi : t.joint_hi, 15, true);
+    out << "): " << to_string(t.whole.verdict) << " for every word of length 1.." << o.n
+        << " (exact values: --json)\n";
+    return out.str();
+}
+
+int exit_code(const PerLayerTightOutcome &t) {
+    return t.result.converged && t.result.whole.verdict == Verdict::Certified ? kExitOk
+                                                                              : kExitUndecided;
 }
 
 Json to_json(const CheckAnswer &c) {

@@ -91,75 +91,6 @@ int run_certify(const Args &args) {
     return finish_certify(certify_enumerating(m, path, o, user_beta(vm, m, o)), vm, common);
 }
 
-namespace {
-
-int print_per_layer(const Model &m, const CertifyOptions &o, const PerLayerTight &t,
-                    const Common &common) {
-    bool whole = t.whole.verdict == Verdict::Certified;
-    if (common.json) {
-        CertJson layers = CertJson::array();
-        for (const auto &l : t.layers) {
-            if (!l.has_heads) {
-                layers.push_back({{"layer", l.layer}, {"heads", false}});
-                continue;
-            }
-            layers.push_back(
-                {{"layer", l.layer},
-                 {"heads", true},
-                 {"beta_lo", decimal_significant(l.beta_lo, 15, false)},
-                 {"beta_hi", decimal_significant(l.beta_hi, 15, true)},
-                 {"beta_lo_exact", to_string(l.beta_lo)},
-                 {"beta_hi_exact", to_string(l.beta_hi)},
-                 {"lo_witness", l.lo_witness ? CertJson(format_word(l.lo_witness->word, m.alphabet))
-                                             : CertJson(nullptr)},
-                 {"lo_violation",
-                  l.lo_witness ? violation_json(*l.lo_witness, m) : CertJson(nullptr)},
-                 {"converged", l.converged},
-                 {"note", l.note}});
-        }
-        emit_json(CertJson{{"model", m.name},
-                           {"n", o.n},
-                           {"eps", to_string(o.eps)},
-                           {"criterion", to_string(o.criterion)},
-                           {"joint_beta_hi", decimal_significant(t.joint_hi, 15, true)},
-                           {"per_layer", layers},
-                           {"beta", t.betas.text()},
-                           {"whole_model", to_string(t.whole.verdict)},
-                           {"converged", t.converged},
-                           {"certify_runs", t.certify_runs},
-                           {"proof", "proofs/tight-bracket.md"}});
-    } else {
-        std::cout << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-                  << ", criterion tv, one beta per layer\n"
-                  << "  one beta for all layers: certified at "
-                  << decimal_significant(t.joint_hi, 15, true)
-                  << "; then each layer's lowered in turn, the others as they stand\n";
-        for (const auto &l : t.layers) {
-            std::cout << "  layer " << l.layer << ": ";
-            if (!l.has_heads) {
-                std::cout << "no heads\n";
-                continue;
-            }
-            std::cout << "beta in [" << decimal_significant(l.beta_lo, 15, false) << ", "
-                      << decimal_significant(l.beta_hi, 15, true) << "] (bracket)";
-            if (l.lo_witness)
-                std::cout << "; beta_lo refuted by " << format_word(l.lo_witness->word, m.alphabet)
-                          << " (" << l.lo_witness->detail << ")";
-            if (!l.note.empty()) std::cout << "; note: " << l.note;
-            std::cout << "\n";
-        }
-        std::cout << "whole model at beta = (";
-        for (const auto &l : t.layers)
-            std::cout << (l.layer > 1 ? ", " : "")
-                      << decimal_significant(l.has_heads ? l.beta_hi : t.joint_hi, 15, true);
-        std::cout << "): " << to_string(t.whole.verdict) << " for every word of length 1.." << o.n
-                  << " (exact values: --json)\n";
-    }
-    return t.converged && whole ? kExitOk : kExitUndecided;
-}
-
-} // namespace
-
 int run_tight(const Args &args) {
     po::options_description desc("tight options");
     po::variables_map vm;
@@ -173,8 +104,11 @@ int run_tight(const Args &args) {
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");
-    if (vm["per-layer"].as<bool>())
-        return print_per_layer(m, o, tight_per_layer(m, o, rel), common);
+    if (vm["per-layer"].as<bool>()) {
+        PerLayerTightOutcome out{&m, o.n, o.eps, o.criterion, tight_per_layer(m, o, rel)};
+        render(out, common);
+        return exit_code(out);
+    }
     TightOutcome out{&m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words)};
     render(out, common);
     return exit_code(out);

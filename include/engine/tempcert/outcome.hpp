@@ -170,6 +170,22 @@ nlohmann::ordered_json to_json(const TightOutcome &t);
 std::string to_text(const TightOutcome &t);
 int exit_code(const TightOutcome &t); // 0 converged, 3 (undecided) when the bracket is wider
 
+// tight --per-layer: one beta per layer, each lowered in turn from the one
+// certified joint beta (proofs/tight-bracket.md).
+struct PerLayerTightOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    std::size_t n = 0;
+    Rational eps;
+    Criterion criterion = Criterion::Tv;
+    PerLayerTight result;
+};
+
+nlohmann::ordered_json to_json(const PerLayerTightOutcome &t);
+std::string to_text(const PerLayerTightOutcome &t);
+// 0 when every layer converged and the whole model is certified at the
+// per-layer betas, else 3
+int exit_code(const PerLayerTightOutcome &t);
+
 // Up to which n a model holds at one beta (docs/import.md, horizon).
 struct HorizonOutcome {
     const Model *model = nullptr; // alive while the outcome is rendered
