@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/output.hpp"
 
 #include <nlohmann/json.hpp>
@@ -56,24 +57,15 @@ int run_compile(const Args &args) {
             &common.limits);
     else
         write_output_file(out_path, model_text, &common.limits);
-    if (common.json) {
-        nlohmann::ordered_json j{
-            {"formula", f.to_string()},
-            {"alphabet", alphabet},
-            {"pe", f.has_counts() && !f.has_temporal() ? std::string("none") : pe_text},
-            {"accept_at", at},
-            {"model", out_path},
-            {"layers", m.layers.size()},
-            {"counting", f.has_counts()},
-            {"bos", m.bos ? nlohmann::ordered_json(*m.bos) : nullptr},
-            {"width", m.width},
-            {"sha256", model_sha256(m)}};
-        emit_json(j);
-    } else {
-        std::cout << "compiled " << f.to_string() << " (" << pe_note << ") into " << m.layers.size()
-                  << (m.layers.size() == 1 ? " layer" : " layers") << " of width " << m.width
-                  << ": " << out_path << "\n";
-    }
+    CompileOutcome out{f.to_string(),
+                       alphabet,
+                       f.has_counts() && !f.has_temporal() ? std::string("none") : pe_text,
+                       pe_note,
+                       at,
+                       out_path,
+                       std::move(m),
+                       f.has_counts()};
+    render(out, common);
     return kExitOk;
 }
 

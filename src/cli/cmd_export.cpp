@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/export_coq.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/output.hpp"
 
 #include <nlohmann/json.hpp>
@@ -34,20 +35,7 @@ int run_export(const Args &args) {
     std::string text = read_text_file(cert, common.limits.max_file_bytes, &common.limits);
     CoqExport e = export_coq(cert, text, m, common.limits, common.precision);
     write_output_file(out, e.text, &common.limits);
-    if (common.json) {
-        nlohmann::ordered_json j{{"certificate", cert},
-                                 {"file", out},
-                                 {"heads", e.heads},
-                                 {"gaps", e.gaps},
-                                 {"words", e.words}};
-        emit_json(j);
-    } else {
-        std::cout << "exported " << cert << " -> " << out << ": " << e.heads << " head"
-                  << (e.heads == 1 ? "" : "s") << ", " << e.words << " words, " << e.gaps
-                  << " gaps in its table of exponential bounds\n"
-                  << "check it: make -C proofs/coq && coqc -Q proofs/coq TempcertProofs " << out
-                  << "\n";
-    }
+    render(ExportOutcome{cert, out, e}, common);
     return kExitOk;
 }
 

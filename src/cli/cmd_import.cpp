@@ -6,6 +6,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/import.hpp"
 #include "tempcert/ltl.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/output.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,25 +42,7 @@ int run_import(const Args &args) {
     if (model_sha256(back) != model_sha256(m))
         throw std::logic_error("import: the written model does not read back identically");
     write_output_file(vm["output"].as<std::string>(), text, &common.limits);
-    std::size_t heads = 0;
-    for (const auto &l : m.layers)
-        heads += l.heads.size();
-    if (common.json) {
-        nlohmann::ordered_json j{{"model", vm["output"].as<std::string>()},
-                                 {"layers", m.layers.size()},
-                                 {"heads", heads},
-                                 {"width", m.width},
-                                 {"alphabet", m.alphabet},
-                                 {"max_length", *m.max_length},
-                                 {"beta_native", m.beta_native->canonical()},
-                                 {"sha256", model_sha256(m)}};
-        emit_json(j);
-    } else {
-        std::cout << "imported " << path << ": " << m.layers.size() << " layers, " << heads
-                  << " heads, width " << m.width << ", inputs up to length " << *m.max_length
-                  << ", beta_native " << m.beta_native->canonical() << " -> "
-                  << vm["output"].as<std::string>() << "\n";
-    }
+    render(ImportOutcome{path, vm["output"].as<std::string>(), std::move(m)}, common);
     return kExitOk;
 }
 

@@ -3,13 +3,15 @@
 // results and (in parts) certificates; to_text, what a person reads. The
 // command line parses, asks, renders and exits with exit_code; nothing
 // else decides what an answer looks like: gap, bound, eval, certify (by
-// enumeration, layerwise, perturbation), tight, horizon, check, theorem.
+// enumeration, layerwise, perturbation), tight, horizon, check, theorem,
+// and the summaries of compile, import and export.
 #pragma once
 
 #include "tempcert/bounds.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/check.hpp"
+#include "tempcert/export_coq.hpp"
 #include "tempcert/gap.hpp"
 #include "tempcert/horizon.hpp"
 #include "tempcert/layerwise.hpp"
@@ -234,5 +236,40 @@ nlohmann::ordered_json to_json(const CheckAnswer &c);
 // command says so on standard error, as for any other bad input).
 std::string to_text(const CheckAnswer &c);
 int exit_code(const CheckAnswer &c); // 0 verified, 1 not verified, 2 malformed
+
+// A formula compiled into a model file (docs/ltl.md).
+struct CompileOutcome {
+    std::string formula; // as the parser prints it
+    std::vector<std::string> alphabet;
+    std::string pe;      // "unbounded", "bounded" or "none" (counting only)
+    std::string pe_note; // what the positional features are, for the text
+    std::string accept_at;
+    std::string file; // the model written
+    Model model;
+    bool counting = false;
+};
+
+nlohmann::ordered_json to_json(const CompileOutcome &c);
+std::string to_text(const CompileOutcome &c);
+
+// A Tracr model imported into a model file (docs/import.md).
+struct ImportOutcome {
+    std::string source; // the file read
+    std::string file;   // the model written
+    Model model;
+};
+
+nlohmann::ordered_json to_json(const ImportOutcome &c);
+std::string to_text(const ImportOutcome &c);
+
+// A certificate exported as a Coq file (docs/certificates.md).
+struct ExportOutcome {
+    std::string certificate; // the file read
+    std::string file;        // the .v written
+    CoqExport exported;
+};
+
+nlohmann::ordered_json to_json(const ExportOutcome &c);
+std::string to_text(const ExportOutcome &c);
 
 } // namespace tempcert
