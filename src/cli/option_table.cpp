@@ -2,6 +2,7 @@
 #include "option_table.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/interval.hpp"
+#include "tempcert/limit_options.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -209,95 +210,6 @@ const OptionRow kRows[] = {
      .hi = kMaxThreads,
      .help = "worker threads for enumeration (1..256; default: all cores); results do not depend "
              "on it"},
-    {.name = "max-width",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1 << 20,
-     .limit = &Limits::max_width,
-     .help = "largest residual, key, value or hidden width"},
-    {.name = "max-layers",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1 << 16,
-     .limit = &Limits::max_layers,
-     .help = "most layers in a model"},
-    {.name = "max-heads",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1 << 16,
-     .limit = &Limits::max_heads,
-     .help = "most heads in one layer"},
-    {.name = "max-alphabet",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1 << 20,
-     .limit = &Limits::max_alphabet,
-     .help = "most symbols in an alphabet"},
-    {.name = "max-number-chars",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1 << 24,
-     .limit = &Limits::max_number_chars,
-     .help = "most characters in one number of a model file"},
-    {.name = "max-entries",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1LL << 32,
-     .limit = &Limits::max_entries,
-     .help = "most entries of a model, a trace or a position table"},
-    {.name = "max-file-bytes",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1LL << 34,
-     .limit = &Limits::max_file_bytes,
-     .help = "largest input file"},
-    {.name = "max-n",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1LL << 32,
-     .limit = &Limits::max_n,
-     .help = "longest input length n"},
-    {.name = "max-words",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1LL << 40,
-     .limit = &Limits::max_words,
-     .help = "most words an exhaustive enumeration may visit"},
-    {.name = "max-queries",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1LL << 48,
-     .limit = &Limits::max_queries,
-     .help = "most query configurations one head's symbolic or layerwise analysis may examine, "
-             "each counted at the symbol pairs or positions it compares"},
-    {.name = "max-values",
-     .commands = "*",
-     .kind = K::Count,
-     .fallback = "",
-     .lo = 1,
-     .hi = 1LL << 32,
-     .limit = &Limits::max_values,
-     .help = "most hard values one position may hold in the layerwise method"},
 };
 
 bool takes(const OptionRow &row, const std::string &command) {
@@ -341,8 +253,28 @@ unsigned default_threads() {
     return n == 0 ? 1 : std::min(n, kMaxThreads);
 }
 
+namespace {
+
+// The rows above, then one per resource limit (tempcert/limit_options.hpp,
+// the table tempcert-check reads too), for every command.
+std::vector<OptionRow> every_row() {
+    std::vector<OptionRow> rows(std::begin(kRows), std::end(kRows));
+    for (const LimitOption &l : limit_options())
+        rows.push_back({.name = l.name,
+                        .commands = "*",
+                        .kind = OptionKind::Count,
+                        .fallback = "",
+                        .lo = l.lo,
+                        .hi = l.hi,
+                        .limit = l.field,
+                        .help = l.help});
+    return rows;
+}
+
+} // namespace
+
 const std::vector<OptionRow> &option_table() {
-    static const std::vector<OptionRow> table(std::begin(kRows), std::end(kRows));
+    static const std::vector<OptionRow> table = every_row();
     return table;
 }
 

@@ -3,8 +3,8 @@
 // the engine that writes certificates; `tempcert check` runs the same code.
 //
 //   tempcert-check CERT --model MODEL [--prec-cap BITS] [--time-limit S]
-//                  [--threads T] [--max-n N] [--max-words W] [--max-file-bytes B]
-//                  [--max-queries Q] [--max-values V]
+//                  [--threads T] [--max-n N, --max-width W, ...: every resource
+//                  limit tempcert's commands take, tempcert/limit_options.hpp]
 //
 // Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
 // "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1) when a claim is false
@@ -16,6 +16,7 @@
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/gmp_memory.hpp"
+#include "tempcert/limit_options.hpp"
 #include "tempcert/printable.hpp"
 #include "tempcert/standard_output.hpp"
 
@@ -52,6 +53,10 @@ long long whole(const std::string &option, const std::string &text, long long lo
     return v;
 }
 
+std::size_t limit_default(const LimitOption &l) {
+    return Limits{}.*l.field;
+}
+
 struct Options {
     std::string certificate, model;
     Limits limits;
@@ -77,18 +82,10 @@ Options parse(int argc, char **argv) {
             o.model = v;
         else if (k == "--prec-cap")
             o.precision.cap = o.limits.prec_cap = whole(k, v, kPrecStart, kPrecMax);
-        else if (k == "--max-n")
-            o.limits.max_n = static_cast<std::size_t>(whole(k, v, 1, 1LL << 32));
-        else if (k == "--max-words")
-            o.limits.max_words = static_cast<std::size_t>(whole(k, v, 1, 1LL << 40));
-        else if (k == "--max-values")
-            o.limits.max_values = static_cast<std::size_t>(whole(k, v, 1, 1LL << 32));
-        else if (k == "--max-queries")
-            o.limits.max_queries = static_cast<std::size_t>(whole(k, v, 1, 1LL << 48));
         else if (k == "--threads")
             o.limits.threads = static_cast<unsigned>(whole(k, v, 1, kMaxThreads));
-        else if (k == "--max-file-bytes")
-            o.limits.max_file_bytes = static_cast<std::size_t>(whole(k, v, 1, 1LL << 34));
+        else if (const LimitOption *l = find_limit_option(std::string_view(k).substr(2)))
+            o.limits.*l->field = static_cast<std::size_t>(whole(k, v, l->lo, l->hi));
         else if (k == "--time-limit") {
             long long s = whole(k, v, 0, 10000000);
             if (s > 0) {
@@ -114,9 +111,12 @@ Options parse(int argc, char **argv) {
 int run(int argc, char **argv) {
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
-                     "[--time-limit S] [--threads T] [--max-n N] [--max-words W] "
-                     "[--max-file-bytes B] [--max-queries Q] [--max-values V]\n"
-                     "(--threads: default all cores; the verdict does not depend on it)\n";
+                     "[--time-limit S] [--threads T] [--LIMIT VALUE ...]\n"
+                     "(--threads: default all cores; the verdict does not depend on it)\n"
+                     "resource limits, as tempcert's commands take them:\n";
+        for (const LimitOption &l : limit_options())
+            std::cout << "  --" << l.name << " (" << l.lo << ".." << l.hi << ", default "
+                      << limit_default(l) << "): " << l.help << "\n";
         return 0;
     }
     try {
