@@ -8,7 +8,8 @@ From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
    Softmax.uniform_scores_exact, Profile.tv_le_eps_iff, Profile.below_antitone,
-   Profile.tv_antitone, Profile.below_strict, Profile.profile_threshold_upper, Profile.threshold_exists, CheckerBound.tvs_positive_part,
+   Profile.tv_antitone, Profile.below_strict, Profile.profile_threshold_upper, Profile.threshold_exists, Profile.query_threshold,
+   Profile.tight_is_max_threshold, CheckerBound.tvs_positive_part,
    CheckerBound.ps_lower, CheckerBound.checker_tv_bound,
    Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,

@@ -164,3 +164,86 @@ Proof.
   - exists z. split; [|lra].
     destruct (Req_dec z 0) as [->|Hne]; [lra | lra].
 Qed.
+
+(* ---- claim (3): the tight beta of a set of queries is the largest of
+   their thresholds ---- *)
+
+(* X > 0 needs a score below the maximum. *)
+Lemma below_pos_exists : forall beta mx l,
+  Forall (fun s => s <= mx) l -> 0 < below beta mx l -> Exists (fun s => s < mx) l.
+Proof.
+  intros beta mx l Hl; induction l as [|s t IH]; unfold below in *; simpl; intro H; [lra|].
+  inversion Hl as [|? ? Hs Ht]; subst.
+  destruct (Req_EM_T s mx) as [Heq|Hne].
+  - apply Exists_cons_tl. apply IH; [exact Ht | lra].
+  - apply Exists_cons_hd. lra.
+Qed.
+
+(* Claim (1) as the code uses it: one query's threshold t >= 0 with
+   TV <= eps exactly for beta >= t (t = 0 when X(0) <= c, else the root of
+   X = c). *)
+Theorem query_threshold : forall d eps mx l,
+  0 < d -> 0 < eps < 1 -> is_max mx l -> gap_at_least d mx l ->
+  exists t, 0 <= t /\ forall beta, 0 <= beta -> (tv beta mx l <= eps <-> t <= beta).
+Proof.
+  intros d eps mx l Hd He Hm Hg.
+  set (c := INR (count_max mx l) * eps / (1 - eps)).
+  assert (Hk : 1 <= INR (count_max mx l)) by (apply count_at_least_one; exact Hm).
+  assert (Hc : 0 < c) by (unfold c; apply Rdiv_lt_0_compat; nra).
+  destruct (Rle_lt_dec (below 0 mx l) c) as [H0 | H0].
+  - exists 0. split; [lra|]. intros beta Hb. split; intro H; [lra|].
+    apply (proj2 (tv_le_eps_iff beta mx eps l Hm He)). fold c.
+    pose proof (below_antitone 0 beta mx l (conj (Rle_refl 0) Hb) (proj2 Hm)). lra.
+  - destruct (threshold_exists d eps mx l Hd He Hm Hg H0) as [t [Ht Hroot]]. fold c in Hroot.
+    exists t. split; [lra|]. intros beta Hb. split; intro H.
+    + apply (proj1 (tv_le_eps_iff beta mx eps l Hm He)) in H. fold c in H.
+      destruct (Rle_lt_dec t beta) as [|Hlt]; [assumption|]. exfalso.
+      assert (Hex : Exists (fun s => s < mx) l)
+        by (apply (below_pos_exists 0 mx l (proj2 Hm)); lra).
+      pose proof (below_strict beta t mx l (conj Hb Hlt) (proj2 Hm) Hex). lra.
+    + apply (proj2 (tv_le_eps_iff beta mx eps l Hm He)). fold c.
+      pose proof (below_antitone t beta mx l (conj (Rlt_le _ _ Ht) H) (proj2 Hm)). lra.
+Qed.
+
+Definition max_list (ts : list R) : R := fold_right Rmax 0 ts.
+
+Lemma max_list_le_iff : forall ts beta,
+  0 <= beta -> (Forall (fun t => t <= beta) ts <-> max_list ts <= beta).
+Proof.
+  intros ts beta Hb; induction ts as [|t r IH]; simpl.
+  - split; intro; [lra | constructor].
+  - split; intro H.
+    + inversion H as [|? ? Ht Hr]; subst. apply Rmax_lub; [exact Ht | apply IH; exact Hr].
+    + constructor.
+      * eapply Rle_trans; [apply Rmax_l | exact H].
+      * apply IH. eapply Rle_trans; [apply Rmax_r | exact H].
+Qed.
+
+(* Claim (3), the step from queries to a model: queries (maximum, scores)
+   whose scores do not depend on beta -- a single-layer model's are its
+   hard scores, which is the part of (3) about models and stays in
+   proofs/profile-bound.md -- all meet eps at beta >= 0 exactly when beta
+   is at least the largest of their thresholds, so that largest threshold
+   is the tight beta. *)
+Theorem tight_is_max_threshold : forall d eps (qs : list (R * list R)),
+  0 < d -> 0 < eps < 1 ->
+  Forall (fun q => is_max (fst q) (snd q) /\ gap_at_least d (fst q) (snd q)) qs ->
+  exists ts, length ts = length qs /\
+    forall beta, 0 <= beta ->
+      (Forall (fun q => tv beta (fst q) (snd q) <= eps) qs <-> max_list ts <= beta).
+Proof.
+  intros d eps qs Hd He Hqs. induction qs as [|q r IH].
+  - exists nil. split; [reflexivity|]. intros beta Hb. simpl. split; intro; [lra | constructor].
+  - inversion Hqs as [|? ? [Hm Hg] Hr]; subst.
+    destruct (query_threshold d eps (fst q) (snd q) Hd He Hm Hg) as [t [Ht Hiff]].
+    destruct (IH Hr) as [ts [Hlen Hall]].
+    exists (t :: ts). split; [simpl; congruence|]. intros beta Hb.
+    rewrite <- (max_list_le_iff (t :: ts) beta Hb).
+    split; intro H.
+    + inversion H as [|? ? Hq Hrest]; subst. constructor.
+      * apply (proj1 (Hiff beta Hb)). exact Hq.
+      * apply (max_list_le_iff ts beta Hb). apply (proj1 (Hall beta Hb)). exact Hrest.
+    + inversion H as [|? ? Hq Hrest]; subst. constructor.
+      * apply (proj2 (Hiff beta Hb)). exact Hq.
+      * apply (proj2 (Hall beta Hb)). apply (max_list_le_iff ts beta Hb). exact Hrest.
+Qed.
