@@ -217,3 +217,13 @@ class ReportResult:
     files: List[str]
     rows: int
     json: dict = field(repr=False)
+
+    @property
+    def results(self):
+        """The rows as results.json has them (one dict per case and n)."""
+        return self.json["results"]
+
+    @property
+    def skipped(self):
+        """The (case, n) no method reached, each with why."""
+        return self.json["skipped"]

@@ -1,6 +1,7 @@
 """The module answers exactly as the command line does, on every bundled
 case: the same JSON documents, and typed values that equal them exactly."""
 
+import json
 import os
 from fractions import Fraction
 
@@ -173,6 +174,12 @@ def test_report_writes_its_files(tmp_path):
     r = tempcert.report(["has-b"], n=[2, 3], out=tmp_path / "rep")
     assert r.rows == 2
     assert all(os.path.exists(f) for f in r.files)
+    # the rows are results.json's, from the same renderer
+    with open(tmp_path / "rep" / "results.json") as f:
+        assert r.results == json.load(f)["rows"]
+    assert [row["n"] for row in r.results] == [2, 3]
+    assert r.results[0]["case"] == "has-b" and r.results[0]["kind"] == "threshold"
+    assert r.skipped == []
 
 
 def test_layerwise_without_exact_rounding_is_the_perturbation_argument():

@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/ltl.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/output.hpp"
 #include "tempcert/report.hpp"
 
@@ -163,16 +164,12 @@ int run_report(const Args &args) {
     std::vector<std::string> skipped;
     std::vector<ReportRow> rows = compute_report(cases, o, skipped);
     if (o.progress && !current_run().progress) std::fprintf(stderr, "\r\x1b[K");
-    std::vector<std::string> files =
-        write_report(vm["out"].as<std::string>(), cases, rows, o, skipped);
-    if (common.json) {
-        emit_json(nlohmann::ordered_json{{"files", files}, {"rows", rows.size()}});
-    } else {
-        std::cout << "report: " << rows.size() << " rows over " << cases.size() << " case"
-                  << (cases.size() == 1 ? "" : "s") << "\n";
-        for (const auto &f : files)
-            std::cout << "  " << f << "\n";
-    }
+    ReportOutcome out;
+    out.files = write_report(vm["out"].as<std::string>(), cases, rows, o, skipped);
+    out.rows = std::move(rows);
+    out.skipped = std::move(skipped);
+    out.cases = cases.size();
+    render(out, common);
     return kExitOk;
 }
 

@@ -4,6 +4,7 @@
 #include "report_parts.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/output.hpp"
 #include "tempcert/printable.hpp"
 #include "tempcert/report.hpp"
@@ -20,20 +21,6 @@ namespace tempcert {
 namespace {
 
 namespace fs = std::filesystem;
-
-const char *kColumns[] = {"case",     "n",          "method",        "words",    "min_gap",
-                          "beta_gap", "profile_lo", "profile_hi",    "tight_lo", "tight_hi",
-                          "kind",     "witness",    "witness_place", "note"};
-
-std::vector<std::string> fields(const ReportRow &r) {
-    return {r.case_id,       r.n ? std::to_string(r.n) : "",
-            r.method,        std::to_string(r.words),
-            r.min_gap,       r.beta_gap,
-            r.profile_lo,    r.profile_hi,
-            r.tight_lo,      r.tight_hi,
-            r.kind,          r.witness,
-            r.witness_place, r.note};
-}
 
 // A CSV field: quoted when it holds a comma, quote or line break; a text
 // that a spreadsheet would run as a formula (= + - @ tab CR first) and that
@@ -94,20 +81,16 @@ void write_text(const fs::path &p, const std::string &text) {
 void write_results(const fs::path &dir, const std::vector<ReportRow> &rows, const ReportOptions &o,
                    const std::vector<std::string> &skipped, std::vector<std::string> &written) {
     std::string csv;
-    for (std::size_t k = 0; k < std::size(kColumns); ++k)
-        csv += (k ? "," : "") + std::string(kColumns[k]);
+    const auto &columns = report_columns();
+    for (std::size_t k = 0; k < columns.size(); ++k)
+        csv += (k ? "," : "") + columns[k];
     csv += "\n";
     nlohmann::json json_rows = nlohmann::json::array();
     for (const auto &r : rows) {
-        auto f = fields(r);
-        nlohmann::json row;
-        for (std::size_t k = 0; k < f.size(); ++k) {
+        auto f = report_fields(r);
+        for (std::size_t k = 0; k < f.size(); ++k)
             csv += (k ? "," : "") + csv_field(f[k]);
-            row[kColumns[k]] = f[k];
-        }
-        row["n"] = r.n;
-        row["words"] = r.words;
-        json_rows.push_back(row);
+        json_rows.push_back(to_json(r)); // the rows of `report --json` too
         csv += "\n";
     }
     write_text(dir / "results.csv", csv);

@@ -4,7 +4,7 @@
 // command line parses, asks, renders and exits with exit_code; nothing
 // else decides what an answer looks like: gap, bound, eval, certify (by
 // enumeration, layerwise, perturbation), tight, horizon, check, theorem,
-// and the summaries of compile, import and export.
+// report, and the summaries of compile, import and export.
 #pragma once
 
 #include "tempcert/bounds.hpp"
@@ -17,6 +17,7 @@
 #include "tempcert/layerwise.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/perturbation.hpp"
+#include "tempcert/report.hpp"
 #include "tempcert/theorems.hpp"
 #include "tempcert/trace.hpp"
 #include "tempcert/word.hpp"
@@ -271,5 +272,26 @@ struct ExportOutcome {
 
 nlohmann::ordered_json to_json(const ExportOutcome &c);
 std::string to_text(const ExportOutcome &c);
+
+// One row of a report (a case at one n), as results.json and `report
+// --json` write it: every column as text (kReportColumns), n and words as
+// numbers. Keys sorted, as results.json has always had them.
+nlohmann::json to_json(const ReportRow &r);
+// The columns in the order results.csv and report.md show them.
+const std::vector<std::string> &report_columns();
+std::vector<std::string> report_fields(const ReportRow &r); // one per column
+
+// A report written (docs/commands.md, report).
+struct ReportOutcome {
+    std::vector<std::string> files; // written, in the order written
+    std::vector<ReportRow> rows;
+    std::vector<std::string> skipped; // (case, n) no method reached, and why
+    std::size_t cases = 0;
+};
+
+// {"files", "rows": their number, "results": the rows as results.json has
+// them, "skipped"}
+nlohmann::ordered_json to_json(const ReportOutcome &r);
+std::string to_text(const ReportOutcome &r);
 
 } // namespace tempcert
