@@ -59,6 +59,25 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
     return *beta;
 }
 
+// Which end may be loose, and why: each is what its method can show, and
+// the true tight beta lies between them.
+std::string why_not_converged(const std::string &how, std::size_t lower_length, bool refuted) {
+    std::string upper =
+        how == "the perturbation argument"
+            ? "the upper end is the perturbation argument's, which bounds each head's TV from "
+              "its least gap less twice how far soft scores can move (proofs/perturbation.md)"
+            : "the upper end charges each head's competitors at its least gap over the layer's "
+              "value sets (Lemma GT, proofs/layerwise.md), more than a head whose competitors "
+              "sit at larger gaps needs";
+    std::string lower =
+        refuted ? "the lower end is refuted at layer 1 alone, on words up to " +
+                      std::to_string(lower_length) +
+                      ": refuting words of the later layers are not searched, so the model may "
+                      "need more"
+                : "no lower end was refuted";
+    return "not converged, either end may be loose: " + upper + "; " + lower;
+}
+
 } // namespace
 
 TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Rational &rel) {
@@ -95,6 +114,8 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
                   "] (symbolic, proofs/tight-bracket.md)";
     }
     t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
+    if (!t.converged)
+        t.note += "; " + why_not_converged(how, short_words.n, t.lo_witness.has_value());
     return t;
 }
 

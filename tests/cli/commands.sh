@@ -221,6 +221,10 @@ if [ -w /dev/full ]; then
     fi
 fi
 
+# a bracket that did not converge says which end may be loose, and why
+expect 3 'not converged, either end may be loose: the upper end charges .*Lemma GT.*the lower end is refuted at layer 1 alone' -- tight "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 1/100
+expect 3 'not converged, either end may be loose: the upper end is the perturbation argument' -- tight "$two" --n 1000 --eps 1/100
+
 # tempcert-check takes every resource limit tempcert's commands take, from
 # the one table (tempcert/limit_options.hpp): a model certified under a
 # raised limit can be checked under it too
