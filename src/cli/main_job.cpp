@@ -107,18 +107,11 @@ void print_tight(const Model &m, const CertifyOptions &o) {
 }
 
 // Beyond enumeration without exact rounding: the perturbation argument at
-// n = 10^4 (proofs/perturbation.md), its beta found, its certificate
+// n = big (proofs/perturbation.md), its beta found, its certificate
 // written and re-verified.
 void certify_case_perturbation(const Model &m, const std::string &id, const std::string &model_path,
-                               const CertifyOptions &o, const std::string &rounding_failure,
-                               Tally &tally) {
-    std::size_t big = shorter_job() ? 1000 : 10000;
-    PerturbationArgument arg(m, big, o.limits);
-    if (!arg.applies()) {
-        std::cout << "  layerwise method: does not apply (exact rounding: " << rounding_failure
-                  << "; perturbation bounds: " << arg.failure() << ")\n";
-        return;
-    }
+                               const CertifyOptions &o, const PerturbationArgument &arg,
+                               std::size_t big, Tally &tally) {
     std::optional<Rational> beta =
         arg.find_beta(o.eps, Criterion::Tv, o.precision.start, o.limits, Rational(1, 10000));
     if (!beta) {
@@ -142,16 +135,11 @@ void certify_case_perturbation(const Model &m, const std::string &id, const std:
     tally.add(pc.accepted);
 }
 
-// Beyond enumeration: the layerwise method and its certificate.
+// Beyond enumeration with exact rounding: the layerwise method and its
+// certificate.
 void certify_case_layerwise(const Model &m, const std::string &id, const std::string &model_path,
-                            const CertifyOptions &o, Tally &tally) {
-    std::size_t big = m.features_use_n() ? 500 : 100000;
-    if (shorter_job()) big = m.features_use_n() ? 40 : 1000;
-    LayerwiseResult lw = certify_layerwise(m, big, o.eps, o.limits);
-    if (!lw.applies) {
-        certify_case_perturbation(m, id, model_path, o, lw.failure, tally);
-        return;
-    }
+                            const CertifyOptions &o, const LayerwiseResult &lw, std::size_t big,
+                            Tally &tally) {
     LayerwiseVerdict lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), big, Criterion::Tv,
                                             o.precision.start);
     if (!lv.certificate_ready) {
@@ -170,6 +158,26 @@ void certify_case_layerwise(const Model &m, const std::string &id, const std::st
               << decimal_significant(lw.beta_up, 12, true) << " certified; " << lw_path << ": "
               << (lc.accepted ? "independently re-verified" : "REJECTED: " + lc.reason) << "\n";
     tally.add(lc.accepted);
+}
+
+// Beyond enumeration, by the method `certify` and `tight` choose there
+// (choose_layers_method): exact rounding, else the perturbation argument.
+void certify_case_beyond(const Model &m, const std::string &id, const std::string &model_path,
+                         const CertifyOptions &o, Tally &tally) {
+    std::size_t big = m.features_use_n() ? 500 : 100000;
+    if (shorter_job()) big = m.features_use_n() ? 40 : 1000;
+    LayersChoice choice = choose_layers_method(m, big, o.eps, o.limits, false);
+    switch (choice.method) {
+    case LayersMethod::ExactRounding:
+        certify_case_layerwise(m, id, model_path, o, choice.layerwise, big, tally);
+        return;
+    case LayersMethod::Perturbation:
+        certify_case_perturbation(m, id, model_path, o, *choice.perturbation, big, tally);
+        return;
+    case LayersMethod::Neither:
+        std::cout << "  layerwise method: does not apply (" << choice.why_neither() << ")\n";
+        return;
+    }
 }
 
 // The two reports: the bundled models, then the counting formulas
@@ -215,7 +223,7 @@ int run_cases(const Limits &lim, Tally &tally) {
                   << " as the manifest expects (hard and soft)\n";
         CertifyOptions o = certify_case(m, id, model_path, lim, tally);
         print_tight(m, o);
-        certify_case_layerwise(m, id, model_path, o, tally);
+        certify_case_beyond(m, id, model_path, o, tally);
         std::cout << "\n";
     }
     std::cout << "tempcert: " << tally.checks - tally.failures << " passed, " << tally.failures
