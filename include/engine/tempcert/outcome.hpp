@@ -274,7 +274,7 @@ nlohmann::ordered_json to_json(const ExportOutcome &c);
 std::string to_text(const ExportOutcome &c);
 
 // One row of a report (a case at one n), as results.json and `report
-// --json` write it: every column as text (kReportColumns), n and words as
+// --json` write it: every column as text (report_columns()), n and words as
 // numbers. Keys sorted, as results.json has always had them.
 nlohmann::json to_json(const ReportRow &r);
 // The columns in the order results.csv and report.md show them.
