@@ -1,6 +1,7 @@
 // certify without enumeration, by the layerwise method or the perturbation
 // argument: the runs, their certificates and renderings
 // (include/engine/tempcert/outcome.hpp).
+#include "render_parts.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/outcome.hpp"
@@ -25,15 +26,6 @@ void write_backed_certificate(const std::string &path, const CertJson &doc, cons
         throw LimitError("no certificate written: the checker could not verify it (" + out.reason +
                          ")");
     write_json_file(path, doc, &o.limits);
-}
-
-std::string claim_line(const Model &m, const CertifyOptions &o) {
-    return "model " + m.name + ", n <= " + std::to_string(o.n) + ", eps = " + to_string(o.eps) +
-           ", criterion " + to_string(o.criterion);
-}
-
-template <class Number> std::string gap_text(const std::optional<Number> &gap) {
-    return gap ? to_string(*gap) : std::string("inf");
 }
 
 std::string up(const Rational &q) {
@@ -84,7 +76,7 @@ Json to_json(const LayerwiseCertifyOutcome &c) {
         Json heads = Json::array();
         for (const auto &h : lw.layers[l].heads)
             heads.push_back(
-                {{"head", h.head}, {"min_gap", gap_text(h.min_gap)}, {"N", h.max_allowed}});
+                {{"head", h.head}, {"min_gap", app::gap_text(h.min_gap)}, {"N", h.max_allowed}});
         layers.push_back(
             {{"layer", l + 1},
              {"values", lw.layers[l].values},
@@ -111,12 +103,13 @@ Json to_json(const LayerwiseCertifyOutcome &c) {
 std::string to_text(const LayerwiseCertifyOutcome &c) {
     const LayerwiseResult &lw = c.analysis;
     std::ostringstream out;
-    out << claim_line(*c.model, c.options) << ", method layerwise (no enumeration)\n";
+    out << app::claim_line(*c.model, c.options.n, c.options.eps, c.options.criterion)
+        << ", method layerwise (no enumeration)\n";
     for (std::size_t l = 0; l < lw.layers.size(); ++l) {
         const auto &layer = lw.layers[l];
         out << "  layer " << l + 1 << ": " << layer.values << " hard values per position";
         for (const auto &h : layer.heads)
-            out << "; head " << h.head << " min gap " << gap_text(h.min_gap)
+            out << "; head " << h.head << " min gap " << app::gap_text(h.min_gap)
                 << ", N = " << h.max_allowed;
         if (!layer.heads.empty()) out << "; beta >= " << beta_shown_up(layer.beta) << " (Lemma GT)";
         if (!layer.heads.empty() && layer.has_profile)
@@ -210,14 +203,14 @@ Json to_json(const PerturbationCertifyOutcome &c) {
 std::string to_text(const PerturbationCertifyOutcome &c) {
     const PerturbationRun &run = c.run;
     std::ostringstream out;
-    out << claim_line(*c.model, c.options)
+    out << app::claim_line(*c.model, c.options.n, c.options.eps, c.options.criterion)
         << ", method layerwise (perturbation bounds, no enumeration)\n"
         << "  exact rounding does not apply: " << c.rounding_failure << "\n";
     for (std::size_t l = 0; l < run.layers.size(); ++l) {
         const PerturbedLayer &ly = run.layers[l];
         out << "  layer " << l + 1 << ": " << ly.values << " hard values per position";
         for (const auto &h : ly.heads) {
-            out << "; head " << h.gap.head << " min gap " << gap_text(h.gap.min_gap)
+            out << "; head " << h.gap.head << " min gap " << app::gap_text(h.gap.min_gap)
                 << ", N = " << h.gap.max_allowed << ", scores move <= " << up(h.score_dev)
                 << ", tv <= " << up(h.tv);
             if (h.spread > 0)

@@ -1,5 +1,6 @@
 // certify by enumeration, its certificate and its renderings
 // (include/engine/tempcert/outcome.hpp).
+#include "render_parts.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/outcome.hpp"
@@ -123,9 +124,8 @@ std::string to_text(const CertifyOutcome &c) {
     const CertifyOptions &o = c.options;
     const CertifyResult &r = c.result;
     std::ostringstream out;
-    out << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-        << ", criterion " << to_string(o.criterion) << ", method " << r.method << "\n";
-    out << "minimum gap " << (c.gaps.min_gap ? to_string(*c.gaps.min_gap) : std::string("inf"));
+    out << app::claim_line(m, o.n, o.eps, o.criterion) << ", method " << r.method << "\n";
+    out << "minimum gap " << app::gap_text(c.gaps.min_gap);
     if (!c.beta_gap.trivial)
         out << "; Lemma GT beta_gap = " << c.beta_gap.exact << " <= " << c.beta_gap.beta_decimal_up;
     out << "\nbeta = "

@@ -1,4 +1,5 @@
 // The gap and bound answers rendered (include/engine/tempcert/outcome.hpp).
+#include "render_parts.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/outcome.hpp"
@@ -52,7 +53,7 @@ nlohmann::ordered_json to_json(const GapOutcome &g) {
     return {{"model", m.name},
             {"n", g.n},
             {"heads", heads},
-            {"min_gap", g.report.min_gap ? to_string(*g.report.min_gap) : "inf"},
+            {"min_gap", app::gap_text(g.report.min_gap)},
             {"method", to_string(g.report.method)},
             {"words", g.report.words}};
 }
@@ -68,8 +69,8 @@ std::string to_text(const GapOutcome &g) {
            << " words of length 1.." << g.n << " (" << to_string(g.report.method) << ")\n";
     for (const auto &h : g.report.heads) {
         os << "  layer " << h.layer << " head " << h.head << " (" << to_string(h.kind) << ", "
-           << to_string(h.mask) << "): min gap "
-           << (h.min_gap ? to_string(*h.min_gap) : std::string("inf")) << ", N = " << h.max_allowed;
+           << to_string(h.mask) << "): min gap " << app::gap_text(h.min_gap)
+           << ", N = " << h.max_allowed;
         if (h.witness)
             os << "; witness " << format_word(h.witness->word, m.alphabet) << " query "
                << h.witness->query << " argmax " << argmax_text(h.witness->argmax) << " runner-up "
@@ -81,8 +82,7 @@ std::string to_text(const GapOutcome &g) {
                << argmax_text(h.tie->argmax)
                << " with different values: softmax cannot simulate this head\n";
     }
-    os << "model minimum gap: "
-       << (g.report.min_gap ? to_string(*g.report.min_gap) : std::string("inf"))
+    os << "model minimum gap: " << app::gap_text(g.report.min_gap)
        << (g.ties() ? "; tie check FAILED" : "; tie check passed") << "\n";
     return os.str();
 }

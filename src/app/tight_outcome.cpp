@@ -1,4 +1,5 @@
 // The tight (whole and per layer) and check answers rendered (include/engine/tempcert/outcome.hpp).
+#include "render_parts.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/outcome.hpp"
@@ -27,9 +28,6 @@ std::string lo_text(const TightResult &t) {
 std::string hi_text(const TightResult &t) {
     return decimal_significant(t.beta_hi, 15, true);
 }
-std::string min_gap_text(const TightResult &t) {
-    return t.gaps.min_gap ? to_string(*t.gaps.min_gap) : std::string("inf");
-}
 
 } // namespace
 
@@ -37,38 +35,33 @@ Json to_json(const TightOutcome &o) {
     const Model &m = *o.model;
     const TightResult &t = o.result;
     const bool p = profiled(t), g = gaps_known(t);
-    return {{"model", m.name},
-            {"n", o.n},
-            {"eps", to_string(o.eps)},
-            {"criterion", to_string(o.criterion)},
-            {"beta_lo", lo_text(t)},
-            {"beta_hi", hi_text(t)},
-            {"beta_lo_exact", to_string(t.beta_lo)},
-            {"beta_hi_exact", to_string(t.beta_hi)},
-            {"lo_witness",
-             t.lo_witness ? Json(format_word(t.lo_witness->word, m.alphabet)) : Json(nullptr)},
-            {"lo_violation", t.lo_witness ? violation_json(*t.lo_witness, m) : Json(nullptr)},
-            {"kind", to_string(t.kind)},
-            {"converged", t.converged},
-            {"profile_bound", p ? Json(decimal_significant(t.profile.bound.hi, 15, true)) : Json()},
-            {"profile_bound_bracket",
-             p ? Json::array({decimal_significant(t.profile.bound.lo, 15, false),
-                              decimal_significant(t.profile.bound.hi, 15, true)})
-               : Json()},
-            {"beta_gap", g ? Json(beta_shown_up(t.beta_gap)) : Json()},
-            {"min_gap", g ? Json(min_gap_text(t)) : Json()},
-            {"method", to_string(t.gaps.method)},
-            {"certify_runs", t.certify_runs},
-            {"note", t.note},
-            {"proof", "proofs/tight-bracket.md"}};
+    Json j{{"model", m.name},
+           {"n", o.n},
+           {"eps", to_string(o.eps)},
+           {"criterion", to_string(o.criterion)}};
+    app::add_bracket_json(j, t.beta_lo, t.beta_hi, t.lo_witness, m);
+    j.update(Json{
+        {"kind", to_string(t.kind)},
+        {"converged", t.converged},
+        {"profile_bound", p ? Json(decimal_significant(t.profile.bound.hi, 15, true)) : Json()},
+        {"profile_bound_bracket",
+         p ? Json::array({decimal_significant(t.profile.bound.lo, 15, false),
+                          decimal_significant(t.profile.bound.hi, 15, true)})
+           : Json()},
+        {"beta_gap", g ? Json(beta_shown_up(t.beta_gap)) : Json()},
+        {"min_gap", g ? Json(app::gap_text(t.gaps.min_gap)) : Json()},
+        {"method", to_string(t.gaps.method)},
+        {"certify_runs", t.certify_runs},
+        {"note", t.note},
+        {"proof", "proofs/tight-bracket.md"}});
+    return j;
 }
 
 std::string to_text(const TightOutcome &o) {
     const Model &m = *o.model;
     const TightResult &t = o.result;
     std::ostringstream out;
-    out << "model " << m.name << ", n <= " << o.n << ", eps = " << to_string(o.eps)
-        << ", criterion " << to_string(o.criterion) << "\n"
+    out << app::claim_line(m, o.n, o.eps, o.criterion) << "\n"
         << "tight beta in [" << lo_text(t) << ", " << hi_text(t) << "] (" << to_string(t.kind)
         << ")\n"
         << "  beta_hi " << hi_text(t) << ": certified for every word of length 1.." << o.n << "\n";
@@ -83,7 +76,7 @@ std::string to_text(const TightOutcome &o) {
         else
             out << "  profile bound: not computed (irrational scores)\n";
         out << "  Lemma GT beta_gap: " << beta_shown_up(t.beta_gap) << " (minimum gap "
-            << min_gap_text(t) << ")\n";
+            << app::gap_text(t.gaps.min_gap) << ")\n";
     }
     if (!t.note.empty()) out << "  note: " << t.note << "\n";
     return out.str();
@@ -102,18 +95,11 @@ Json to_json(const PerLayerTightOutcome &o) {
             layers.push_back({{"layer", l.layer}, {"heads", false}});
             continue;
         }
-        layers.push_back(
-            {{"layer", l.layer},
-             {"heads", true},
-             {"beta_lo", decimal_significant(l.beta_lo, 15, false)},
-             {"beta_hi", decimal_significant(l.beta_hi, 15, true)},
-             {"beta_lo_exact", to_string(l.beta_lo)},
-             {"beta_hi_exact", to_string(l.beta_hi)},
-             {"lo_witness",
-              l.lo_witness ? Json(format_word(l.lo_witness->word, m.alphabet)) : Json(nullptr)},
-             {"lo_violation", l.lo_witness ? violation_json(*l.lo_witness, m) : Json(nullptr)},
-             {"converged", l.converged},
-             {"note", l.note}});
+        Json layer{{"layer", l.layer}, {"heads", true}};
+        app::add_bracket_json(layer, l.beta_lo, l.beta_hi, l.lo_witness, m);
+        layer["converged"] = l.converged;
+        layer["note"] = l.note;
+        layers.push_back(layer);
     }
     return {{"model", m.name},
             {"n", o.n},
