@@ -37,7 +37,7 @@ nlohmann::json to_json(const ReportRow &r) {
 nlohmann::ordered_json to_json(const ReportOutcome &r) {
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
     for (const auto &row : r.rows)
-        results.push_back(nlohmann::ordered_json::parse(to_json(row).dump()));
+        results.push_back(nlohmann::ordered_json(to_json(row))); // keys stay sorted
     return {
         {"files", r.files}, {"rows", r.rows.size()}, {"results", results}, {"skipped", r.skipped}};
 }
