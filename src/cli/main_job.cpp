@@ -15,6 +15,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/method.hpp"
+#include "tempcert/outcome.hpp"
 #include "tempcert/perturbation.hpp"
 
 #include <nlohmann/json.hpp>
@@ -64,8 +65,21 @@ struct Tally {
     }
 };
 
-// Exhaustive certification at Lemma GT's beta up to n, its certificate
-// written and re-verified by the checker. Returns the options used.
+// Writes a certificate, reads it back with the checker and says so on the
+// line `what` begins; counts it.
+void write_and_recheck(const std::string &path, const CertJson &doc, const std::string &model_path,
+                       const CertifyOptions &o, const std::string &what, Tally &tally) {
+    write_json_file(path, doc);
+    ++tally.certificates;
+    CheckOutcome c = check_certificate(path, model_path, o.limits, o.precision);
+    std::cout << what << path << ": "
+              << (c.accepted ? "independently re-verified" : "REJECTED: " + c.reason) << "\n";
+    tally.add(c.accepted);
+}
+
+// Exhaustive certification at Lemma GT's beta up to n (as `certify`
+// computes it), its certificate written and re-verified by the checker.
+// Returns the options used.
 CertifyOptions certify_case(const Model &m, const std::string &id, const std::string &model_path,
                             const Limits &lim, Tally &tally) {
     CertifyOptions o;
@@ -73,24 +87,17 @@ CertifyOptions certify_case(const Model &m, const std::string &id, const std::st
     o.precision.budget = &lim;
     o.n = m.alphabet.size() == 2 ? (shorter_job() ? 6 : 8) : (shorter_job() ? 4 : 5);
     o.eps = Rational(1, 100);
-    GapReport gaps = min_gaps_exhaustive(m, o.n, o.limits, o.precision);
-    GapBound b = model_beta_gap(gaps, o.eps, o.precision.start);
-    std::string beta_text = to_string(beta_to_certify(b));
-    CertifyResult r = certify_auto(m, BetaSpec::parse(beta_text, m.layers.size()), o);
-    CertificateInput ci{&m, model_path, o, beta_text, "beta_gap", &b, &gaps, &r};
-    std::string cert_path = "certificates/" + id + ".certificate.json";
-    write_json_file(cert_path, certificate_json(ci));
-    ++tally.certificates;
-    CheckOutcome chk = check_certificate(cert_path, model_path, o.limits, o.precision);
+    CertifyOutcome c = certify_enumerating(m, model_path, o, std::nullopt);
+    const CertifyResult &r = c.result;
     std::cout << "  n <= " << o.n << ": minimum gap "
-              << (gaps.min_gap ? to_string(*gaps.min_gap) : std::string("inf"))
-              << ", Lemma GT beta = " << b.beta_decimal_up << ": " << to_string(r.verdict);
+              << (c.gaps.min_gap ? to_string(*c.gaps.min_gap) : std::string("inf"))
+              << ", Lemma GT beta = " << c.beta_gap.beta_decimal_up << ": " << to_string(r.verdict);
     if (r.counterexample)
         std::cout << " (counterexample " << format_word(r.counterexample->word, m.alphabet)
                   << ": soft errors of earlier layers shrink later gaps)";
-    std::cout << "\n  certificate " << cert_path << ": "
-              << (chk.accepted ? "independently re-verified" : "REJECTED: " + chk.reason) << "\n";
-    tally.add(chk.accepted);
+    std::cout << "\n";
+    write_and_recheck("certificates/" + id + ".certificate.json", certificate_of(c), model_path, o,
+                      "  certificate ", tally);
     return o;
 }
 
@@ -107,11 +114,11 @@ void print_tight(const Model &m, const CertifyOptions &o) {
 }
 
 // Beyond enumeration without exact rounding: the perturbation argument at
-// n = big (proofs/perturbation.md), its beta found, its certificate
-// written and re-verified.
+// o.n (proofs/perturbation.md), its beta found, its certificate written and
+// re-verified.
 void certify_case_perturbation(const Model &m, const std::string &id, const std::string &model_path,
                                const CertifyOptions &o, const PerturbationArgument &arg,
-                               std::size_t big, Tally &tally) {
+                               Tally &tally) {
     std::optional<Rational> beta =
         arg.find_beta(o.eps, Criterion::Tv, o.precision.start, o.limits, Rational(1, 10000));
     if (!beta) {
@@ -121,43 +128,34 @@ void certify_case_perturbation(const Model &m, const std::string &id, const std:
     }
     PerturbationRun run =
         arg.run(BetaSpec::constant(*beta), o.eps, Criterion::Tv, o.precision.start, o.limits);
-    CertifyOptions po = o;
-    po.n = big;
-    std::string path = "certificates/" + id + ".perturbation-certificate.json";
-    write_json_file(path, perturbation_certificate_json(m, model_path, run, po, to_string(*beta),
-                                                        "perturbation"));
-    ++tally.certificates;
-    CheckOutcome pc = check_certificate(path, model_path, po.limits, po.precision);
-    std::cout << "  n <= " << big << " (perturbation bounds, no enumeration; exact rounding does "
-              << "not apply): beta = " << decimal_significant(*beta, 12, true) << " certified; "
-              << path << ": "
-              << (pc.accepted ? "independently re-verified" : "REJECTED: " + pc.reason) << "\n";
-    tally.add(pc.accepted);
+    write_and_recheck(
+        "certificates/" + id + ".perturbation-certificate.json",
+        perturbation_certificate_json(m, model_path, run, o, to_string(*beta), "perturbation"),
+        model_path, o,
+        "  n <= " + std::to_string(o.n) +
+            " (perturbation bounds, no enumeration; exact rounding does not apply): beta = " +
+            decimal_significant(*beta, 12, true) + " certified; ",
+        tally);
 }
 
-// Beyond enumeration with exact rounding: the layerwise method and its
-// certificate.
+// Beyond enumeration with exact rounding: the layerwise method at o.n and
+// its certificate.
 void certify_case_layerwise(const Model &m, const std::string &id, const std::string &model_path,
-                            const CertifyOptions &o, const LayerwiseResult &lw, std::size_t big,
-                            Tally &tally) {
-    LayerwiseVerdict lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), big, Criterion::Tv,
+                            const CertifyOptions &o, const LayerwiseResult &lw, Tally &tally) {
+    LayerwiseVerdict lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, Criterion::Tv,
                                             o.precision.start);
     if (!lv.certificate_ready) {
-        std::cout << "  n <= " << big << " (layerwise): " << lv.certificate_shortfall << "\n";
+        std::cout << "  n <= " << o.n << " (layerwise): " << lv.certificate_shortfall << "\n";
         tally.add(false);
         return;
     }
-    CertifyOptions lo = o;
-    lo.n = big;
-    std::string lw_path = "certificates/" + id + ".layerwise-certificate.json";
-    write_json_file(lw_path, layerwise_certificate_json(m, model_path, lw, lo,
-                                                        to_string(lw.beta_up), "layerwise"));
-    ++tally.certificates;
-    CheckOutcome lc = check_certificate(lw_path, model_path, lo.limits, lo.precision);
-    std::cout << "  n <= " << big << " (layerwise, no enumeration): beta = "
-              << decimal_significant(lw.beta_up, 12, true) << " certified; " << lw_path << ": "
-              << (lc.accepted ? "independently re-verified" : "REJECTED: " + lc.reason) << "\n";
-    tally.add(lc.accepted);
+    write_and_recheck(
+        "certificates/" + id + ".layerwise-certificate.json",
+        layerwise_certificate_json(m, model_path, lw, o, to_string(lw.beta_up), "layerwise"),
+        model_path, o,
+        "  n <= " + std::to_string(o.n) + " (layerwise, no enumeration): beta = " +
+            decimal_significant(lw.beta_up, 12, true) + " certified; ",
+        tally);
 }
 
 // Beyond enumeration, by the method `certify` and `tight` choose there
@@ -166,13 +164,15 @@ void certify_case_beyond(const Model &m, const std::string &id, const std::strin
                          const CertifyOptions &o, Tally &tally) {
     std::size_t big = m.features_use_n() ? 500 : 100000;
     if (shorter_job()) big = m.features_use_n() ? 40 : 1000;
+    CertifyOptions at_big = o;
+    at_big.n = big;
     LayersChoice choice = choose_layers_method(m, big, o.eps, o.limits, false);
     switch (choice.method) {
     case LayersMethod::ExactRounding:
-        certify_case_layerwise(m, id, model_path, o, choice.layerwise, big, tally);
+        certify_case_layerwise(m, id, model_path, at_big, choice.layerwise, tally);
         return;
     case LayersMethod::Perturbation:
-        certify_case_perturbation(m, id, model_path, o, *choice.perturbation, big, tally);
+        certify_case_perturbation(m, id, model_path, at_big, *choice.perturbation, tally);
         return;
     case LayersMethod::Neither:
         std::cout << "  layerwise method: does not apply (" << choice.why_neither() << ")\n";
