@@ -28,10 +28,16 @@ std::optional<Real> least_layer_gap(const LayerwiseResult &lw, Prec prec) {
     return least;
 }
 
-// The upper end and how it was found, or Undecided naming both methods;
+// How the upper end was certified, in the note's words.
+const char *upper_text(LayersMethod used) {
+    return used == LayersMethod::Perturbation ? "the perturbation argument"
+                                              : "the layerwise method with exact rounding";
+}
+
+// The upper end and the method that certified it, or Undecided naming both;
 // `least_gap` from the layerwise method when exact rounding applies.
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
-                         std::string &how, std::optional<Real> &least_gap) {
+                         LayersMethod &used, std::optional<Real> &least_gap) {
     LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, false);
     const LayerwiseResult &lw = choice.layerwise;
     if (choice.method == LayersMethod::ExactRounding) {
@@ -39,7 +45,7 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
         LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, o.criterion,
                                                o.precision.start);
         if (v.verdict == Verdict::Certified) {
-            how = "the layerwise method with exact rounding";
+            used = LayersMethod::ExactRounding;
             return lw.beta_up;
         }
     }
@@ -55,15 +61,15 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
     std::optional<Rational> beta =
         arg.find_beta(o.eps, o.criterion, o.precision.start, o.limits, rel);
     if (!beta) throw Undecided("tight: the perturbation bounds close at no beta up to 2^64");
-    how = "the perturbation argument";
+    used = LayersMethod::Perturbation;
     return *beta;
 }
 
 // Which end may be loose, and why: each is what its method can show, and
 // the true tight beta lies between them.
-std::string why_not_converged(const std::string &how, std::size_t lower_length, bool refuted) {
+std::string why_not_converged(LayersMethod used, std::size_t lower_length, bool refuted) {
     std::string upper =
-        how == "the perturbation argument"
+        used == LayersMethod::Perturbation
             ? "the upper end is the perturbation argument's, which bounds each head's TV from "
               "its least gap less twice how far soft scores can move (proofs/perturbation.md)"
             : "the upper end charges each head's competitors at its least gap over the layer's "
@@ -84,10 +90,10 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
     TightResult t;
     t.kind = BracketKind::Bracket;
     t.gaps.method = GapMethod::Layerwise;
-    std::string how;
-    t.beta_hi = certified_upper(m, o, rel, how, t.gaps.min_gap);
+    LayersMethod used = LayersMethod::Neither;
+    t.beta_hi = certified_upper(m, o, rel, used, t.gaps.min_gap);
     t.beta_lo = 0;
-    t.note = "beta_hi certified by " + how + ", no enumeration";
+    t.note = std::string("beta_hi certified by ") + upper_text(used) + ", no enumeration";
     if (o.criterion != Criterion::Tv) {
         t.note += "; no lower end refuted (beyond enumeration only tv has one: layer 1 alone)";
         return t;
@@ -115,7 +121,7 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
     }
     t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
     if (!t.converged)
-        t.note += "; " + why_not_converged(how, short_words.n, t.lo_witness.has_value());
+        t.note += "; " + why_not_converged(used, short_words.n, t.lo_witness.has_value());
     return t;
 }
 
