@@ -3,6 +3,7 @@
 // beta = 9, eps = 1/100, criterion tv, certify with its filter and prefix
 // sharing, then check of the certificate it wrote (the checker's own soft
 // model and prefix walk). Threads: the argument (1 or 2) for both.
+#include "run_with_threads.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/check.hpp"
 
@@ -22,7 +23,7 @@ CertifyOptions options(unsigned threads) {
     CertifyOptions o;
     o.n = 14;
     o.eps = Rational(1, 100);
-    o.limits.threads = threads;
+    o.limits.run = run_with_threads(threads);
     return o;
 }
 
@@ -51,7 +52,7 @@ void BM_check(benchmark::State &state) {
     const std::string text = certificate_text(threads);
     for (auto _ : state) {
         Limits limits;
-        limits.threads = threads;
+        limits.run = run_with_threads(threads);
         CheckOutcome out = check_certificate_text(text, "bench", two_layer(), limits, {});
         if (!out.accepted) state.SkipWithError(out.reason.c_str());
     }

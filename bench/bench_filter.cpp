@@ -8,6 +8,7 @@
 // Every certification must certify; the benchmark fails otherwise.
 #include "../src/eval/attention_ops.hpp"
 #include "../src/eval/soft_filter.hpp"
+#include "run_with_threads.hpp"
 #include "tempcert/certify.hpp"
 
 #include <benchmark/benchmark.h>
@@ -116,7 +117,7 @@ void certify(benchmark::State &state, bool prefix, bool filter, unsigned threads
     o.eps = Rational(1, 100);
     o.allow_prefix = prefix;
     o.filter = filter;
-    o.limits.threads = threads;
+    o.limits.run = run_with_threads(threads);
     BetaSpec beta = BetaSpec::constant(Rational(9));
     for (auto _ : state) {
         CertifyResult r = certify_auto(two_layer(), beta, o);

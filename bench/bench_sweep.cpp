@@ -7,6 +7,7 @@
 // price of the certificate per core.
 #include "../src/eval/layer_ops.hpp"
 #include "../src/eval/soft_filter.hpp"
+#include "run_with_threads.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/mask.hpp"
 
@@ -265,7 +266,7 @@ void BM_sweep_certified(benchmark::State &state) {
     CertifyOptions o;
     o.n = job.n;
     o.eps = Rational(1, 100);
-    o.limits.threads = 1;
+    o.limits.run = run_with_threads(1);
     BetaSpec beta = BetaSpec::constant(Rational(job.beta));
     for (auto _ : state) {
         CertifyResult r = certify_auto(model(job.name), beta, o);

@@ -3,6 +3,7 @@
 // each on 1 and 2 threads, and exhaustive enumeration at the largest n it
 // can do in similar time, for scale. Layerwise certification of the
 // three-layer rounded case at n = 1000, 10000 and 100000 on 1 and 2 threads.
+#include "run_with_threads.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -21,7 +22,7 @@ const Model &four_symbols() {
 // Args: n, threads, closed form (0 or 1).
 void BM_symbolic_gap(benchmark::State &state) {
     SymbolicOptions o;
-    o.limits.threads = static_cast<unsigned>(state.range(1));
+    o.limits.run = run_with_threads(static_cast<unsigned>(state.range(1)));
     o.closed_form = state.range(2) != 0;
     for (auto _ : state) {
         SymbolicReport r =
@@ -37,7 +38,7 @@ void BM_symbolic_gap(benchmark::State &state) {
 // length up to n, one thread. Args: n.
 void BM_symbolic_profile(benchmark::State &state) {
     SymbolicOptions o;
-    o.limits.threads = 1;
+    o.limits.run = run_with_threads(1);
     o.eps = Rational(1, 100);
     o.rel = Rational(1, 1000000);
     for (auto _ : state) {
@@ -58,7 +59,7 @@ void BM_layerwise(benchmark::State &state) {
     static const Model m = load_model_file(
         std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/prev-a-earlier-b.json", Limits{});
     Limits lim;
-    lim.threads = static_cast<unsigned>(state.range(1));
+    lim.run = run_with_threads(static_cast<unsigned>(state.range(1)));
     for (auto _ : state) {
         LayerwiseResult r =
             certify_layerwise(m, static_cast<std::size_t>(state.range(0)), Rational(1, 100), lim);

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <future>
 #include <iostream>
@@ -58,10 +59,11 @@ struct Progress {
 
 // Waits for the command without the GIL; between waits (every `poll`), lets
 // Python deliver signals (KeyboardInterrupt) and calls `progress`. A Python
-// exception there interrupts the command, waits for it to stop (it polls the
-// flag between units of work, well within a second) and propagates.
+// exception there sets the command's `stop` flag, waits for it to stop (it
+// polls the flag between units of work, well within a second) and
+// propagates.
 void wait_for(std::future<int> &result, const py::object &progress, Progress &state,
-              std::chrono::milliseconds poll) {
+              std::chrono::milliseconds poll, volatile std::sig_atomic_t &stop) {
     for (;;) {
         std::future_status status;
         {
@@ -74,7 +76,7 @@ void wait_for(std::future<int> &result, const py::object &progress, Progress &st
             if (!progress.is_none() && state.fresh.exchange(false, std::memory_order_acquire))
                 progress(state.done.load(), state.total.load());
         } catch (...) {
-            cli::request_interrupt();
+            stop = 1;
             py::gil_scoped_release release;
             result.wait();
             throw;
@@ -129,9 +131,10 @@ Finished run_command(const std::vector<std::string> &args, const py::object &pro
         py::gil_scoped_release release;
         lock.lock();
     }
-    cli::clear_interrupt();
     Progress state;
+    volatile std::sig_atomic_t stop = 0; // this call's own interrupt flag
     cli::RunContext context;
+    context.interrupted = &stop;
     context.progress = [&state](std::uint64_t done, std::uint64_t total) {
         state.done.store(done, std::memory_order_relaxed);
         state.total.store(total, std::memory_order_relaxed);
@@ -145,7 +148,7 @@ Finished run_command(const std::vector<std::string> &args, const py::object &pro
     std::thread worker(std::move(task));
     try {
         wait_for(result, progress, state,
-                 std::chrono::milliseconds(static_cast<long>(poll_seconds * 1000)));
+                 std::chrono::milliseconds(static_cast<long>(poll_seconds * 1000)), stop);
     } catch (...) {
         worker.join();
         throw;

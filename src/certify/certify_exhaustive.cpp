@@ -34,7 +34,7 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
     bool undecided = false;
     for_each_word(m.alphabet.size(), o.n, [&](const Word &w) {
         check_budget(o.limits);
-        if (o.limits.progress) o.limits.progress(r.words, total);
+        o.limits.progress(r.words, total);
         Violation v;
         Prec used = 0;
         Tri t = certify_word(m, w, beta, o, v, used, &r.bindings);

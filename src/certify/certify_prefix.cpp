@@ -368,7 +368,7 @@ class ProgressReporter {
   public:
     ProgressReporter(const Limits &limits, const std::atomic<std::uint64_t> &visited,
                      std::uint64_t total) {
-        if (!limits.progress) return;
+        if (!limits.run || !limits.run->progress) return;
         thread_ = std::thread([this, &limits, &visited, total] {
             while (!done_.load()) {
                 limits.progress(visited.load(), total);

@@ -359,7 +359,7 @@ void check_certified(const OJson &cert, const Model &m, const Claim &c, const Li
     if (!by_prefix)
         for_each_word(m.alphabet.size(), c.n, [&](const Word &w) {
             check_budget(limits);
-            if (limits.progress) limits.progress(out.words, words);
+            limits.progress(out.words, words);
             std::string where;
             Tri t = judge_whole(w, where);
             ++out.words;

@@ -24,7 +24,7 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta);
 // split into tasks by a fixed prefix length (independent of --threads):
 // task 0, the words up to that length, runs first in this thread; then
 // ready(count) is called, and tasks 1..count-1 (the words below each prefix
-// task 0 let through) run on limits.threads threads, each task on one
+// task 0 let through) run on limits.threads() threads, each task on one
 // thread at a time, in depth-first order within it. Under MPI the tasks
 // 1..count-1 are spread over the ranks (src/distributed/ranks.hpp):
 // pack(task) gives a task's result as bytes on the rank that ran it, and

@@ -29,7 +29,6 @@ int run_import(const Args &args) {
                          "expected the layout and a file: tempcert import tracr FILE.safetensors");
     if (!vm.count("output")) throw InputError("", "-o", "expected -o MODEL, the file to write");
     const std::string &path = inputs[1];
-    note_input_file(path);
     Model m = import_tracr(read_safetensors(path, common.limits), common.limits);
     std::string description =
         "Imported by tempcert from " + path +

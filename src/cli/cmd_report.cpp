@@ -148,7 +148,8 @@ int run_report(const Args &args) {
     std::vector<std::string> wanted;
     if (vm.count("cases")) wanted = vm["cases"].as<std::vector<std::string>>();
     std::vector<ReportCase> cases = load_cases(wanted, common.limits);
-    check_output_directory(vm["out"].as<std::string>(), kReportFormat); // before the long part
+    check_output_directory(vm["out"].as<std::string>(), kReportFormat,
+                           &common.limits); // before the long part
     if (const ProgressHook &hook = current_run().progress)
         o.progress = [hook](std::size_t k, std::size_t total, const std::string &, std::size_t) {
             hook(k, total);

@@ -62,15 +62,6 @@ int run_command(const Args &args) {
 extern "C" void on_sigint(int) {
     g_interrupted = 1;
 }
-void request_interrupt() {
-    g_interrupted = 1;
-}
-void clear_interrupt() {
-    g_interrupted = 0;
-}
-const volatile std::sig_atomic_t *interrupt_flag() {
-    return &g_interrupted;
-}
 
 std::string cases_dir() {
     if (const char *env = std::getenv("TEMPCERT_CASES")) return env;
@@ -88,11 +79,12 @@ void usage(std::ostream &os) {
 }
 
 int dispatch(const Args &args, const RunContext &run) {
-    RunScope scope(run);
+    Run state; // this command's deadline, threads, progress and inputs, nobody else's
+    state.interrupted = run.interrupted ? run.interrupted : &g_interrupted;
+    RunScope scope(run, state);
     struct ReleaseOutput { // whatever way the command ends
         ~ReleaseOutput() { release_standard_output(); }
     } release;
-    InputScope inputs; // this command's inputs only, not an earlier call's
     // messages may echo input (a name, a symbol): escaped, never raw
     auto say = [](const std::string &text) {
         std::cerr << printable("tempcert: " + text, true) << "\n";

@@ -21,11 +21,9 @@ int dispatch(const Args &args, const RunContext &run = {});
 // Prints the list of commands (tempcert --help).
 void usage(std::ostream &os);
 
-// Interruption: the SIGINT handler of the executable and the Python module's
-// KeyboardInterrupt both set one flag that every long loop polls through
-// Limits::interrupted; clear_interrupt() re-arms it before a run.
+// The executable's SIGINT handler: sets the flag of the runs whose context
+// names no flag of its own, which every long loop polls through
+// Limits::run (the Python module gives each call its own flag instead).
 extern "C" void on_sigint(int);
-void request_interrupt();
-void clear_interrupt();
 
 } // namespace tempcert::cli

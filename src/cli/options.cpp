@@ -33,22 +33,17 @@ Common read_common_options(const po::variables_map &vm) {
     Common c;
     c.json = vm["json"].as<bool>();
     c.limits.prec_cap = static_cast<long>(vm["prec-cap"].as<long long>());
-    double budget = vm["time-limit"].as<double>();
-    if (budget > 0) {
-        c.limits.time_limit_seconds = budget;
-        c.limits.deadline = std::chrono::steady_clock::now() +
-                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                std::chrono::duration<double>(budget));
-    }
-    c.limits.interrupted = interrupt_flag();
+    Run &run = current_run_state();
+    c.limits.run = &run;
+    run.set_time_limit(vm["time-limit"].as<double>());
     if (const ProgressHook &hook = current_run().progress) {
-        c.limits.progress = hook;
+        run.progress = hook;
     } else if (isatty(STDERR_FILENO) || progress_asked()) {
         // A progress line on the terminal, at most every 200 ms; nothing when
         // piped unless TEMPCERT_PROGRESS=1 (under mpirun, where standard error
         // is always a pipe: rank 0's line counts every rank's words).
         auto last = std::make_shared<std::chrono::steady_clock::time_point>();
-        c.limits.progress = [last](std::uint64_t done, std::uint64_t total) {
+        run.progress = [last](std::uint64_t done, std::uint64_t total) {
             auto now = std::chrono::steady_clock::now();
             if (now - *last < std::chrono::milliseconds(200) && done + 1 < total) return;
             *last = now;
@@ -61,7 +56,7 @@ Common read_common_options(const po::variables_map &vm) {
     }
     c.precision.cap = c.limits.prec_cap;
     // counts are read signed, so that -1 is reported as -1 (an unsigned read wraps it)
-    c.limits.threads = static_cast<unsigned>(vm["threads"].as<long long>());
+    run.threads = static_cast<unsigned>(vm["threads"].as<long long>());
     for (const auto &row : option_table())
         if (row.limit) c.limits.*row.limit = static_cast<std::size_t>(vm[row.name].as<long long>());
     return c;

@@ -19,9 +19,6 @@ namespace tempcert::cli {
 
 namespace po = boost::program_options;
 
-// The flag the SIGINT handler sets (installed by main).
-const volatile std::sig_atomic_t *interrupt_flag();
-
 struct Common {
     Limits limits;
     PrecisionPolicy precision;

@@ -10,6 +10,7 @@ namespace {
 // One per thread: the Python module runs each call on a worker thread of
 // its own, the executable its one command on the main thread.
 thread_local const RunContext *t_current = nullptr;
+thread_local Run *t_current_run = nullptr;
 
 } // namespace
 
@@ -18,12 +19,19 @@ const RunContext &current_run() {
     return t_current ? *t_current : kNone;
 }
 
-RunScope::RunScope(const RunContext &ctx) : outer_(t_current) {
+Run &current_run_state() {
+    thread_local Run own;
+    return t_current_run ? *t_current_run : own;
+}
+
+RunScope::RunScope(const RunContext &ctx, Run &run) : outer_(t_current), outer_run_(t_current_run) {
     t_current = &ctx;
+    t_current_run = &run;
 }
 
 RunScope::~RunScope() {
     t_current = outer_;
+    t_current_run = outer_run_;
 }
 
 void emit_json(const nlohmann::ordered_json &doc) {

@@ -50,21 +50,17 @@ int run_on_ranks(int *argc, char ***argv, const char *program, const std::functi
 int rank_index(); // 0 without MPI
 int rank_count(); // 1 without MPI
 
-// Folds bytes every rank must have read alike (the input files, the command
-// line) into this process's digest of its inputs. run_tasks_everywhere
-// refuses to go on when the ranks' digests or task counts differ (a file
-// changed or not shared between machines), since their tasks would then
-// not fit together.
-void note_input_bytes(std::string_view bytes);
-
-// Runs task(0..count-1), each once, on some rank with limits.threads
+// Runs task(0..count-1), each once, on some rank with limits.threads()
 // workers there; tasks are handed out in order: rank 0's workers take them one at a
 // time, and a rank that asks (while it holds fewer than 2 x `threads`
 // waiting tasks) gets a run of them, a share of what is left (at most 256,
 // down to one at the end).
 // After a task ran, pack(i) turns its result into bytes; when every task
 // ran, each rank calls unpack(i, bytes) for each task another rank ran.
-// Every rank checks that each task ran exactly once. A task that throws
+// First the ranks compare the task count and the digest of the files the
+// run read (InputRegistry::digest): a file that changed or is not shared
+// between machines would make tasks that do not fit together, so that is
+// refused. Every rank checks that each task ran exactly once. A task that throws
 // stops the handing out; every rank then throws the error of the
 // lowest-numbered failed task (as run_tasks does), rebuilt from its kind
 // and message. Waits on other ranks poll the run's budget: a second after

@@ -8,9 +8,6 @@
 
 namespace tempcert::detail {
 
-// One process: nothing to compare the inputs with.
-void note_input_bytes(std::string_view) {}
-
 std::string start_ranks(int *, char ***, const char *) {
     if (launched_ranks() > 1)
         return "this tempcert was built without MPI, so each of the " +
@@ -32,7 +29,7 @@ void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<std::string(std::size_t)> &,
                           const std::function<void(std::size_t, ByteReader &)> &,
                           std::atomic<std::uint64_t> *) {
-    run_tasks(count, limits.threads, task);
+    run_tasks(count, limits.threads(), task);
 }
 
 } // namespace tempcert::detail

@@ -27,24 +27,14 @@ namespace tempcert::detail {
 
 namespace {
 
-std::atomic<std::uint64_t> g_input_digest{0xcbf29ce484222325ull}; // FNV-1a offset basis
-
-} // namespace
-
-void note_input_bytes(std::string_view bytes) {
-    std::uint64_t h = g_input_digest.load();
-    for (unsigned char c : bytes)
-        h = (h ^ c) * 0x100000001b3ull;
-    g_input_digest = (h ^ bytes.size()) * 0x100000001b3ull;
-}
-
-namespace {
-
 bool g_started = false;
 const char *g_program = "tempcert"; // for the message of a rank that ends the job
 int g_rank = 0, g_size = 1;
 MPI_Comm g_exit_comm = MPI_COMM_NULL; // the end's barrier, apart from the work's collectives
 int g_stderr = -1;                    // ranks other than 0: the standard error mpirun gave them
+// FNV-1a over the process's command line: the ranks compare it (and the
+// run's inputs, InputRegistry::digest) before they share out work
+std::uint64_t g_command_line_digest = 0xcbf29ce484222325ull;
 
 // What this rank wrote to its standard error (kept aside), on the one
 // mpirun shows, before it ends the job alone.
@@ -179,9 +169,10 @@ class BudgetedWait {
   private:
     // a second after the deadline or the interrupt
     bool given_up() {
+        const Run *run = limits_.run;
         const bool spent =
-            (limits_.interrupted && *limits_.interrupted) ||
-            (limits_.deadline && std::chrono::steady_clock::now() > *limits_.deadline);
+            run && ((run->interrupted && *run->interrupted) ||
+                    (run->deadline && std::chrono::steady_clock::now() > *run->deadline));
         if (!spent) return false;
         const auto now = std::chrono::steady_clock::now();
         if (!spent_since_) spent_since_ = now;
@@ -370,8 +361,12 @@ std::string start_ranks(int *argc, char ***argv, const char *program) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     g_started = true;
-    for (int i = 0; i < *argc; ++i)
-        note_input_bytes((*argv)[i]);
+    for (int i = 0; i < *argc; ++i) {
+        for (const char *c = (*argv)[i]; *c; ++c)
+            g_command_line_digest =
+                (g_command_line_digest ^ static_cast<unsigned char>(*c)) * 0x100000001b3ull;
+        g_command_line_digest = (g_command_line_digest ^ 0) * 0x100000001b3ull; // the end of one
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);
@@ -425,17 +420,18 @@ void run_tasks_everywhere(std::size_t count, const Limits &limits,
                           const std::function<std::string(std::size_t)> &pack,
                           const std::function<void(std::size_t, ByteReader &)> &unpack,
                           std::atomic<std::uint64_t> *progress) {
-    unsigned threads = limits.threads;
+    unsigned threads = limits.threads();
     if (!g_started || g_size < 2) return run_tasks(count, threads, task);
     BudgetedWait budget(limits);
     // every rank must have the same tasks: the same count from the same inputs
-    std::uint64_t mine[2] = {count, g_input_digest.load()}, low[2], high[2];
+    const std::uint64_t digest = limits.run ? limits.run->inputs.digest() : 0;
+    std::uint64_t mine[3] = {count, digest, g_command_line_digest}, low[3], high[3];
     MPI_Request agreed[2];
-    MPI_Iallreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD, &agreed[0]);
-    MPI_Iallreduce(mine, high, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &agreed[1]);
+    MPI_Iallreduce(mine, low, 3, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD, &agreed[0]);
+    MPI_Iallreduce(mine, high, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &agreed[1]);
     wait_for(agreed[0], budget);
     wait_for(agreed[1], budget);
-    if (low[0] != high[0] || low[1] != high[1])
+    if (low[0] != high[0] || low[1] != high[1] || low[2] != high[2])
         throw InputError("", "mpirun",
                          "the ranks read different inputs (a file differs between them, or "
                          "changed while they read it); every rank must see the same files");

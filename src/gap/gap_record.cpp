@@ -79,7 +79,7 @@ GapReport min_gaps_plain(const Model &m, std::size_t n, const Limits &limits,
     report.method = GapMethod::Exhaustive;
     for_each_word(m.alphabet.size(), n, [&](const Word &w) {
         check_budget(limits);
-        if (limits.progress) limits.progress(report.words, count_words(m.alphabet.size(), n));
+        limits.progress(report.words, count_words(m.alphabet.size(), n));
         Trace t = evaluate_hard(m, w, policy);
         record_gaps(report, t, w, m, t.prec);
         ++report.words;

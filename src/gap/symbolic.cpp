@@ -105,7 +105,7 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     t.KP.resize(n + 1);
     t.VP.resize(n + 1);
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
-    detail::run_tasks(chunks, n >= chunk ? limits.threads : 1, [&](std::size_t c) {
+    detail::run_tasks(chunks, n >= chunk ? limits.threads() : 1, [&](std::size_t c) {
         // 10^7 positions take seconds: within the run's budget (docs/reliability.md, Long steps
         // obey Ctrl-C)
         check_budget(limits);
@@ -526,8 +526,9 @@ class HeadScanner {
             scan_length(len, first, len, *fixed_, fixed_affine_, scan);
             return;
         }
-        Limits one_thread; // tables inside a task: the tasks are the parallel part
-        one_thread.threads = 1;
+        // tables inside a task on one thread (no run: the tasks are the
+        // parallel part, and the run's budget is checked between them)
+        const Limits one_thread;
         Tables local = tables(m_, head_, len, one_thread);
         std::optional<AffineHead> ah = closed_form(local);
         if (ah) used_closed_form_ = true;
@@ -664,7 +665,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
         const std::size_t tasks = std::min(kSymbolicTasks, units);
         const std::vector<std::size_t> cut = task_cuts(units, tasks, hs.one_length());
         std::vector<Scan> parts(tasks);
-        detail::run_tasks(tasks, opt.limits.threads, [&](std::size_t x) {
+        detail::run_tasks(tasks, opt.limits.threads(), [&](std::size_t x) {
             for (std::size_t u = cut[x]; u < cut[x + 1]; ++u)
                 hs.scan_unit(u, first, parts[x]);
         });

@@ -1,61 +1,44 @@
-// The files a command reads: see include/kernel/tempcert/input_registry.hpp.
+// The files one run reads: see include/kernel/tempcert/input_registry.hpp.
 #include "tempcert/input_registry.hpp"
 #include "tempcert/error.hpp"
 
-#include <mutex>
-#include <set>
 #include <sys/stat.h>
-#include <utility>
 
 namespace tempcert {
 
-namespace {
-
 namespace fs = std::filesystem;
 
-std::mutex g_inputs_mutex;
-std::set<std::pair<dev_t, ino_t>> g_inputs; // (device, inode) of every input read
-std::vector<fs::path> g_input_paths;        // and its path, links followed
-
-void forget_inputs() {
-    std::lock_guard lock(g_inputs_mutex);
-    g_inputs.clear();
-    g_input_paths.clear();
-}
-
-} // namespace
-
-void note_input_file(const std::string &path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return;
+void InputRegistry::note(const std::string &path, dev_t device, ino_t inode,
+                         std::string_view bytes) {
     std::error_code ec;
     fs::path canonical = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    std::lock_guard lock(g_inputs_mutex);
-    g_inputs.insert({st.st_dev, st.st_ino});
-    if (!ec) g_input_paths.push_back(canonical);
+    std::lock_guard lock(mutex_);
+    files_.insert({device, inode});
+    if (!ec) paths_.push_back(canonical);
+    std::uint64_t h = digest_;
+    for (unsigned char c : bytes)
+        h = (h ^ c) * 0x100000001b3ull;
+    digest_ = (h ^ bytes.size()) * 0x100000001b3ull;
 }
 
-InputScope::InputScope() {
-    forget_inputs();
-}
-
-InputScope::~InputScope() {
-    forget_inputs();
-}
-
-void refuse_input_as_output(const std::string &path) {
+void InputRegistry::refuse_as_output(const std::string &path) const {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return;
-    std::lock_guard lock(g_inputs_mutex);
-    if (S_ISREG(st.st_mode) && g_inputs.count({st.st_dev, st.st_ino}))
+    std::lock_guard lock(mutex_);
+    if (S_ISREG(st.st_mode) && files_.count({st.st_dev, st.st_ino}))
         throw InputError(path, "",
                          "is also an input of this command; refusing to overwrite it "
                          "(name another output file)");
 }
 
-std::vector<fs::path> input_paths() {
-    std::lock_guard lock(g_inputs_mutex);
-    return g_input_paths;
+std::vector<fs::path> InputRegistry::paths() const {
+    std::lock_guard lock(mutex_);
+    return paths_;
+}
+
+std::uint64_t InputRegistry::digest() const {
+    std::lock_guard lock(mutex_);
+    return digest_;
 }
 
 } // namespace tempcert

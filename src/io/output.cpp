@@ -143,13 +143,18 @@ mode_t output_mode(const struct stat *existing) {
     return 0666 & ~current_umask();
 }
 
-Staged stage(const std::string &path, const std::string &text) {
+// The inputs of the budget's run (none in library use without a run).
+const InputRegistry *inputs_of(const Limits *budget) {
+    return budget && budget->run ? &budget->run->inputs : nullptr;
+}
+
+Staged stage(const std::string &path, const std::string &text, const InputRegistry *inputs) {
     if (path.empty()) throw InputError("", "-o", "expected an output file name");
     if (auto fd = descriptor_of(path)) {
         Staged st{path, path, "", text, *fd};
         return st;
     }
-    refuse_input_as_output(path);
+    if (inputs) inputs->refuse_as_output(path);
     Staged st{path, resolve_links(path), "", "", -1};
     struct stat info {};
     bool exists = ::stat(st.target.c_str(), &info) == 0;
@@ -217,7 +222,8 @@ void write_output_files(const std::vector<std::pair<std::string, std::string>> &
     std::vector<Staged> staged;
     try {
         for (const auto &[path, text] : files) {
-            Staged next = path == "-" ? Staged{path, path, "", text, 1} : stage(path, text);
+            Staged next = path == "-" ? Staged{path, path, "", text, 1}
+                                      : stage(path, text, inputs_of(budget));
             for (const auto &s : staged)
                 if (s.shown == path || s.target == next.target || (s.fd >= 0 && s.fd == next.fd)) {
                     if (!next.tmp.empty()) ::unlink(next.tmp.c_str());
@@ -315,7 +321,8 @@ std::optional<DirectoryMarker> owned_marker(const std::string &shown, const fs::
 // Refuses a directory tempcert may not write into: the current directory
 // or one containing it, one containing an input of this command, a file,
 // a non-empty directory without the marker.
-void check_directory(const std::string &shown, const fs::path &dir, const std::string &format) {
+void check_directory(const std::string &shown, const fs::path &dir, const std::string &format,
+                     const InputRegistry *inputs) {
     std::error_code ec;
     const fs::path cwd = fs::weakly_canonical(fs::current_path(ec), ec);
     auto within = [](const fs::path &inner, const fs::path &outer) {
@@ -326,7 +333,7 @@ void check_directory(const std::string &shown, const fs::path &dir, const std::s
         throw InputError(shown, "",
                          "is the current directory or contains it; name a directory for the "
                          "output below it");
-    for (const auto &input : input_paths())
+    for (const auto &input : inputs ? inputs->paths() : std::vector<fs::path>{})
         if (within(input, dir))
             throw InputError(shown, "",
                              "contains " + input.string() +
@@ -406,15 +413,17 @@ void replace_owned_files(const std::string &shown, const fs::path &dir, const fs
 
 } // namespace
 
-void check_output_directory(const std::string &shown, const std::string &format) {
-    check_directory(shown, output_directory_path(shown), format);
+void check_output_directory(const std::string &shown, const std::string &format,
+                            const Limits *budget) {
+    check_directory(shown, output_directory_path(shown), format, inputs_of(budget));
 }
 
 void write_output_directory(const std::string &shown, const std::string &format,
-                            const std::function<void(const std::string &)> &fill) {
+                            const std::function<void(const std::string &)> &fill,
+                            const Limits *budget) {
     if (detail::rank_index() != 0) return; // under MPI, rank 0 writes for the job
     const fs::path dir = output_directory_path(shown);
-    check_directory(shown, dir, format);
+    check_directory(shown, dir, format, inputs_of(budget));
     std::error_code ec;
     fs::create_directories(dir.parent_path(), ec);
     std::string tmpl =

@@ -15,10 +15,20 @@ std::string seconds(double s) {
 }
 } // namespace
 
+void Run::set_time_limit(double s) {
+    if (s <= 0) return;
+    time_limit_seconds = s;
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(s));
+}
+
 void check_budget(const Limits &limits) {
-    if (limits.interrupted && *limits.interrupted) throw Interrupted{};
-    if (limits.deadline && std::chrono::steady_clock::now() > *limits.deadline)
-        throw LimitError("the wall-clock budget of " + seconds(limits.time_limit_seconds) +
+    const Run *run = limits.run;
+    if (!run) return;
+    if (run->interrupted && *run->interrupted) throw Interrupted{};
+    if (run->deadline && std::chrono::steady_clock::now() > *run->deadline)
+        throw LimitError("the wall-clock budget of " + seconds(run->time_limit_seconds) +
                          " s is spent (--time-limit); nothing was certified");
 }
 

@@ -4,10 +4,9 @@
 // chunks; between chunks the wall-clock budget and SIGINT are checked, so a FIFO nobody writes to
 // stops on Ctrl-C or --time-limit, and a stream that never ends is refused once it passes
 // --max-file-bytes.
-#include "../distributed/ranks.hpp"
 #include "json_source.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/input_registry.hpp"
+#include "tempcert/limits.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -49,7 +48,6 @@ std::string read_text_file(const std::string &path, std::size_t max_bytes, const
                                         " bytes, more than the limit " + std::to_string(max_bytes) +
                                         " (--max-file-bytes)")
                              .message());
-    note_input_file(path);
     std::string text;
     char buf[1 << 16];
     for (;;) {
@@ -69,7 +67,8 @@ std::string read_text_file(const std::string &path, std::size_t max_bytes, const
             throw LimitError(InputError(path, "", too_large(max_bytes)).message());
         text.append(buf, static_cast<std::size_t>(got));
     }
-    detail::note_input_bytes(text); // under MPI, every rank must read the same
+    // for refusing it as an output and, under MPI, for comparing the ranks' inputs
+    if (budget && budget->run) budget->run->inputs.note(path, st.st_dev, st.st_ino, text);
     return text;
 }
 

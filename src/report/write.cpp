@@ -205,16 +205,19 @@ std::vector<std::string> write_report(const std::string &dir_text,
     std::string proofs = fs::relative(proofs_dir, final_dir, ec).string();
     if (ec || proofs.empty()) proofs = proofs_dir.string();
     std::vector<std::string> written;
-    write_output_directory(dir_text, kReportFormat, [&](const std::string &tmp) {
-        const fs::path dir = tmp;
-        const std::vector<std::string> stems = plot_stems(cases);
-        write_results(dir, rows, o, skipped, written);
-        write_plots(dir, cases, rows, o, stems, written);
-        write_text(dir / "report.md", report_markdown(cases, rows, o, skipped, stems, proofs));
-        write_text(dir / "report.html", report::report_html(cases, rows, o, skipped, proofs));
-        written.insert(written.begin(), (dir / "report.html").string());
-        written.insert(written.begin(), (dir / "report.md").string());
-    });
+    write_output_directory(
+        dir_text, kReportFormat,
+        [&](const std::string &tmp) {
+            const fs::path dir = tmp;
+            const std::vector<std::string> stems = plot_stems(cases);
+            write_results(dir, rows, o, skipped, written);
+            write_plots(dir, cases, rows, o, stems, written);
+            write_text(dir / "report.md", report_markdown(cases, rows, o, skipped, stems, proofs));
+            write_text(dir / "report.html", report::report_html(cases, rows, o, skipped, proofs));
+            written.insert(written.begin(), (dir / "report.html").string());
+            written.insert(written.begin(), (dir / "report.md").string());
+        },
+        &o.limits);
     // the files as they now stand in the final directory
     for (auto &w : written)
         w = (final_dir / fs::path(w).filename()).string();

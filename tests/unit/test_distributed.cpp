@@ -120,8 +120,10 @@ TEST_CASE("distributed: in one process every task runs once, failures as run_tas
     CHECK(rank_count() == 1);
     CHECK(rank_index() == 0);
     for (unsigned threads : {1u, 2u, 5u}) {
+        tempcert::Run run;
+        run.threads = threads;
         tempcert::Limits limits;
-        limits.threads = threads;
+        limits.run = &run;
         std::vector<int> ran(1000, 0);
         std::mutex m;
         run_tasks_everywhere(

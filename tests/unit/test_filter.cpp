@@ -262,7 +262,7 @@ TEST_CASE("certification: filter, MPFI and plain agree, on 1 to 3 threads") {
         for (Rational beta : {Rational(1, 2), Rational(3), Rational(40)}) {
             BetaSpec spec = BetaSpec::constant(beta);
             o.filter = false;
-            o.limits.threads = 1;
+            o.limits.run = nullptr; // one thread
             auto reference = certify_prefix(m, spec, o);
             if (!reference) continue;
             o.allow_prefix = false;
@@ -277,7 +277,9 @@ TEST_CASE("certification: filter, MPFI and plain agree, on 1 to 3 threads") {
             for (bool filter : {false, true})
                 for (unsigned threads : {1u, 2u, 3u}) {
                     o.filter = filter;
-                    o.limits.threads = threads;
+                    Run run;
+                    run.threads = threads;
+                    o.limits.run = &run;
                     CertifyResult r = *certify_prefix(m, spec, o);
                     INFO("seed " << seed << " beta " << beta << " filter " << filter << " threads "
                                  << threads);

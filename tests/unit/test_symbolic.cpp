@@ -151,9 +151,11 @@ TEST_CASE("symbolic analysis: the same gaps, witnesses and profiles on 1 and 3 t
     for (unsigned seed = 1; seed <= seeds; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
+        Run three_threads;
+        three_threads.threads = 3;
         SymbolicOptions one, three;
         one.eps = three.eps = Rational(1, 10);
-        three.limits.threads = 3;
+        three.limits.run = &three_threads;
         SymbolicReport a = analyse_symbolic(m, 7, one), b = analyse_symbolic(m, 7, three);
         same_gaps(a, b);
         for (std::size_t h = 0; h < a.gaps.heads.size(); ++h) {
@@ -164,7 +166,7 @@ TEST_CASE("symbolic analysis: the same gaps, witnesses and profiles on 1 and 3 t
             CHECK(a.profile.heads[h].bound.hi == b.profile.heads[h].bound.hi);
         }
         SymbolicOptions fast3;
-        fast3.limits.threads = 3;
+        fast3.limits.run = &three_threads;
         SymbolicReport c = analyse_symbolic(m, n, {}), d = analyse_symbolic(m, n, fast3);
         same_gaps(c, d);
         for (std::size_t h = 0; h < c.gaps.heads.size(); ++h)

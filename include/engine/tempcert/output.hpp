@@ -9,11 +9,11 @@
 // /proc/self/fd/N: `-o /dev/stdout >> log` appends); "-" is standard
 // output. A replaced file keeps its mode. A failed write removes its temporary
 // file and names the target and the reason. No output may be a file the
-// same command reads: every input read through read_text_file is recorded,
-// and writing over one of them is refused.
+// same command reads: every input read through read_text_file is noted in
+// its run's registry (Limits::run), and writing over one of them is refused
+// when `budget` names that run.
 #pragma once
 
-#include "tempcert/input_registry.hpp"
 #include "tempcert/limits.hpp"
 #include "tempcert/standard_output.hpp"
 
@@ -53,10 +53,12 @@ constexpr const char *kDirectoryMarker = "tempcert-directory.json";
 // directory without the marker, a marker of another format, a file tempcert's marker does not list
 // where tempcert would write.
 void write_output_directory(const std::string &dir, const std::string &format,
-                            const std::function<void(const std::string &tmp)> &fill);
+                            const std::function<void(const std::string &tmp)> &fill,
+                            const Limits *budget);
 
 // The refusals of write_output_directory, checked before a long computation.
-void check_output_directory(const std::string &dir, const std::string &format);
+void check_output_directory(const std::string &dir, const std::string &format,
+                            const Limits *budget);
 
 // `-o -` (or /dev/stdout): the command's results go to standard output,
 // so what else it prints through std::cout (the human summary) goes to

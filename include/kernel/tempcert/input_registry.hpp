@@ -1,36 +1,46 @@
-// The files a command reads (docs/reliability.md, Files and directories
-// written). Every input read through read_text_file is recorded here, so
-// that the engine's output writers (tempcert/output.hpp) can refuse to write
-// over an input of the same command or into a directory holding one.
+// The files one run of a command reads (docs/reliability.md, Files and
+// directories written). Every input read through read_text_file is noted in
+// its run's registry (tempcert/run.hpp), so that the engine's output writers
+// (tempcert/output.hpp) can refuse to write over an input of the same
+// command or into a directory holding one, and so that under MPI the ranks
+// can check that they read the same bytes.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace tempcert {
 
-// Records that the command reads `path` (called by the input readers).
-void note_input_file(const std::string &path);
-
-// The inputs of one command: the files noted from its construction to its
-// destruction. Every command (dispatch, the Python module's calls) runs in
-// one, so a file one command read is not taken for an input of the next in
-// the same process. Commands do not overlap (the Python module runs one at
-// a time).
-class InputScope {
+class InputRegistry {
   public:
-    InputScope();
-    ~InputScope();
-    InputScope(const InputScope &) = delete;
-    InputScope &operator=(const InputScope &) = delete;
+    // Records that the run read `bytes` from `path`, the file (device,
+    // inode) the reader opened: its identity, its path (links followed) and
+    // its bytes in the digest.
+    void note(const std::string &path, dev_t device, ino_t inode, std::string_view bytes);
+
+    // Throws InputError when `path` names a regular file the run read.
+    void refuse_as_output(const std::string &path) const;
+
+    // The paths of the run's inputs, links followed (those that could be
+    // resolved), in the order they were read.
+    std::vector<std::filesystem::path> paths() const;
+
+    // FNV-1a over every input's bytes, in the order they were read: the
+    // ranks of an MPI run compare it before they share out work.
+    std::uint64_t digest() const;
+
+  private:
+    mutable std::mutex mutex_;
+    std::set<std::pair<dev_t, ino_t>> files_;
+    std::vector<std::filesystem::path> paths_;
+    std::uint64_t digest_ = 0xcbf29ce484222325ull; // FNV-1a offset basis
 };
-
-// Throws InputError when `path` names a regular file the command reads.
-void refuse_input_as_output(const std::string &path);
-
-// The paths of the command's inputs, links followed (those that could be
-// resolved), in the order they were read.
-std::vector<std::filesystem::path> input_paths();
 
 } // namespace tempcert

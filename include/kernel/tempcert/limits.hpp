@@ -3,12 +3,10 @@
 // model or input beyond one is rejected before any evaluation.
 #pragma once
 
-#include <chrono>
-#include <csignal>
+#include "tempcert/run.hpp"
+
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <optional>
 
 namespace tempcert {
 
@@ -32,17 +30,16 @@ struct Limits {
     // method (its value sets); past it the method does not apply.
     std::size_t max_values = 100000;
     long prec_cap = 4096; // --prec-cap: bits
-    // --time-limit: wall-clock budget; checked between units of work.
-    std::optional<std::chrono::steady_clock::time_point> deadline;
-    double time_limit_seconds = 0;
-    // Set by the command line's SIGINT handler; nullptr in library use.
-    const volatile std::sig_atomic_t *interrupted = nullptr;
-    // Progress of an enumeration (words done, words in all); the command
-    // line sets it only when stderr is a terminal.
-    std::function<void(std::uint64_t, std::uint64_t)> progress;
-    // --threads: workers for enumeration and symbolic analysis. Results,
-    // witnesses and counts do not depend on it (see certify_prefix.cpp).
-    unsigned threads = 1;
+    // The run this work belongs to: its deadline, interrupt flag, threads,
+    // progress and inputs. nullptr (library use): no deadline, never
+    // interrupted, one thread, no progress, inputs not recorded.
+    Run *run = nullptr;
+
+    unsigned threads() const { return run ? run->threads : 1; }
+    // Reports enumeration progress to the run, if it wants it.
+    void progress(std::uint64_t done, std::uint64_t total) const {
+        if (run && run->progress) run->progress(done, total);
+    }
 };
 
 constexpr unsigned kMaxThreads = 256;
@@ -50,8 +47,8 @@ constexpr unsigned kMaxThreads = 256;
 // Thrown by check_budget when the run is interrupted (SIGINT).
 struct Interrupted {};
 
-// Throws LimitError when the wall-clock budget is spent and Interrupted
-// when SIGINT arrived. Cheap: call it between words or queries.
+// Throws LimitError when the run's wall-clock budget is spent and
+// Interrupted when the run was interrupted. Cheap: call it between words or queries.
 void check_budget(const Limits &limits);
 
 } // namespace tempcert

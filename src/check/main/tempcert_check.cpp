@@ -59,12 +59,13 @@ std::size_t limit_default(const LimitOption &l) {
 
 struct Options {
     std::string certificate, model;
+    Run run; // the check's deadline, threads, interrupt flag and inputs
     Limits limits;
     PrecisionPolicy precision;
 };
 
-Options parse(int argc, char **argv) {
-    Options o;
+// Fills `o` (in place: its limits and precision point into it).
+void parse(int argc, char **argv, Options &o) {
     std::map<std::string, std::string> values;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -83,15 +84,11 @@ Options parse(int argc, char **argv) {
         else if (k == "--prec-cap")
             o.precision.cap = o.limits.prec_cap = whole(k, v, kPrecStart, kPrecMax);
         else if (k == "--threads")
-            o.limits.threads = static_cast<unsigned>(whole(k, v, 1, kMaxThreads));
+            o.run.threads = static_cast<unsigned>(whole(k, v, 1, kMaxThreads));
         else if (const LimitOption *l = find_limit_option(std::string_view(k).substr(2)))
             o.limits.*l->field = static_cast<std::size_t>(whole(k, v, l->lo, l->hi));
         else if (k == "--time-limit") {
-            long long s = whole(k, v, 0, 10000000);
-            if (s > 0) {
-                o.limits.time_limit_seconds = static_cast<double>(s);
-                o.limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(s);
-            }
+            o.run.set_time_limit(static_cast<double>(whole(k, v, 0, 10000000)));
         } else
             throw InputError("", k, "unknown option (see the usage at the top of --help)");
     }
@@ -99,11 +96,11 @@ Options parse(int argc, char **argv) {
         throw InputError("", "tempcert-check", "usage: tempcert-check CERT --model MODEL");
     if (!values.count("--threads")) {
         unsigned cores = std::thread::hardware_concurrency();
-        o.limits.threads = std::clamp(cores, 1u, kMaxThreads);
+        o.run.threads = std::clamp(cores, 1u, kMaxThreads);
     }
-    o.limits.interrupted = &g_interrupted;
+    o.run.interrupted = &g_interrupted;
+    o.limits.run = &o.run;
     o.precision.budget = &o.limits;
-    return o;
 }
 
 } // namespace
@@ -120,7 +117,8 @@ int run(int argc, char **argv) {
         return 0;
     }
     try {
-        Options o = parse(argc, argv);
+        Options o;
+        parse(argc, argv, o);
         CheckOutcome out = check_certificate(o.certificate, o.model, o.limits, o.precision);
         if (out.malformed) {
             std::cerr << printable("tempcert-check: " +
