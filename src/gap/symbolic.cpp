@@ -467,10 +467,13 @@ void merge(Scan &into, Scan &part) {
     into.profile.hi = std::max(into.profile.hi, part.profile.hi);
 }
 
-// One query (len, i, a) by the closed form.
+// One query (len, i, a) by the closed form: its least gap and tie, and with
+// opt.eps its profile (keys constant in the key position only, see
+// HeadScanner::closed_form).
 void scan_affine(const Model &m, const Head &head, const Tables &t, const AffineHead &ah,
-                 std::size_t len, std::size_t i, int a, bool unique, const Limits &limits,
+                 std::size_t len, std::size_t i, int a, bool unique, const SymbolicOptions &opt,
                  Scan &scan) {
+    const Limits &limits = opt.limits;
     const std::size_t k = m.alphabet.size();
     Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
     std::vector<Rational> A;
@@ -491,6 +494,13 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
     if (unique && !scan.tie)
         if (auto tie = detail::affine_tie(aq, ah.value_class, limits))
             scan.tie = Candidate{0, plan(*tie)};
+    if (!opt.eps) return;
+    std::optional<detail::ProfilePlan> word = detail::affine_profile_constant(
+        aq, i, *opt.eps, opt.rel, opt.precision.start, scan.profile, scan.profile_word.has_value());
+    if (!word) return;
+    scan.profile_word = WordPlan{len, i, a, word->fill, {}};
+    if (word->holder)
+        scan.profile_word->chosen.emplace_back(word->holder->position, word->holder->symbol);
 }
 
 // The fixed split of a head's queries into tasks, independent of --threads.
@@ -544,8 +554,16 @@ class HeadScanner {
     std::optional<AffineHead> fixed_affine_;
     std::atomic<bool> used_closed_form_{false};
 
+    // The closed form of gaps and ties applies to keys affine in the key
+    // position; that of the profile (affine_profile_constant) only to keys
+    // constant in it, so with eps other heads take the general scan.
     std::optional<AffineHead> closed_form(const Tables &t) const {
-        return opt_.closed_form && !opt_.eps ? affine_head(t) : std::nullopt;
+        if (!opt_.closed_form) return std::nullopt;
+        std::optional<AffineHead> ah = affine_head(t);
+        if (ah && opt_.eps &&
+            std::any_of(ah->D.begin(), ah->D.end(), [](const Rational &d) { return d != 0; }))
+            return std::nullopt;
+        return ah;
     }
 
     // Queries of one length: (i, a) in order.
@@ -558,7 +576,7 @@ class HeadScanner {
                 check_budget(opt_.limits);
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
-                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, opt_.limits, scan);
+                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, opt_, scan);
                     continue;
                 }
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());

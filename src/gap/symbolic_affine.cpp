@@ -152,3 +152,108 @@ std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int
 }
 
 } // namespace tempcert::detail
+
+namespace tempcert::detail {
+
+namespace {
+
+// A query's positions when offers do not depend on the key position: the
+// free ones (every symbol, one value each) and the fixed ones (BOS, the
+// query's own: one offer each).
+struct ConstantOffers {
+    std::size_t free = 0, first_free = 0;         // how many, and the lowest
+    std::vector<std::pair<Rational, int>> values; // free offers and symbols, ascending
+    std::vector<AffineRun> fixed;
+};
+
+ConstantOffers constant_offers(const AffineQuery &q, std::size_t i) {
+    ConstantOffers o;
+    std::vector<std::pair<long, long>> ranges;
+    for (const auto &r : q.runs) {
+        const bool fixed = r.lo == r.hi && (r.lo == 0 || r.lo == static_cast<long>(i));
+        if (fixed) {
+            o.fixed.push_back(r);
+            continue;
+        }
+        if (std::find(ranges.begin(), ranges.end(), std::make_pair(r.lo, r.hi)) == ranges.end()) {
+            ranges.emplace_back(r.lo, r.hi);
+            o.free += static_cast<std::size_t>(r.hi - r.lo + 1);
+            if (ranges.size() == 1 || static_cast<std::size_t>(r.lo) < o.first_free)
+                o.first_free = static_cast<std::size_t>(r.lo);
+        }
+        if (ranges.front() == std::make_pair(r.lo, r.hi)) o.values.emplace_back(r.alpha, r.symbol);
+    }
+    // ascending by value, then symbol: a value's first symbol is its least index
+    std::sort(o.values.begin(), o.values.end());
+    return o;
+}
+
+} // namespace
+
+std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::size_t i,
+                                                   const Rational &eps, const Rational &rel,
+                                                   Prec prec, Bracket &bound, bool have_word) {
+    const ConstantOffers o = constant_offers(q, i);
+    // the maxima: offers >= L, descending
+    std::vector<Rational> tops;
+    for (const auto &[v, s] : o.values)
+        if (v >= q.L) tops.push_back(v);
+    for (const auto &f : o.fixed)
+        if (f.alpha >= q.L) tops.push_back(f.alpha);
+    std::sort(tops.begin(), tops.end(), [](const Rational &a, const Rational &b) { return a > b; });
+    tops.erase(std::unique(tops.begin(), tops.end()), tops.end());
+    std::optional<ProfilePlan> word;
+    for (const Rational &top : tops) {
+        // a fixed position offering top holds it (its least offer is top);
+        // free positions hold it when their least offer is top
+        std::size_t forced = 0;
+        std::vector<GapCount> gaps;
+        for (const auto &f : o.fixed) {
+            if (f.alpha == top)
+                ++forced;
+            else
+                gaps.push_back({top - f.alpha, 1});
+        }
+        const bool free_forced = o.free > 0 && o.values.front().first == top;
+        if (free_forced) forced += o.free;
+        // the free positions' largest offer below top and whether they offer top
+        const std::pair<Rational, int> *pred = nullptr, *hold = nullptr;
+        for (const auto &v : o.values) {
+            if (v.first < top) pred = &v; // ascending: the last is the largest
+            if (v.first == top && !hold) hold = &v;
+        }
+        // without forced positions one holder keeps top: the first free one
+        // (the free positions' gaps are all equal, so none is larger)
+        const bool free_holder = forced == 0 && hold && o.free > 0;
+        if (forced == 0 && !free_holder) continue; // not an offer of any position
+        if (o.free > 0 && !free_forced) {
+            const std::size_t count = o.free - (free_holder ? 1 : 0);
+            if (count > 0) gaps.push_back({top - pred->first, count});
+        }
+        if (gaps.empty()) continue;
+        std::sort(gaps.begin(), gaps.end(),
+                  [](const GapCount &a, const GapCount &b) { return a.gap < b.gap; });
+        std::vector<GapCount> grouped; // equal gaps merged, as group_gaps gives them
+        for (auto &g : gaps)
+            if (!grouped.empty() && grouped.back().gap == g.gap)
+                grouped.back().count += g.count;
+            else
+                grouped.push_back(std::move(g));
+        const std::size_t kM = forced == 0 ? 1 : forced;
+        std::optional<Bracket> beyond = query_threshold_beyond(grouped, kM, eps, rel, prec, bound);
+        if (!beyond) continue; // within the bracket so far: it changes neither end
+        if (!have_word || beyond->lo > bound.lo) {
+            bound.lo = beyond->lo;
+            ProfilePlan p;
+            p.fill = free_forced || !pred ? o.values.empty() ? 0 : o.values.front().second
+                                          : pred->second;
+            if (free_holder) p.holder = Pick{o.first_free, hold->second};
+            word = p;
+            have_word = true;
+        }
+        bound.hi = std::max(bound.hi, beyond->hi);
+    }
+    return word;
+}
+
+} // namespace tempcert::detail

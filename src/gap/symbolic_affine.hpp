@@ -5,6 +5,7 @@
 // in O(|Sigma|^2) exact operations per query instead of O(i |Sigma|).
 #pragma once
 
+#include "tempcert/bounds.hpp"
 #include "tempcert/limits.hpp"
 #include "tempcert/model.hpp"
 
@@ -55,5 +56,25 @@ std::optional<AffinePair> affine_min_gap(const AffineQuery &q, const Limits &lim
 // (Lemma 1 (c)); value_class is indexed like A. nullopt: no such tie.
 std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int> &value_class,
                                      const Limits &limits);
+
+// The word attaining a profile, as symbolic.cpp's WordPlan takes it: every
+// free position the query sees holds `fill`, `holder` (when set) the top.
+struct ProfilePlan {
+    int fill = 0;
+    std::optional<Pick> holder;
+};
+
+// The profile bound of one query whose offers do not depend on the key
+// position (c = 0: every free position offers the same A(sigma) + b0), folded
+// into `bound` as symbolic.cpp's profile_of folds a query's view: the same
+// maxima (offers >= L, descending), the same forced positions, holder and
+// gaps (Lemma 2 of proofs/symbolic-gap.md), but counted per value instead of
+// listed per position, so a query costs O(|Sigma|^2) instead of O(i |Sigma|).
+// Returns the word of the last maximum that set the lower end (as
+// profile_of: the first to give one when `have_word` is false, then each
+// that raises it), nullopt when none did.
+std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::size_t i,
+                                                   const Rational &eps, const Rational &rel,
+                                                   Prec prec, Bracket &bound, bool have_word);
 
 } // namespace tempcert::detail

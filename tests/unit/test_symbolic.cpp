@@ -145,6 +145,43 @@ TEST_CASE("affine closed form = general scan on 400 random models (witnesses rep
     CHECK(ties >= 30);
 }
 
+// The profile's closed form (keys constant in the key position: counted
+// gaps instead of a view of every position) against the general scan: the
+// same maxima, gaps and holder give the same bracket and the same word.
+TEST_CASE("profile closed form = general scan on 400 random models") {
+    int heads = 0, closed = 0, positive = 0;
+    for (unsigned seed = 1; seed <= 400; ++seed) {
+        CAPTURE(seed);
+        Model m = load_model_text(random_model_json(seed), "random", Limits{});
+        const std::size_t n = 9;
+        SymbolicOptions fast, general;
+        fast.eps = general.eps = Rational(1, 10);
+        general.closed_form = false;
+        SymbolicReport a = analyse_symbolic(m, n, fast), b = analyse_symbolic(m, n, general);
+        same_gaps(a, b);
+        heads += static_cast<int>(a.gaps.heads.size());
+        closed += static_cast<int>(a.closed_form_heads);
+        REQUIRE(a.profile.heads.size() == b.profile.heads.size());
+        for (std::size_t h = 0; h < a.profile.heads.size(); ++h) {
+            CAPTURE(h);
+            const HeadProfile &x = a.profile.heads[h], &y = b.profile.heads[h];
+            CHECK(x.bound.lo == y.bound.lo);
+            CHECK(x.bound.hi == y.bound.hi);
+            REQUIRE(x.witness.has_value() == y.witness.has_value());
+            positive += x.bound.lo > 0;
+            if (!x.witness) continue;
+            // the same symbols chosen (the least among equal offers for the
+            // holder, the largest for the others, as the general scan)
+            CHECK(x.witness->word == y.witness->word);
+            CHECK(x.witness->query == y.witness->query);
+        }
+    }
+    MESSAGE("heads " << heads << ", by the closed form " << closed << ", positive profiles "
+                     << positive);
+    CHECK(closed >= heads / 5);
+    CHECK(positive >= heads / 5);
+}
+
 TEST_CASE("symbolic analysis: the same gaps, witnesses and profiles on 1 and 3 threads") {
     const unsigned seeds = reduced() ? 15 : 40;
     const std::size_t n = reduced() ? 24 : 60;
