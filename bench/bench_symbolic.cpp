@@ -1,7 +1,9 @@
 // Symbolic minimum gap of a first-layer model with 4 symbols at n = 4096:
 // the general scan (O(i |Sigma|) per query) against the affine closed form,
 // each on 1 and 2 threads, and exhaustive enumeration at the largest n it
-// can do in similar time, for scale. Layerwise certification of the
+// can do in similar time, for scale. The profile bound of has-b (keys
+// constant in the key position) by its closed form against the general
+// scan at n = 1024 and 4096. Layerwise certification of the
 // three-layer rounded case at n = 1000, 10000 and 100000 on 1 and 2 threads.
 #include "run_with_threads.hpp"
 #include "tempcert/layerwise.hpp"
@@ -48,6 +50,23 @@ void BM_symbolic_profile(benchmark::State &state) {
     }
 }
 
+// The profile bound of has-b, one thread. Args: n, closed form (0 or 1).
+void BM_constant_key_profile(benchmark::State &state) {
+    static const Model m =
+        load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/has-b.json", Limits{});
+    SymbolicOptions o;
+    o.limits.run = run_with_threads(1);
+    o.eps = Rational(1, 100);
+    o.rel = Rational(1, 1000000);
+    o.closed_form = state.range(1) != 0;
+    for (auto _ : state) {
+        SymbolicReport r = analyse_symbolic(m, static_cast<std::size_t>(state.range(0)), o);
+        if (r.profile.bound.hi <= 0) state.SkipWithError("no profile bound");
+        if (r.closed_form_heads != (o.closed_form ? 1u : 0u))
+            state.SkipWithError("closed form not used as asked");
+    }
+}
+
 void BM_exhaustive_gap(benchmark::State &state) {
     for (auto _ : state)
         benchmark::DoNotOptimize(min_gaps_exhaustive(
@@ -81,6 +100,14 @@ BENCHMARK(BM_symbolic_profile)
     ->Arg(100)
     ->Arg(200)
     ->Arg(400)
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_constant_key_profile)
+    ->Args({1024, 0})
+    ->Args({1024, 1})
+    ->Args({4096, 0})
+    ->Args({4096, 1})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
