@@ -349,15 +349,17 @@ void profile_of(const QueryView &qv, const SymbolicOptions &opt, Bracket &bound,
     // once a bracket [lo, hi] exists, a maximum whose threshold is at most
     // hi changes neither end (proofs/profile-bound.md, the fold): shown from
     // its few smallest gaps, without building its profile
+    // (made once a bracket exists: from the start, or after this query's
+    // first maximum, whose whole profile then spares the rest theirs)
     std::optional<StreamedProfile> stream;
-    if (bound.lo > 0) {
-        std::vector<std::vector<const Rational *>> offers(qv.all.size());
-        for (std::size_t s = 0; s < qv.all.size(); ++s)
-            for (const auto &o : qv.all[s])
-                offers[s].push_back(&o.value);
-        stream.emplace(std::move(offers));
-    }
     for (const Rational &top : tops) {
+        if (!stream && bound.lo > 0) {
+            std::vector<std::vector<const Rational *>> offers(qv.all.size());
+            for (std::size_t s = 0; s < qv.all.size(); ++s)
+                for (const auto &o : qv.all[s])
+                    offers[s].push_back(&o.value);
+            stream.emplace(std::move(offers));
+        }
         if (stream && stream->certainly_at_most(top, bound.hi, *opt.eps)) continue;
         std::vector<const Offer *> pred(qv.all.size(), nullptr), hold(qv.all.size(), nullptr);
         for (std::size_t s = 0; s < qv.all.size(); ++s)
@@ -495,6 +497,14 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
         if (auto tie = detail::affine_tie(aq, ah.value_class, limits))
             scan.tie = Candidate{0, plan(*tie)};
     if (!opt.eps) return;
+    if (aq.c != 0) {
+        // a query whose maxima certainly stay within the bracket so far changes
+        // neither end; any other takes the general scan's profile
+        if (scan.profile.hi > 0 && detail::affine_profile_at_most(aq, i, scan.profile.hi, *opt.eps))
+            return;
+        profile_of(view(m, t, head, len, i, a, true), opt, scan.profile, scan.profile_word);
+        return;
+    }
     std::optional<detail::ProfilePlan> word = detail::affine_profile_constant(
         aq, i, *opt.eps, opt.rel, opt.precision.start, scan.profile, scan.profile_word.has_value());
     if (!word) return;
@@ -518,10 +528,29 @@ class HeadScanner {
         one_length_ = looks_backward(head.mask) && fixed_;
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
         used_closed_form_ = fixed_affine_.has_value();
+        // Keys that move with the key position: the profile's maxima are
+        // skipped by one bound (affine_profile_at_most) once the bracket is
+        // as high as theirs, so the queries are taken from the longest down,
+        // where such thresholds are largest (with the closed form or not, so
+        // that the two fold the same queries in the same order).
+        std::optional<AffineHead> ah =
+            fixed_ ? fixed_affine_ : closed_form(tables(m, head, n, opt.limits));
+        affine_at_n_ = ah.has_value();
+        if (opt.eps) {
+            if (!ah && !opt.closed_form)
+                ah = affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits));
+            descending_ = ah && std::any_of(ah->D.begin(), ah->D.end(),
+                                            [](const Rational &d) { return d != 0; });
+        }
     }
+
+    bool descending() const { return descending_; }
 
     bool one_length() const { return one_length_; }
     bool fixed_affine() const { return fixed_affine_.has_value(); }
+    // The closed form applies at length n (with features that read n, an
+    // estimate of the other lengths: the query budget's cost per query).
+    bool affine_at_n() const { return affine_at_n_; }
     bool used_closed_form() const { return used_closed_form_; }
 
     // Unit u: query position first + u (one length each), or length u + 1.
@@ -549,21 +578,13 @@ class HeadScanner {
     const Model &m_;
     const Head &head_;
     const SymbolicOptions &opt_;
-    bool unique_, one_length_ = false;
+    bool unique_, one_length_ = false, descending_ = false, affine_at_n_ = false;
     std::optional<Tables> fixed_;
     std::optional<AffineHead> fixed_affine_;
     std::atomic<bool> used_closed_form_{false};
 
-    // The closed form of gaps and ties applies to keys affine in the key
-    // position; that of the profile (affine_profile_constant) only to keys
-    // constant in it, so with eps other heads take the general scan.
     std::optional<AffineHead> closed_form(const Tables &t) const {
-        if (!opt_.closed_form) return std::nullopt;
-        std::optional<AffineHead> ah = affine_head(t);
-        if (ah && opt_.eps &&
-            std::any_of(ah->D.begin(), ah->D.end(), [](const Rational &d) { return d != 0; }))
-            return std::nullopt;
-        return ah;
+        return opt_.closed_form ? affine_head(t) : std::nullopt;
     }
 
     // Queries of one length: (i, a) in order.
@@ -677,15 +698,19 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
         check_query_budget(m, h, n, looks_backward(head.mask) && !m.features_use_n(), true,
                            opt.limits);
         HeadScanner hs(m, head, n, opt);
-        check_query_budget(m, h, n, hs.one_length(), hs.fixed_affine(), opt.limits);
+        check_query_budget(m, h, n, hs.one_length(), hs.affine_at_n(), opt.limits);
         // units: query positions (one length each) or lengths (every query)
         const std::size_t units = hs.one_length() ? n + 1 - first : n;
         const std::size_t tasks = std::min(kSymbolicTasks, units);
         const std::vector<std::size_t> cut = task_cuts(units, tasks, hs.one_length());
         std::vector<Scan> parts(tasks);
         detail::run_tasks(tasks, opt.limits.threads(), [&](std::size_t x) {
-            for (std::size_t u = cut[x]; u < cut[x + 1]; ++u)
-                hs.scan_unit(u, first, parts[x]);
+            if (hs.descending())
+                for (std::size_t u = cut[x + 1]; u-- > cut[x];)
+                    hs.scan_unit(u, first, parts[x]);
+            else
+                for (std::size_t u = cut[x]; u < cut[x + 1]; ++u)
+                    hs.scan_unit(u, first, parts[x]);
         });
         out.closed_form_heads += hs.used_closed_form();
         Scan all;

@@ -9,6 +9,7 @@
 // alpha_S and k ranging over an integer interval without 0: the least
 // positive one and the zero (a tie) have closed forms.
 #include "symbolic_affine.hpp"
+#include "tempcert/dinterval.hpp"
 #include "tempcert/mask.hpp"
 
 #include <algorithm>
@@ -254,6 +255,112 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
         bound.hi = std::max(bound.hi, beyond->hi);
     }
     return word;
+}
+
+} // namespace tempcert::detail
+
+namespace tempcert::detail {
+
+namespace {
+
+// The free positions' offer constants (alpha: offer alpha + c j), distinct
+// and ascending, and their ranges; the fixed positions apart.
+struct AffineLayout {
+    std::vector<Rational> alphas;
+    std::vector<std::pair<long, long>> ranges;
+    std::vector<const AffineRun *> free_runs, fixed;
+};
+
+AffineLayout layout_of(const AffineQuery &q, std::size_t i) {
+    AffineLayout l;
+    for (const auto &r : q.runs) {
+        if (r.lo == r.hi && (r.lo == 0 || r.lo == static_cast<long>(i))) {
+            l.fixed.push_back(&r);
+            continue;
+        }
+        l.free_runs.push_back(&r);
+        l.alphas.push_back(r.alpha);
+        if (std::find(l.ranges.begin(), l.ranges.end(), std::make_pair(r.lo, r.hi)) ==
+            l.ranges.end())
+            l.ranges.emplace_back(r.lo, r.hi);
+    }
+    std::sort(l.alphas.begin(), l.alphas.end());
+    l.alphas.erase(std::unique(l.alphas.begin(), l.alphas.end()), l.alphas.end());
+    return l;
+}
+
+// floor(x) for a rational, as a long clamped to [lo, hi].
+long floor_in(const Rational &x, long lo, long hi) {
+    return floor_clamped(x, lo, hi);
+}
+
+// Upper bound of sum over k in [ka, kb] of exp(-beta g(t0 + c k)), where
+// g(u) = u - (the largest alpha below u), terms with no alpha below u left
+// out (such a position holds the maximum). Per segment alpha_r < u <=
+// alpha_{r+1} the gaps are g0, g0 + |c|, ...: exp(-beta g0) times a
+// geometric sum.
+DInterval offset_sum(const AffineLayout &l, const Rational &t0, const Rational &c, long ka, long kb,
+                     const DInterval &beta) {
+    DInterval sum = DInterval::point(0);
+    if (ka > kb) return sum;
+    const DInterval step = beta * to_dinterval(c < 0 ? Rational(-c) : c);
+    for (std::size_t r = 0; r < l.alphas.size(); ++r) {
+        // k with alpha_r < t0 + c k <= alpha_{r+1} (no upper side for the last)
+        long lo = ka, hi = kb;
+        const Rational below = (l.alphas[r] - t0) / c;
+        if (c > 0) {
+            lo = std::max(lo, floor_in(below, ka - 1, kb + 1) + 1);
+            if (r + 1 < l.alphas.size())
+                hi = std::min(hi, floor_in((l.alphas[r + 1] - t0) / c, ka - 1, kb + 1));
+        } else { // c < 0: u grows as k falls
+            hi = std::min(hi, ceil_clamped(below, ka - 1, kb + 1) - 1);
+            if (r + 1 < l.alphas.size())
+                lo = std::max(lo, ceil_clamped((l.alphas[r + 1] - t0) / c, ka - 1, kb + 1));
+        }
+        if (lo > hi) continue;
+        const long first = c > 0 ? lo : hi; // the least u of the segment
+        const Rational g0 = t0 + c * first - l.alphas[r];
+        const double m = static_cast<double>(hi - lo + 1);
+        // (1 - rho^m) / (1 - rho), both as expm1 of negatives
+        DInterval geometric = expm1(-(step * DInterval::point(m))) / expm1(-step);
+        if (!geometric.finite() || geometric.hi > m) geometric = DInterval{0, m};
+        sum = sum + exp(-(beta * to_dinterval(g0))) * geometric;
+    }
+    return sum;
+}
+
+} // namespace
+
+bool affine_profile_at_most(const AffineQuery &q, std::size_t i, const Rational &beta,
+                            const Rational &eps) {
+    if (q.c == 0 || beta <= 0) return false;
+    const AffineLayout l = layout_of(q, i);
+    const DInterval b = to_dinterval(beta);
+    const DInterval bound = to_dinterval(eps / (1 - eps));
+    // One group of maxima: t = t0 + c j for j in [a, b] (a free run's
+    // symbol, or a fixed position alone); `own` is that fixed position.
+    auto certain = [&](const Rational &t0, long a, long bb, const AffineRun *own) {
+        DInterval x = DInterval::point(0);
+        for (const auto &[lo, hi] : l.ranges)
+            x = x + offset_sum(l, t0, q.c, a - hi, bb - lo, b);
+        // the other fixed positions at the least maximum of the group
+        const Rational t_min = t0 + q.c * (q.c > 0 ? a : bb);
+        for (const AffineRun *f : l.fixed) {
+            if (f == own) continue;
+            const Rational v = f->alpha + q.c * f->lo;
+            x = x + (v < t_min ? exp(-(b * to_dinterval(t_min - v))) : DInterval::point(1));
+        }
+        return less_equal(x, bound) == Tri::True;
+    };
+    for (const AffineRun *r : l.free_runs) {
+        auto [a, bb] = at_least_L(q, *r);
+        if (a <= bb && !certain(r->alpha, a, bb, nullptr)) return false;
+    }
+    for (const AffineRun *f : l.fixed) {
+        const Rational v = f->alpha + q.c * f->lo;
+        if (v >= q.L && !certain(f->alpha, f->lo, f->lo, f)) return false;
+    }
+    return true;
 }
 
 } // namespace tempcert::detail

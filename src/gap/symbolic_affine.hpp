@@ -2,7 +2,9 @@
 // the key position (proofs/symbolic-gap.md, "Affine scores"): position j
 // offers A(sigma) + b0 + c j, so the offers of a run of free positions are
 // arithmetic progressions and the least gap and the ties of Lemma 1 are found
-// in O(|Sigma|^2) exact operations per query instead of O(i |Sigma|).
+// in O(|Sigma|^2) exact operations per query instead of O(i |Sigma|); and
+// the profile bound's closed forms (proofs/profile-bound.md, "Closed forms
+// for affine scores").
 #pragma once
 
 #include "tempcert/bounds.hpp"
@@ -76,5 +78,17 @@ struct ProfilePlan {
 std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::size_t i,
                                                    const Rational &eps, const Rational &rel,
                                                    Prec prec, Bracket &bound, bool have_word);
+
+// True when every maximum of the query (each offer >= L) certainly has
+// X(beta) <= eps/(1-eps), the bound of proofs/profile-bound.md for k = 1
+// (a larger maximising set only raises it), so that no threshold of the
+// query exceeds beta; false when that is not shown. For offers affine in
+// the key position (c != 0): the maxima of one symbol over one run of
+// positions are bounded together by the sum over every key offset they
+// share, in closed form per gap segment (geometric runs of gaps), in
+// O(|Sigma|^2) exponentials (proofs/profile-bound.md, "One bound for a
+// symbol's maxima").
+bool affine_profile_at_most(const AffineQuery &q, std::size_t i, const Rational &beta,
+                            const Rational &eps);
 
 } // namespace tempcert::detail
