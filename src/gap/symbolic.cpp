@@ -528,20 +528,21 @@ class HeadScanner {
         one_length_ = looks_backward(head.mask) && fixed_;
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
         used_closed_form_ = fixed_affine_.has_value();
-        // Keys that move with the key position: the profile's maxima are
+        // Whether keys are affine in the key position, from the tables of
+        // length n (with features that read n, an estimate for the other
+        // lengths): the query budget's cost per query, and the order. Keys
+        // that move with the key position have their profile's maxima
         // skipped by one bound (affine_profile_at_most) once the bracket is
-        // as high as theirs, so the queries are taken from the longest down,
-        // where such thresholds are largest (with the closed form or not, so
-        // that the two fold the same queries in the same order).
-        std::optional<AffineHead> ah =
-            fixed_ ? fixed_affine_ : closed_form(tables(m, head, n, opt.limits));
-        affine_at_n_ = ah.has_value();
-        if (opt.eps) {
-            if (!ah && !opt.closed_form)
-                ah = affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits));
-            descending_ = ah && std::any_of(ah->D.begin(), ah->D.end(),
-                                            [](const Rational &d) { return d != 0; });
-        }
+        // as high as theirs, so their queries are taken from the longest
+        // down, where such thresholds are largest (with the closed form or
+        // not, so that the two fold the same queries in the same order).
+        std::optional<AffineHead> at_n =
+            fixed_affine_ ? fixed_affine_
+                          : affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits));
+        affine_at_n_ = opt.closed_form && at_n;
+        descending_ =
+            opt.eps && at_n &&
+            std::any_of(at_n->D.begin(), at_n->D.end(), [](const Rational &d) { return d != 0; });
     }
 
     bool descending() const { return descending_; }
