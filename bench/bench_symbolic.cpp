@@ -37,12 +37,14 @@ void BM_symbolic_gap(benchmark::State &state) {
 }
 
 // The profile bound (what `tight` computes) over every query of every
-// length up to n, one thread. Args: n.
+// length up to n, one thread, with the closed forms (the bound over a
+// symbol's maxima) or the general scan alone. Args: n, closed form (0 or 1).
 void BM_symbolic_profile(benchmark::State &state) {
     SymbolicOptions o;
     o.limits.run = run_with_threads(1);
     o.eps = Rational(1, 100);
     o.rel = Rational(1, 1000000);
+    o.closed_form = state.range(1) != 0;
     for (auto _ : state) {
         SymbolicReport r =
             analyse_symbolic(four_symbols(), static_cast<std::size_t>(state.range(0)), o);
@@ -97,9 +99,10 @@ BENCHMARK(BM_symbolic_gap)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_symbolic_profile)
-    ->Arg(100)
-    ->Arg(200)
-    ->Arg(400)
+    ->Args({400, 0})
+    ->Args({400, 1})
+    ->Args({1600, 0})
+    ->Args({1600, 1})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

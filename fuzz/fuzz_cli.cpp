@@ -13,6 +13,7 @@
 // it) and a long computation stops with exit 3, not a fuzzer timeout.
 #include "dispatch.hpp"
 
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -94,8 +95,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     args.insert(args.end(), words.begin() + 1, words.end());
     static NullBuffer null;
     std::streambuf *out = std::cout.rdbuf(&null), *err = std::cerr.rdbuf(&null);
-    tempcert::cli::clear_interrupt();
-    int code = tempcert::cli::dispatch(args);
+    volatile std::sig_atomic_t stop = 0; // each run its own flag, never set here
+    tempcert::cli::RunContext run;
+    run.interrupted = &stop;
+    int code = tempcert::cli::dispatch(args, run);
     std::cout.rdbuf(out);
     std::cerr.rdbuf(err);
     tidy(dir);
