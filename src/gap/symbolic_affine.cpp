@@ -158,35 +158,41 @@ namespace tempcert::detail {
 
 namespace {
 
-// A query's positions when offers do not depend on the key position: the
-// free ones (every symbol, one value each) and the fixed ones (BOS, the
-// query's own: one offer each).
-struct ConstantOffers {
-    std::size_t free = 0, first_free = 0;         // how many, and the lowest
-    std::vector<std::pair<Rational, int>> values; // free offers and symbols, ascending
-    std::vector<AffineRun> fixed;
+// A query's positions: the free ones (every symbol, offer alpha + c j) in
+// their ranges, and the fixed ones (BOS, the query's own: one offer each).
+struct AffineLayout {
+    std::vector<const AffineRun *> free_runs, fixed;
+    std::vector<std::pair<long, long>> ranges; // of the free positions
+    std::size_t free = 0, first_free = 0;      // how many, and the lowest
+    // the free offer constants with their symbols, ascending by value then
+    // symbol (a value's first symbol is its least index), and the distinct values
+    std::vector<std::pair<Rational, int>> offers;
+    std::vector<Rational> alphas;
 };
 
-ConstantOffers constant_offers(const AffineQuery &q, std::size_t i) {
-    ConstantOffers o;
-    std::vector<std::pair<long, long>> ranges;
+AffineLayout layout_of(const AffineQuery &q, std::size_t i) {
+    AffineLayout l;
     for (const auto &r : q.runs) {
-        const bool fixed = r.lo == r.hi && (r.lo == 0 || r.lo == static_cast<long>(i));
-        if (fixed) {
-            o.fixed.push_back(r);
+        if (r.lo == r.hi && (r.lo == 0 || r.lo == static_cast<long>(i))) {
+            l.fixed.push_back(&r);
             continue;
         }
-        if (std::find(ranges.begin(), ranges.end(), std::make_pair(r.lo, r.hi)) == ranges.end()) {
-            ranges.emplace_back(r.lo, r.hi);
-            o.free += static_cast<std::size_t>(r.hi - r.lo + 1);
-            if (ranges.size() == 1 || static_cast<std::size_t>(r.lo) < o.first_free)
-                o.first_free = static_cast<std::size_t>(r.lo);
+        l.free_runs.push_back(&r);
+        if (std::find(l.ranges.begin(), l.ranges.end(), std::make_pair(r.lo, r.hi)) ==
+            l.ranges.end()) {
+            l.ranges.emplace_back(r.lo, r.hi);
+            l.free += static_cast<std::size_t>(r.hi - r.lo + 1);
+            if (l.ranges.size() == 1 || static_cast<std::size_t>(r.lo) < l.first_free)
+                l.first_free = static_cast<std::size_t>(r.lo);
         }
-        if (ranges.front() == std::make_pair(r.lo, r.hi)) o.values.emplace_back(r.alpha, r.symbol);
+        // every range offers the same constants: one range's suffice
+        if (l.ranges.front() == std::make_pair(r.lo, r.hi))
+            l.offers.emplace_back(r.alpha, r.symbol);
     }
-    // ascending by value, then symbol: a value's first symbol is its least index
-    std::sort(o.values.begin(), o.values.end());
-    return o;
+    std::sort(l.offers.begin(), l.offers.end());
+    for (const auto &o : l.offers)
+        if (l.alphas.empty() || l.alphas.back() != o.first) l.alphas.push_back(o.first);
+    return l;
 }
 
 } // namespace
@@ -194,13 +200,13 @@ ConstantOffers constant_offers(const AffineQuery &q, std::size_t i) {
 std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::size_t i,
                                                    const Rational &eps, const Rational &rel,
                                                    Prec prec, Bracket &bound, bool have_word) {
-    const ConstantOffers o = constant_offers(q, i);
+    const AffineLayout o = layout_of(q, i);
     // the maxima: offers >= L, descending
     std::vector<Rational> tops;
-    for (const auto &[v, s] : o.values)
+    for (const Rational &v : o.alphas)
         if (v >= q.L) tops.push_back(v);
-    for (const auto &f : o.fixed)
-        if (f.alpha >= q.L) tops.push_back(f.alpha);
+    for (const AffineRun *f : o.fixed)
+        if (f->alpha >= q.L) tops.push_back(f->alpha);
     std::sort(tops.begin(), tops.end(), [](const Rational &a, const Rational &b) { return a > b; });
     tops.erase(std::unique(tops.begin(), tops.end()), tops.end());
     std::optional<ProfilePlan> word;
@@ -209,17 +215,17 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
         // free positions hold it when their least offer is top
         std::size_t forced = 0;
         std::vector<GapCount> gaps;
-        for (const auto &f : o.fixed) {
-            if (f.alpha == top)
+        for (const AffineRun *f : o.fixed) {
+            if (f->alpha == top)
                 ++forced;
             else
-                gaps.push_back({top - f.alpha, 1});
+                gaps.push_back({top - f->alpha, 1});
         }
-        const bool free_forced = o.free > 0 && o.values.front().first == top;
+        const bool free_forced = o.free > 0 && o.offers.front().first == top;
         if (free_forced) forced += o.free;
         // the free positions' largest offer below top and whether they offer top
         const std::pair<Rational, int> *pred = nullptr, *hold = nullptr;
-        for (const auto &v : o.values) {
+        for (const auto &v : o.offers) {
             if (v.first < top) pred = &v; // ascending: the last is the largest
             if (v.first == top && !hold) hold = &v;
         }
@@ -246,7 +252,7 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
         if (!have_word || beyond->lo > bound.lo) {
             bound.lo = beyond->lo;
             ProfilePlan p;
-            p.fill = free_forced || !pred ? o.values.empty() ? 0 : o.values.front().second
+            p.fill = free_forced || !pred ? o.offers.empty() ? 0 : o.offers.front().second
                                           : pred->second;
             if (free_holder) p.holder = Pick{o.first_free, hold->second};
             word = p;
@@ -262,32 +268,6 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
 namespace tempcert::detail {
 
 namespace {
-
-// The free positions' offer constants (alpha: offer alpha + c j), distinct
-// and ascending, and their ranges; the fixed positions apart.
-struct AffineLayout {
-    std::vector<Rational> alphas;
-    std::vector<std::pair<long, long>> ranges;
-    std::vector<const AffineRun *> free_runs, fixed;
-};
-
-AffineLayout layout_of(const AffineQuery &q, std::size_t i) {
-    AffineLayout l;
-    for (const auto &r : q.runs) {
-        if (r.lo == r.hi && (r.lo == 0 || r.lo == static_cast<long>(i))) {
-            l.fixed.push_back(&r);
-            continue;
-        }
-        l.free_runs.push_back(&r);
-        l.alphas.push_back(r.alpha);
-        if (std::find(l.ranges.begin(), l.ranges.end(), std::make_pair(r.lo, r.hi)) ==
-            l.ranges.end())
-            l.ranges.emplace_back(r.lo, r.hi);
-    }
-    std::sort(l.alphas.begin(), l.alphas.end());
-    l.alphas.erase(std::unique(l.alphas.begin(), l.alphas.end()), l.alphas.end());
-    return l;
-}
 
 // floor(x) for a rational, as a long clamped to [lo, hi].
 long floor_in(const Rational &x, long lo, long hi) {
