@@ -14,7 +14,8 @@ Definition main_theorems :=
    Perturbation.weight_outside_bound, Perturbation.tv_triangle, HeadOutput.positive_part_is_tv,
    HeadOutput.head_output_moves, RatioBound.ratio_algebra, RatioBound.ratio_tv_bound,
    RatioBound.tanh_form, Spread.class_sum, Spread.spread_sum,
-   Spread.progression_sum, Spread.class_positions_sum, Spread.spread_positions, Layerwise.preact_moves,
+   Spread.progression_sum, Spread.class_positions_sum, Spread.spread_positions,
+   Spread.segment_sum, Spread.weight_sum_sub, Layerwise.preact_moves,
    Layerwise.unit_keeps_phase, Layerwise.relu_deviation, FeedForward.sublayer_deviation, ScoreDeviation.coord_deviation,
    ScoreDeviation.score_deviation, Instance.query_ok_sound, Instance.instance_sound).
 

@@ -174,3 +174,38 @@ Proof.
                   Hb (conj Hs Habs) Hnd Hle Hg) as H1.
     unfold weight_sum, class_gaps in *. lra.
 Qed.
+
+(* ---- a segment of the profile's bound for affine scores ---- *)
+
+(* proofs/profile-bound.md, "Closed forms for affine scores": the m gaps
+   g0, g0 + s, ..., g0 + (m-1) s of one segment weigh
+   e^(-beta g0) (1 - e^(-beta s m)) / (1 - e^(-beta s)), the closed form
+   src/gap/symbolic_affine.cpp evaluates (as expm1 quotients). *)
+Theorem segment_sum : forall beta s g0 m, 0 < beta -> 0 < s ->
+  weight_sum beta (map (fun k => g0 + INR k * s) (seq 0 m)) =
+  exp (- (beta * g0)) * (1 - exp (- (beta * s * INR m))) / (1 - exp (- (beta * s))).
+Proof.
+  intros beta s g0 m Hb Hs.
+  assert (Hq : exp (- (beta * s)) < 1) by (rewrite <- exp_0; apply exp_increasing; nra).
+  induction m as [|m IH].
+  - unfold weight_sum. simpl. replace (- (beta * s * 0)) with 0 by ring.
+    rewrite exp_0. field. lra.
+  - rewrite seq_S. unfold weight_sum in *. rewrite !map_app, sumR_app, IH.
+    cbn [map sumR]. rewrite S_INR, Nat.add_0_l.
+    replace (- (beta * (g0 + INR m * s))) with (- (beta * g0) + - (beta * s * INR m)) by ring.
+    replace (- (beta * s * (INR m + 1))) with (- (beta * s * INR m) + - (beta * s)) by ring.
+    rewrite !exp_plus. field. lra.
+Qed.
+
+(* And the whole bound is a sum of such terms over a superset of the
+   positions' gaps: a list of nonnegative weights is at most the sum over
+   any list it is a sub-multiset of (here: the positions' gaps injected
+   into the key offsets, the rest of the offsets weighing >= 0). *)
+Theorem weight_sum_sub : forall beta l extra,
+  weight_sum beta l <= weight_sum beta (l ++ extra).
+Proof.
+  intros beta l extra. unfold weight_sum. rewrite map_app, sumR_app.
+  assert (0 <= sumR (map (fun d => exp (- (beta * d))) extra)).
+  { induction extra as [|x t IH]; simpl; [lra|]. pose proof (exp_pos (- (beta * x))). lra. }
+  lra.
+Qed.
