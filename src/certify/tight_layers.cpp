@@ -35,18 +35,21 @@ const char *upper_text(LayersMethod used) {
 }
 
 // The upper end and the method that certified it, or Undecided naming both;
-// `least_gap` from the layerwise method when exact rounding applies.
+// `least_gap` from the layerwise method when exact rounding applies. With
+// exact rounding the upper end is each layer's need: the sharper of Lemma
+// GT at its least gap and its profile bound over its value set
+// (proofs/layerwise.md, "The sharper per-layer need").
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
                          LayersMethod &used, std::optional<Real> &least_gap) {
-    LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, false);
+    LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, true);
     const LayerwiseResult &lw = choice.layerwise;
     if (choice.method == LayersMethod::ExactRounding) {
         least_gap = least_layer_gap(lw, o.precision.start);
-        LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, o.criterion,
-                                               o.precision.start);
+        LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.profile_up), o.n,
+                                               o.criterion, o.precision.start);
         if (v.verdict == Verdict::Certified) {
             used = LayersMethod::ExactRounding;
-            return lw.beta_up;
+            return lw.profile_up;
         }
     }
     // exact rounding applies but does not certify its own beta (a read-out
@@ -72,9 +75,9 @@ std::string why_not_converged(LayersMethod used, std::size_t lower_length, bool 
         used == LayersMethod::Perturbation
             ? "the upper end is the perturbation argument's, which bounds each head's TV from "
               "its least gap less twice how far soft scores can move (proofs/perturbation.md)"
-            : "the upper end charges each head's competitors at its least gap over the layer's "
-              "value sets (Lemma GT, proofs/layerwise.md), more than a head whose competitors "
-              "sit at larger gaps needs";
+            : "the upper end is each layer's need over its value set (its profile bound, or "
+              "Lemma GT at its least gap where that is sharper; proofs/layerwise.md), which "
+              "counts every sequence of the layer's values, more than the words produce";
     std::string lower =
         refuted ? "the lower end is refuted at layer 1 alone, on words up to " +
                       std::to_string(lower_length) +

@@ -221,8 +221,14 @@ if [ -w /dev/full ]; then
     fi
 fi
 
+# beyond enumeration a rounded model's upper end is each layer's profile
+# need over its value set: prev-a-earlier-b converges at n = 1000 (Lemma GT
+# alone gave 11.50)
+expect 0 'tight beta in \[4\.6051701[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- tight "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 1/100
 # a bracket that did not converge says which end may be loose, and why
-expect 3 'not converged, either end may be loose: the upper end charges .*Lemma GT.*the lower end is refuted at layer 1 alone' -- tight "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 1/100
+# (a S b: no word refutes a lower end)
+expect 3 'tight beta in \[0, 4\.6051744[0-9]*\]' -- tight "$work/asb.json" --n 1000 --eps 1/100
+expect 3 'not converged, either end may be loose: the upper end is each layer.s need over its value set' -- tight "$work/asb.json" --n 1000 --eps 1/100
 expect 3 'not converged, either end may be loose: the upper end is the perturbation argument' -- tight "$two" --n 1000 --eps 1/100
 
 # tempcert-check takes every resource limit tempcert's commands take, from

@@ -50,8 +50,9 @@ struct LayerwiseResult {
 // meets tv with eps on every word of length 1..n, and when readout_exact
 // computes exactly H's read-outs. `applies` false (with
 // `failure`) when a precondition or check fails.
-// `with_profile` adds each layer's profile bound (O(n^3) per head instead of
-// O(n^2): used by `theorem` and by `certify` up to n = 64).
+// `with_profile` adds each layer's profile bound (proofs/profile-bound.md;
+// used by `theorem`, by `tight` beyond enumeration and by `certify` up to
+// n = 64).
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile = false);
 
