@@ -2,7 +2,7 @@
 // (proofs/tight-bracket.md, "Beyond enumeration"): beta_hi from the
 // layerwise method (exact rounding, else the perturbation argument), beta_lo
 // (tv) from layer 1 alone, whose soft weights the whole model shares: its
-// symbolic tight bracket's lower end (over words up to 256 long, which are
+// symbolic tight bracket's lower end (over words up to 1024 long, which are
 // words up to n) is refuted by a named word, and that word refutes the whole
 // model at that beta.
 #include "tempcert/certify.hpp"
@@ -16,7 +16,7 @@ namespace tempcert {
 
 namespace {
 
-constexpr std::size_t kLowerEndLength = 256;
+constexpr std::size_t kLowerEndLength = 1024;
 
 // The least head gap over the layers' value sets (exact rounding applies).
 std::optional<Real> least_layer_gap(const LayerwiseResult &lw, Prec prec) {
@@ -108,8 +108,9 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
         t.note += "; no lower end refuted (layer 1: " + why_not + ")";
         return t;
     }
-    // the symbolic bracket's profile scan is cubic in n: a witness of length
-    // at most 256 is a word of length at most n as well
+    // layer 1's profile scan examines every length when its masks look
+    // forward or its features read n (seconds at 1000, hours at 10^4): a
+    // witness of length at most 1024 is a word of length at most n as well
     CertifyOptions short_words = o;
     short_words.n = std::min<std::size_t>(o.n, kLowerEndLength);
     TightResult one = tight_symbolic(first, short_words, rel);

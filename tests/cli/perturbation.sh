@@ -112,7 +112,7 @@ tamper "verdict" 'd["verdict"] = "refuted"'
 
 # tight beyond enumeration: beta_hi by the perturbation argument, beta_lo
 # refuted at layer 1 by a named word; not narrowed, so exit 3
-# (under sanitizers at n = 400: still past the lower end's 256-long words)
+# (under sanitizers at n = 400)
 tight_n=2000
 [ -n "${TEMPCERT_SANITIZED:-}" ] && tight_n=400
 out=$("$tempcert" tight "$abb" --n $tight_n --eps 1/100 --json)
