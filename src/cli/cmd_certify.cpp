@@ -64,9 +64,12 @@ int run_certify(const Args &args) {
     std::string method = vm["method"].as<std::string>();
     if (method == "layerwise" ||
         (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words)) {
-        // computed once: it decides `auto` and is the result
-        // profiles (sharper per-layer betas) while they stay cheap
-        LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, o.n <= 64);
+        // computed once: it decides `auto` and is the result. Profiles
+        // (sharper per-layer needs, as tight's upper end uses) decide a
+        // given --beta at any n; without one, Lemma GT's beta is certified
+        // and they only inform, so they are computed while small
+        LayersChoice choice =
+            choose_layers_method(m, o.n, o.eps, o.limits, o.n <= 64 || vm.count("beta") > 0);
         if (choice.method == LayersMethod::ExactRounding) {
             UserBeta given = user_beta(vm, m, o);
             BetaChoice beta = given ? *given

@@ -177,7 +177,10 @@ expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" -
 expect 0 'layer 3: 8 hard values per position' -- certify "$cases/models/prev-a-earlier-b.json" --n 300 --eps 0.01
 expect 3 'undecided: layer 1 needs beta >= 4\.605173.*profile bound' -- certify "$cases/models/prev-a-earlier-b.json" --n 24 --eps 0.01 --beta 4 --method layerwise
 expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 24 --eps 0.01 --beta 4.61 --method layerwise
-expect 3 'undecided: layer 1 needs beta >= 8\.73825.*Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 65 --eps 0.01 --beta 8 --method layerwise
+# a given beta is decided by the profile needs at any n (as tight's upper
+# end); Lemma GT alone would need 8.738 at n = 65
+expect 0 'verdict: certified' -- certify "$cases/models/prev-a-earlier-b.json" --n 65 --eps 0.01 --beta 8 --method layerwise
+expect 3 'undecided: layer 1 needs beta >= 4\.605173.*profile bound' -- certify "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 0.01 --beta 4.6051 --method layerwise
 expect 0 'exact rounding does not apply: layer 1: ReLU unit 1 changes phase' -- certify "$two" --n 64 --eps 0.01 --method layerwise
 expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "$two" --n 64 --eps 0.01 --method layerwise -o "$work/pt.cert"
 # --method auto (the default) beyond the word budget reaches the same

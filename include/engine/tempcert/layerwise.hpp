@@ -52,7 +52,7 @@ struct LayerwiseResult {
 // `failure`) when a precondition or check fails.
 // `with_profile` adds each layer's profile bound (proofs/profile-bound.md;
 // used by `theorem`, by `tight` beyond enumeration and by `certify` up to
-// n = 64).
+// n = 64 or for a given --beta).
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile = false);
 
