@@ -1,5 +1,6 @@
 // Layerwise certification (proofs/layerwise.md): it certifies only what exhaustive
-// certification certifies, its beta is at least the tight one, and a broken
+// certification certifies (Lemma GT's beta and the sharper profile need), its
+// beta is at least the tight one, and a broken
 // rounding sublayer is rejected with its layer and unit named.
 #include "helpers.hpp"
 #include "tempcert/certificate.hpp"
@@ -35,6 +36,14 @@ void agrees_with_exhaustive(const Model &m, std::size_t n) {
     // and its beta is no smaller than the tight one
     TightResult t = tight_exhaustive(m, o, Rational(1, 10000));
     CHECK(lw.beta_up >= t.beta_lo);
+    // the sharper need with profiles (tight's upper end beyond enumeration):
+    // at most Lemma GT's, certified by exhaustive evaluation, above the
+    // tight lower end
+    LayerwiseResult lp = certify_layerwise(m, n, eps, Limits{}, true);
+    REQUIRE(lp.applies);
+    CHECK(lp.profile_up <= lw.beta_up);
+    CHECK(lp.profile_up >= t.beta_lo);
+    CHECK(certify_auto(m, BetaSpec::constant(lp.profile_up), o).verdict == Verdict::Certified);
 }
 
 } // namespace
