@@ -13,6 +13,7 @@
 #include "tempcert/mask.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tempcert::detail {
 
@@ -200,6 +201,7 @@ AffineLayout layout_of(const AffineQuery &q, std::size_t i) {
 std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::size_t i,
                                                    const Rational &eps, const Rational &rel,
                                                    Prec prec, Bracket &bound, bool have_word) {
+    if (q.c != 0) throw std::logic_error("affine_profile_constant: offers move with the position");
     const AffineLayout o = layout_of(q, i);
     // the maxima: offers >= L, descending
     std::vector<Rational> tops;
