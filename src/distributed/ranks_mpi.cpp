@@ -3,6 +3,7 @@
 #include "ranks.hpp"
 #include "task_pool.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/input_registry.hpp"
 #include "tempcert/limits.hpp"
 
 #include <mpfr.h>
@@ -34,7 +35,7 @@ MPI_Comm g_exit_comm = MPI_COMM_NULL; // the end's barrier, apart from the work'
 int g_stderr = -1;                    // ranks other than 0: the standard error mpirun gave them
 // FNV-1a over the process's command line: the ranks compare it (and the
 // run's inputs, InputRegistry::digest) before they share out work
-std::uint64_t g_command_line_digest = 0xcbf29ce484222325ull;
+std::uint64_t g_command_line_digest = kDigestBasis;
 
 // What this rank wrote to its standard error (kept aside), on the one
 // mpirun shows, before it ends the job alone.
@@ -361,12 +362,8 @@ std::string start_ranks(int *argc, char ***argv, const char *program) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     g_started = true;
-    for (int i = 0; i < *argc; ++i) {
-        for (const char *c = (*argv)[i]; *c; ++c)
-            g_command_line_digest =
-                (g_command_line_digest ^ static_cast<unsigned char>(*c)) * 0x100000001b3ull;
-        g_command_line_digest = (g_command_line_digest ^ 0) * 0x100000001b3ull; // the end of one
-    }
+    for (int i = 0; i < *argc; ++i)
+        g_command_line_digest = fold_digest(g_command_line_digest, (*argv)[i]);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);

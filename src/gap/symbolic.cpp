@@ -537,8 +537,9 @@ class HeadScanner {
         // down, where such thresholds are largest (with the closed form or
         // not, so that the two fold the same queries in the same order).
         std::optional<AffineHead> at_n =
-            fixed_affine_ ? fixed_affine_
-                          : affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits));
+            fixed_ && opt.closed_form
+                ? fixed_affine_ // already tested on these tables
+                : affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits));
         affine_at_n_ = opt.closed_form && at_n;
         descending_ =
             opt.eps && at_n &&

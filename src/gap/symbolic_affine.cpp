@@ -271,11 +271,6 @@ namespace tempcert::detail {
 
 namespace {
 
-// floor(x) for a rational, as a long clamped to [lo, hi].
-long floor_in(const Rational &x, long lo, long hi) {
-    return floor_clamped(x, lo, hi);
-}
-
 // Upper bound of sum over k in [ka, kb] of exp(-beta g(t0 + c k)), where
 // g(u) = u - (the largest alpha below u), terms with no alpha below u left
 // out (such a position holds the maximum). Per segment alpha_r < u <=
@@ -291,9 +286,9 @@ DInterval offset_sum(const AffineLayout &l, const Rational &t0, const Rational &
         long lo = ka, hi = kb;
         const Rational below = (l.alphas[r] - t0) / c;
         if (c > 0) {
-            lo = std::max(lo, floor_in(below, ka - 1, kb + 1) + 1);
+            lo = std::max(lo, floor_clamped(below, ka - 1, kb + 1) + 1);
             if (r + 1 < l.alphas.size())
-                hi = std::min(hi, floor_in((l.alphas[r + 1] - t0) / c, ka - 1, kb + 1));
+                hi = std::min(hi, floor_clamped((l.alphas[r + 1] - t0) / c, ka - 1, kb + 1));
         } else { // c < 0: u grows as k falls
             hi = std::min(hi, ceil_clamped(below, ka - 1, kb + 1) - 1);
             if (r + 1 < l.alphas.size())

@@ -8,6 +8,12 @@ namespace tempcert {
 
 namespace fs = std::filesystem;
 
+std::uint64_t fold_digest(std::uint64_t h, std::string_view bytes) {
+    for (unsigned char c : bytes)
+        h = (h ^ c) * 0x100000001b3ull; // FNV-1a's prime
+    return (h ^ bytes.size()) * 0x100000001b3ull;
+}
+
 void InputRegistry::note(const std::string &path, dev_t device, ino_t inode,
                          std::string_view bytes) {
     std::error_code ec;
@@ -15,10 +21,7 @@ void InputRegistry::note(const std::string &path, dev_t device, ino_t inode,
     std::lock_guard lock(mutex_);
     files_.insert({device, inode});
     if (!ec) paths_.push_back(canonical);
-    std::uint64_t h = digest_;
-    for (unsigned char c : bytes)
-        h = (h ^ c) * 0x100000001b3ull;
-    digest_ = (h ^ bytes.size()) * 0x100000001b3ull;
+    digest_ = fold_digest(digest_, bytes);
 }
 
 void InputRegistry::refuse_as_output(const std::string &path) const {

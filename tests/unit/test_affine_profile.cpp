@@ -1,10 +1,7 @@
 // The profile bound's closed forms for affine scores (src/gap/symbolic_affine.hpp)
-// against the plain profile of every maximum, built position by position as
-// symbolic.cpp's profile_of builds it (forced holders, one holder kept at
-// the maximum, every other position at its largest offer below it) and
-// summed one exponential per position in MPFI at 256 bits.
+// against the plain profile of every maximum (plain_profile.hpp).
 #include "gap/symbolic_affine.hpp"
-#include "tempcert/interval.hpp"
+#include "plain_profile.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,6 +11,7 @@
 
 using namespace tempcert;
 using namespace tempcert::detail;
+using tempcert::test::plain_x;
 
 namespace {
 
@@ -32,37 +30,6 @@ std::vector<std::vector<Rational>> offers_of(const AffineQuery &q) {
         per.back().push_back(v);
     }
     return per;
-}
-
-// For maximum `top`: X(beta) enclosed at 256 bits and the bound c = k
-// eps/(1-eps); false when no position is outside the maximum.
-bool plain_x(const std::vector<std::vector<Rational>> &offers, const Rational &top,
-             const Rational &beta, const Rational &eps, Interval &x, Rational &bound) {
-    const Prec p = 256;
-    std::vector<const Rational *> pred(offers.size(), nullptr);
-    std::vector<bool> holds(offers.size(), false);
-    std::size_t forced = 0;
-    for (std::size_t s = 0; s < offers.size(); ++s) {
-        for (const auto &v : offers[s]) {
-            if (v < top) pred[s] = &v;
-            if (v == top) holds[s] = true;
-        }
-        if (!pred[s]) ++forced;
-    }
-    std::optional<std::size_t> keep;
-    if (forced == 0)
-        for (std::size_t s = 0; s < offers.size(); ++s)
-            if (holds[s] && (!keep || *pred[s] < *pred[*keep])) keep = s;
-    x = Interval(p);
-    Interval b(beta, p);
-    std::size_t terms = 0;
-    for (std::size_t s = 0; s < offers.size(); ++s) {
-        if (!pred[s] || (keep && s == *keep)) continue;
-        x = add(x, exp(neg(mul(b, top - *pred[s], p)), p), p);
-        ++terms;
-    }
-    bound = Rational(static_cast<long>(forced == 0 ? 1 : forced)) * eps / (1 - eps);
-    return terms > 0;
 }
 
 Rational small(std::mt19937 &rng, long span, long den) {

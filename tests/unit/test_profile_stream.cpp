@@ -6,7 +6,7 @@
 // X(beta) <= c is certain, the plain sum must not show it false; and the
 // stream must decide often enough to matter.
 #include "gap/profile_stream.hpp"
-#include "tempcert/interval.hpp"
+#include "plain_profile.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,6 +15,7 @@
 #include <vector>
 
 using namespace tempcert;
+using tempcert::test::plain_x;
 
 namespace {
 
@@ -50,37 +51,6 @@ Case random_case(std::mt19937 &rng) {
     return c;
 }
 
-// The plain profile's X(beta) and c; false when no position is outside
-// the maximum.
-bool plain_x(const Case &c, const Rational &beta, const Rational &eps, Interval &x,
-             Rational &bound) {
-    const Prec p = 256;
-    std::vector<const Rational *> pred(c.offers.size(), nullptr);
-    std::vector<bool> holds(c.offers.size(), false);
-    std::size_t forced = 0;
-    for (std::size_t s = 0; s < c.offers.size(); ++s) {
-        for (const auto &v : c.offers[s]) {
-            if (v < c.top) pred[s] = &v;
-            if (v == c.top) holds[s] = true;
-        }
-        if (!pred[s]) ++forced;
-    }
-    std::optional<std::size_t> keep;
-    if (forced == 0)
-        for (std::size_t s = 0; s < c.offers.size(); ++s)
-            if (holds[s] && (!keep || *pred[s] < *pred[*keep])) keep = s;
-    x = Interval(p);
-    Interval b(beta, p);
-    std::size_t terms = 0;
-    for (std::size_t s = 0; s < c.offers.size(); ++s) {
-        if (!pred[s] || (keep && s == *keep)) continue;
-        x = add(x, exp(neg(mul(b, c.top - *pred[s], p)), p), p);
-        ++terms;
-    }
-    bound = Rational(static_cast<long>(forced == 0 ? 1 : forced)) * eps / (1 - eps);
-    return terms > 0;
-}
-
 } // namespace
 
 TEST_CASE("the streamed skip never certifies a profile whose X(beta) exceeds c") {
@@ -99,7 +69,7 @@ TEST_CASE("the streamed skip never certifies a profile whose X(beta) exceeds c")
             const Rational &eps = epss[rng() % 3];
             Interval x(256);
             Rational bound;
-            bool any = plain_x(c, beta, eps, x, bound);
+            bool any = plain_x(c.offers, c.top, beta, eps, x, bound);
             bool says = stream.certainly_at_most(c.top, beta, eps);
             CAPTURE(round);
             CAPTURE(to_string(beta));

@@ -18,6 +18,11 @@
 
 namespace tempcert {
 
+// FNV-1a: its offset basis, and digest h with `bytes` folded in, then their
+// length (so that "ab" then "c" differs from "a" then "bc").
+constexpr std::uint64_t kDigestBasis = 0xcbf29ce484222325ull;
+std::uint64_t fold_digest(std::uint64_t h, std::string_view bytes);
+
 class InputRegistry {
   public:
     // Records that the run read `bytes` from `path`, the file (device,
@@ -40,7 +45,7 @@ class InputRegistry {
     mutable std::mutex mutex_;
     std::set<std::pair<dev_t, ino_t>> files_;
     std::vector<std::filesystem::path> paths_;
-    std::uint64_t digest_ = 0xcbf29ce484222325ull; // FNV-1a offset basis
+    std::uint64_t digest_ = kDigestBasis;
 };
 
 } // namespace tempcert
