@@ -417,16 +417,51 @@ std::vector<Word> binding_words(std::vector<Candidates> &cands, CertifyResult &r
 
 } // namespace
 
-std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
-                                            const CertifyOptions &o) {
+namespace {
+
+// The per-layer betas of a prefix walk, or nullopt when prefix sharing does
+// not apply to the model or to beta.
+std::optional<std::vector<Real>> prefix_betas(const Model &m, const BetaSpec &beta, Prec prec) {
     if (!detail::PrefixEvaluator::applies(m)) return std::nullopt;
     // Shared prefixes need one beta for every length: no layer's beta may
     // read n (a value test at a few lengths would not do: 3 + (n-1)(n-2)).
     if (beta.uses_n()) return std::nullopt;
     std::vector<Real> betas;
-    const Prec prec = o.precision.start;
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         betas.push_back(beta.at(l, 1, prec));
+    return betas;
+}
+
+} // namespace
+
+std::optional<CertifyResult> certify_prefixes_of(const Model &m, const Word &w,
+                                                 const BetaSpec &beta, const CertifyOptions &o) {
+    std::optional<std::vector<Real>> betas = prefix_betas(m, beta, o.precision.start);
+    if (!betas) return std::nullopt;
+    Walk walk{m, beta, o, *betas, to_dinterval(o.eps), nullptr};
+    CertifyResult r;
+    Candidates cand;
+    r.method = "prefixes";
+    r.max_prec = o.precision.start;
+    detail::PrefixEvaluator ev(m, o.precision.start, *betas, o.filter);
+    Word prefix;
+    for (int s : w) {
+        check_budget(o.limits);
+        ev.push(s);
+        prefix.push_back(s);
+        if (!walk.node(ev, prefix, r, cand)) break; // refuted: the first failing prefix
+    }
+    r.verdict = r.counterexample ? Verdict::Refuted
+                                 : (r.undecided ? Verdict::Undecided : Verdict::Certified);
+    return r;
+}
+
+std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
+                                            const CertifyOptions &o) {
+    const Prec prec = o.precision.start;
+    std::optional<std::vector<Real>> prefix_beta = prefix_betas(m, beta, prec);
+    if (!prefix_beta) return std::nullopt;
+    const std::vector<Real> &betas = *prefix_beta;
     check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
     const std::uint64_t total = count_words(m.alphabet.size(), o.n);
 

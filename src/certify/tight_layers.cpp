@@ -1,10 +1,10 @@
 // The tight bracket beyond enumeration for multi-layer models
 // (proofs/tight-bracket.md, "Beyond enumeration"): beta_hi from the
-// layerwise method (exact rounding, else the perturbation argument), beta_lo
-// (tv) from layer 1 alone, whose soft weights the whole model shares: its
-// symbolic tight bracket's lower end (over words up to 1024 long, which are
-// words up to n) is refuted by a named word, and that word refutes the whole
-// model at that beta.
+// layerwise method (exact rounding, else the perturbation argument); beta_lo
+// the larger of two refuted betas, each with its word: (tv) layer 1 alone,
+// whose soft weights the whole model shares (its symbolic bracket's lower
+// end over words up to 1024, which are words up to n), and the whole model
+// on short and pumped words (src/certify/tight_lower.cpp).
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -70,7 +70,7 @@ Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational
 
 // Which end may be loose, and why: each is what its method can show, and
 // the true tight beta lies between them.
-std::string why_not_converged(LayersMethod used, std::size_t lower_length, bool refuted) {
+std::string why_not_converged(LayersMethod used, const std::string &lower_searched) {
     std::string upper =
         used == LayersMethod::Perturbation
             ? "the upper end is the perturbation argument's, which bounds each head's TV from "
@@ -78,13 +78,57 @@ std::string why_not_converged(LayersMethod used, std::size_t lower_length, bool 
             : "the upper end is each layer's need over its value set (its profile bound, or "
               "Lemma GT at its least gap where that is sharper; proofs/layerwise.md), which "
               "counts every sequence of the layer's values, more than the words produce";
-    std::string lower =
-        refuted ? "the lower end is refuted at layer 1 alone, on words up to " +
-                      std::to_string(lower_length) +
-                      ": refuting words of the later layers are not searched, so the model may "
-                      "need more"
-                : "no lower end was refuted";
+    std::string lower = lower_searched.empty()
+                            ? "no lower end was refuted"
+                            : "the lower end is the best refuting word among " + lower_searched +
+                                  ": other words are not searched, so the model may need more";
     return "not converged, either end may be loose: " + upper + "; " + lower;
+}
+
+// Layer 1 alone: its symbolic bracket's lower end over words up to
+// min(n, 1024), refuted by the word it names; that word refutes the whole
+// model (layer 1's soft weights are the whole model's). Raises t's lower end
+// and says what was searched in `searched`.
+void lower_end_of_layer_one(const Model &m, const CertifyOptions &o, const Rational &rel,
+                            TightResult &t, std::vector<std::string> &searched) {
+    Model first = m;
+    first.layers.resize(1);
+    std::string why_not;
+    if (!symbolic_applies(first, why_not)) {
+        t.note += "; layer 1 alone gives no lower end (" + why_not + ")";
+        return;
+    }
+    // layer 1's profile scan examines every length when its masks look
+    // forward or its features read n (seconds at 1000, hours at 10^4): a
+    // witness of length at most 1024 is a word of length at most n as well
+    CertifyOptions short_words = o;
+    short_words.n = std::min<std::size_t>(o.n, kLowerEndLength);
+    TightResult one = tight_symbolic(first, short_words, rel);
+    searched.push_back("layer 1 alone on words up to " + std::to_string(short_words.n));
+    if (!one.lo_witness || one.beta_lo >= t.beta_hi || one.beta_lo <= t.beta_lo) return;
+    t.beta_lo = one.beta_lo;
+    t.lo_witness = one.lo_witness;
+    t.note += "; beta_lo refuted at layer 1, whose tight beta up to n = " +
+              std::to_string(short_words.n) + " is in [" +
+              decimal_significant(one.beta_lo, 9, false) + ", " +
+              decimal_significant(one.beta_hi, 9, true) + "] (symbolic, proofs/tight-bracket.md)";
+}
+
+// The whole model on words: every word up to a short length, then pumped
+// (src/certify/tight_lower.cpp). Raises t's lower end if it does better.
+void lower_end_of_words(const Model &m, const CertifyOptions &o, const Rational &rel,
+                        TightResult &t, std::vector<std::string> &searched) {
+    std::optional<WordLowerEnd> w = lower_end_by_words(m, o, t.beta_hi, rel);
+    if (!w) return;
+    searched.push_back("the whole model on every word up to " + std::to_string(w->seed_length) +
+                       (w->longest > w->seed_length
+                            ? " and their runs pumped to length " + std::to_string(w->longest)
+                            : std::string()));
+    if (w->beta <= t.beta_lo) return;
+    t.beta_lo = w->beta;
+    t.lo_witness = w->witness;
+    t.note += "; beta_lo refuted by the whole model on a word of length " +
+              std::to_string(w->witness.word.size()) + " (proofs/tight-bracket.md)";
 }
 
 } // namespace
@@ -97,35 +141,15 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
     t.beta_hi = certified_upper(m, o, rel, used, t.gaps.min_gap);
     t.beta_lo = 0;
     t.note = std::string("beta_hi certified by ") + upper_text(used) + ", no enumeration";
-    if (o.criterion != Criterion::Tv) {
-        t.note += "; no lower end refuted (beyond enumeration only tv has one: layer 1 alone)";
-        return t;
-    }
-    Model first = m;
-    first.layers.resize(1);
-    std::string why_not;
-    if (!symbolic_applies(first, why_not)) {
-        t.note += "; no lower end refuted (layer 1: " + why_not + ")";
-        return t;
-    }
-    // layer 1's profile scan examines every length when its masks look
-    // forward or its features read n (seconds at 1000, hours at 10^4): a
-    // witness of length at most 1024 is a word of length at most n as well
-    CertifyOptions short_words = o;
-    short_words.n = std::min<std::size_t>(o.n, kLowerEndLength);
-    TightResult one = tight_symbolic(first, short_words, rel);
-    if (one.lo_witness && one.beta_lo < t.beta_hi) {
-        t.beta_lo = one.beta_lo;
-        t.lo_witness = one.lo_witness; // layer 1's weights are the whole model's
-        t.note += "; beta_lo refuted at layer 1, whose tight beta up to n = " +
-                  std::to_string(short_words.n) + " is in [" +
-                  decimal_significant(one.beta_lo, 9, false) + ", " +
-                  decimal_significant(one.beta_hi, 9, true) +
-                  "] (symbolic, proofs/tight-bracket.md)";
-    }
+    std::vector<std::string> searched;
+    if (o.criterion == Criterion::Tv) lower_end_of_layer_one(m, o, rel, t, searched);
+    // words cost seconds at n >= 256: only when layer 1 left the bracket open
+    if (t.beta_hi - t.beta_lo > rel * t.beta_hi) lower_end_of_words(m, o, rel, t, searched);
+    std::string lower_searched;
+    for (const auto &s : searched)
+        lower_searched += (lower_searched.empty() ? "" : ", ") + s;
     t.converged = t.beta_hi - t.beta_lo <= rel * t.beta_hi;
-    if (!t.converged)
-        t.note += "; " + why_not_converged(used, short_words.n, t.lo_witness.has_value());
+    if (!t.converged) t.note += "; " + why_not_converged(used, t.lo_witness ? lower_searched : "");
     return t;
 }
 

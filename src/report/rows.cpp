@@ -35,6 +35,9 @@ CertifyOptions tight_options(std::size_t n, const ReportOptions &o) {
     co.n = n;
     co.eps = o.eps;
     co.limits = o.limits;
+    // the words a row may enumerate, as `tight --max-words` gives them
+    // (the chooser's budget, and the lower end's seed beyond enumeration)
+    co.limits.max_words = o.tight_words;
     co.precision = o.precision;
     return co;
 }

@@ -228,10 +228,13 @@ fi
 # need over its value set: prev-a-earlier-b converges at n = 1000 (Lemma GT
 # alone gave 11.50)
 expect 0 'tight beta in \[4\.6051701[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- tight "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 1/100
+# a S b: layer 1 alone refutes nothing; the whole model on short words
+# does, within rel of the upper end (the construction's constant beta)
+expect 0 'tight beta in \[4\.605170[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- tight "$work/asb.json" --n 1000 --eps 1/100
+expect 0 'beta_lo 4\.605170[0-9]*: refuted by a+ \(TV at layer 2 head 1' -- tight "$work/asb.json" --n 1000 --eps 1/100
 # a bracket that did not converge says which end may be loose, and why
-# (a S b: no word refutes a lower end)
-expect 3 'tight beta in \[0, 4\.6051744[0-9]*\]' -- tight "$work/asb.json" --n 1000 --eps 1/100
-expect 3 'not converged, either end may be loose: the upper end is each layer.s need over its value set' -- tight "$work/asb.json" --n 1000 --eps 1/100
+expect 3 'not converged, either end may be loose: the upper end is each layer.s need over its value set' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
+expect 3 'the lower end is the best refuting word among layer 1 alone on words up to 1000, the whole model on every word up to 11 and their runs pumped to length 256' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
 expect 3 'not converged, either end may be loose: the upper end is the perturbation argument' -- tight "$two" --n 1000 --eps 1/100
 
 # tempcert-check takes every resource limit tempcert's commands take, from

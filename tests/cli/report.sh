@@ -48,7 +48,7 @@ for r in rows:
         check(tag + " kind", r["kind"], t["kind"])
     if r["method"] == "symbolic":
         # the same bracket as `tight` when it too takes the symbolic path
-        t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4", "--max-words", "1000")
+        t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4", "--max-words", "2048")
         tag = f"{r['case']} n={n} symbolic"
         check(tag + " tight_lo", r["tight_lo"], t["beta_lo"])
         check(tag + " tight_hi", r["tight_hi"], t["beta_hi"])
@@ -62,7 +62,7 @@ for r in rows:
     if r["method"] == "layerwise":
         # beyond enumeration, not symbolic: the bracket `tight` gives by the
         # same chooser (the report once skipped what tight reached)
-        t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4", "--max-words", "1000",
+        t = run("tight", model, "--n", n, "--eps", "1/100", "--rel", "1e-4", "--max-words", "2048",
                 codes=(0, 3))  # 3: a bracket not converged, as the report's note says
         tag = f"{r['case']} n={n} layerwise"
         check(tag + " method", t["method"], "layerwise")

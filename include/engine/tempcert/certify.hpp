@@ -96,6 +96,16 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
 std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
                                             const CertifyOptions &o);
 
+// The prefix path along one word: every prefix of w judged as certify_prefix
+// judges a node (the filter, then the plain path), stopping at the first
+// refuted prefix (the counterexample is that prefix, evaluated exactly).
+// Certified means every query of w meets the criterion (under the causal
+// masks prefix sharing needs, w's queries are its prefixes' newest ones).
+// nullopt when prefix sharing does not apply. O(|w|^2) in doubles where the
+// filter decides, instead of certify_word's MPFI.
+std::optional<CertifyResult> certify_prefixes_of(const Model &m, const Word &w,
+                                                 const BetaSpec &beta, const CertifyOptions &o);
+
 // certify_prefix when allowed and applicable, certify_exhaustive otherwise.
 CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
 
@@ -132,12 +142,26 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
 TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel);
 // Beyond enumeration, multi-layer models (src/certify/tight_layers.cpp):
 // beta_hi certified by the layerwise method (exact rounding, else the
-// perturbation argument); for tv, beta_lo refuted at layer 1 (whose soft
-// weights the whole model shares) by the word its symbolic bracket names.
+// perturbation argument); beta_lo refuted by a named word: the better of
+// layer 1's symbolic bracket (tv; its soft weights are the whole model's)
+// and lower_end_by_words below.
 // Undecided when neither layerwise argument applies. gaps.method is
 // Layerwise; gaps.min_gap the least head gap over the layers' value sets
 // when exact rounding applies (not a model gap: no word attains it).
 TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Rational &rel);
+// A lower end of the whole model's bracket found by evaluating words, not
+// enumerating up to n (src/certify/tight_lower.cpp): every word up to
+// seed_length (the longest enumeration of at most 4096 words and
+// o.limits.max_words), then the refuting word's runs pumped to longer words up to
+// `longest` (at most min(n, 256)). `witness` fails the criterion at `beta`
+// (< hi, found to rel * hi). nullopt when no word refutes below hi.
+struct WordLowerEnd {
+    Rational beta;
+    Violation witness;
+    std::size_t seed_length = 0, longest = 0;
+};
+std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOptions &o,
+                                               const Rational &hi, const Rational &rel);
 // A unique-hard head tied between positions with different values: at every
 // beta softmax gives the tied positions equal weight, at most 1/2 each,
 // against the hard head's one, so TV >= 1/2 on that word and no beta meets

@@ -1,0 +1,171 @@
+// Lower ends beyond enumeration (proofs/tight-bracket.md, "Beyond
+// enumeration"): refuting words of the whole model, found without visiting
+// every word up to n. Every end is a beta at which a named word, evaluated
+// exactly as certify evaluates it, fails the criterion; nothing is
+// extrapolated.
+//
+// Seed: every word up to the largest n0 <= n with at most kSeedWords words
+// (short words are words up to n), searched word first (seed_end). Pumping:
+// each maximal run of one symbol in the seed's word is lengthened, doubling
+// the word's length up to min(n, kPumpLength), and a longer word that
+// refutes a larger beta raises the end (features that read n, or more keys
+// at a head's least gap, make the need grow with the length). Single words
+// are judged along the prefix path with the filter where prefix sharing
+// applies (O(length^2) doubles), at the starting precision only.
+#include "tempcert/certify.hpp"
+#include "tempcert/enumerate.hpp"
+
+#include <functional>
+
+namespace tempcert {
+
+namespace {
+
+// refutes(word, beta, v): the word certainly fails the criterion at beta.
+using RefutesAt = std::function<bool(const Word &, const Rational &, Violation &)>;
+
+constexpr std::uint64_t kSeedWords = 4096;
+// Enumerations after the first refuting word: each names a word refuting
+// higher, or ends the seed's search (rarely more than a few).
+constexpr int kSeedRounds = 16;
+constexpr std::size_t kPumpLength = 256;
+// One word's own bisection goes this much finer than rel (a few more
+// single-word evaluations), so that the bracket closes to rel when the
+// word's threshold is within rel of the upper end; the seed's enumeration
+// probes kProbe finer than rel above the end.
+constexpr long kFine = 64, kProbe = 8;
+// Lengths before the last are bisected to this relative width only: the
+// next length usually refutes more, and each evaluation costs O(length^2).
+const Rational kCoarse(1, 1000);
+// Pumped words are judged at the starting precision only: near its own
+// threshold a long word's TV may need thousands of bits to decide, and an
+// undecided word is simply not a refutation.
+constexpr Prec kPumpPrecCap = kPrecStart;
+
+// The largest n0 <= n whose words 1..n0 number at most kSeedWords and the
+// word limit (0: none).
+std::size_t seed_length(std::size_t symbols, std::size_t n, std::uint64_t max_words) {
+    const std::uint64_t most = std::min(kSeedWords, max_words);
+    std::size_t n0 = 0;
+    while (n0 < n && count_words(symbols, n0 + 1) <= most)
+        ++n0;
+    return n0;
+}
+
+// w with its maximal run starting at `start` lengthened to make the word
+// `length` long.
+Word pumped(const Word &w, std::size_t start, std::size_t length) {
+    Word out(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(start));
+    out.insert(out.end(), length - w.size(), w[start]);
+    out.insert(out.end(), w.begin() + static_cast<std::ptrdiff_t>(start), w.end());
+    return out;
+}
+
+// Where each maximal run of one symbol starts.
+std::vector<std::size_t> run_starts(const Word &w) {
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < w.size(); ++i)
+        if (i == 0 || w[i] != w[i - 1]) starts.push_back(i);
+    return starts;
+}
+
+// Raises `end` with one candidate word: kept only if it refutes above the
+// current end by `gate` (0: the candidate is the end's own word, known to
+// refute there), then bisected upward against hi with that word alone until
+// the step is at most tol * top.
+void raise_with(const Word &candidate, WordLowerEnd &end, const Rational &hi, const Rational &gate,
+                const Rational &tol, const RefutesAt &refutes) {
+    Violation v;
+    if (gate > 0) {
+        Rational step = end.beta + gate;
+        if (step >= hi || !refutes(candidate, step, v)) return;
+        end.beta = step;
+        end.witness = v;
+    }
+    Rational top = hi;
+    while (top - end.beta > tol * top) {
+        Rational mid = (end.beta + top) / 2;
+        if (refutes(candidate, mid, v)) {
+            end.beta = mid;
+            end.witness = v;
+        } else {
+            top = mid;
+        }
+    }
+}
+
+// The seed's end: the largest refuted beta below hi over every word up to
+// seed.n, to rel * hi. hi is certified for every word up to n, so for these.
+// A refuting word is found by enumeration (halving from hi), then bisected
+// upward on its own, one word per step; the enumeration is asked again just
+// above (by rel * hi / kProbe), and either certifies there (the end is the
+// seed's tight lower end to that) or names a word refuting higher, which is
+// bisected in turn.
+// One enumeration per round instead of one per bisection step.
+std::optional<WordLowerEnd> seed_end(const Model &m, const CertifyOptions &seed, const Rational &hi,
+                                     const Rational &rel, const RefutesAt &refutes) {
+    auto run = [&](const Rational &beta) {
+        return certify_auto(m, BetaSpec::constant(beta), seed);
+    };
+    Rational x = hi;
+    std::optional<Violation> word;
+    for (int i = 0; i < 60 && !word; ++i) {
+        x /= 2;
+        CertifyResult c = run(x);
+        if (c.verdict == Verdict::Undecided) return std::nullopt;
+        if (c.verdict == Verdict::Refuted) word = c.counterexample;
+    }
+    if (!word) return std::nullopt;
+    WordLowerEnd end{x, *word, seed.n, seed.n};
+    for (int round = 0; round < kSeedRounds; ++round) {
+        raise_with(end.witness.word, end, hi, Rational(0), rel / kFine, refutes);
+        Rational probe = end.beta + rel * hi / kProbe;
+        if (probe >= hi) break;
+        CertifyResult c = run(probe);
+        if (c.verdict != Verdict::Refuted) break;
+        end.beta = probe;
+        end.witness = *c.counterexample;
+    }
+    return end;
+}
+
+} // namespace
+
+std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOptions &o,
+                                               const Rational &hi, const Rational &rel) {
+    std::size_t n0 = seed_length(m.alphabet.size(), o.n, o.limits.max_words);
+    if (n0 == 0) return std::nullopt;
+    CertifyOptions seed = o;
+    seed.n = n0;
+    CertifyOptions pumping = o;
+    pumping.precision.cap = std::min(o.precision.cap, std::max(kPumpPrecCap, o.precision.start));
+    // a pumped word along the prefix path (the filter's doubles) where it
+    // applies: a failing prefix is a refuting word of length <= n as well
+    auto refutes_one = [&](const Word &w, const Rational &beta, Violation &v) {
+        BetaSpec b = BetaSpec::constant(beta);
+        if (auto r = certify_prefixes_of(m, w, b, pumping)) {
+            if (r->verdict != Verdict::Refuted) return false;
+            v = *r->counterexample;
+            return true;
+        }
+        Prec used = 0;
+        return certify_word(m, w, b, pumping, v, used) == Tri::False;
+    };
+    std::optional<WordLowerEnd> found = seed_end(m, seed, hi, rel, refutes_one);
+    if (!found) return std::nullopt;
+    WordLowerEnd end = *found;
+    const Word seed_word = end.witness.word;
+    std::size_t cap = std::min(o.n, kPumpLength);
+    const Rational gate = rel * hi / kProbe; // the least raise worth a bisection
+    for (std::size_t length = 2 * seed_word.size(); length / 2 < cap && hi - end.beta > rel * hi;
+         length *= 2) {
+        std::size_t len = std::min(length, cap);
+        const Rational tol = len == cap ? rel / kFine : std::max(rel, kCoarse);
+        for (std::size_t start : run_starts(seed_word))
+            raise_with(pumped(seed_word, start, len), end, hi, gate, tol, refutes_one);
+        end.longest = len;
+    }
+    return end;
+}
+
+} // namespace tempcert

@@ -1,0 +1,134 @@
+// Lower ends beyond enumeration (proofs/tight-bracket.md, "Beyond
+// enumeration"; src/certify/tight_lower.cpp): every lower end is a beta at
+// which its word, evaluated again on the plain path (exact hard values,
+// MPFI soft ones, no filter, no prefix sharing), fails the criterion; it is
+// below the certified upper end; within enumeration it meets the exhaustive
+// bracket; and the prefix path along one word agrees with the plain path.
+#include "helpers.hpp"
+#include "random_deep_model.hpp"
+#include "tempcert/certify.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/ltl.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace tempcert;
+using namespace tempcert::test;
+
+namespace {
+
+CertifyOptions options(std::size_t n, Criterion c = Criterion::Tv) {
+    CertifyOptions o;
+    o.n = n;
+    o.eps = Rational(1, 100);
+    o.criterion = c;
+    return o;
+}
+
+// The word fails the criterion at beta on the plain path.
+bool refutes_plainly(const Model &m, const Word &w, const Rational &beta, CertifyOptions o) {
+    o.allow_prefix = false;
+    o.filter = false;
+    Violation v;
+    Prec used = 0;
+    return certify_word(m, w, BetaSpec::constant(beta), o, v, used) == Tri::False;
+}
+
+// tight beyond enumeration on m at n: a lower end, refuted plainly by a word
+// of length at most n, below the upper end. Returns the bracket.
+TightResult checked_bracket(const Model &m, const CertifyOptions &o) {
+    TightResult t = tight_by_layers(m, o, Rational(1, 100000));
+    REQUIRE_MESSAGE(t.lo_witness, t.note);
+    CHECK(t.beta_lo > 0);
+    CHECK(t.beta_lo < t.beta_hi);
+    CHECK(t.lo_witness->word.size() <= o.n);
+    CHECK(refutes_plainly(m, t.lo_witness->word, t.beta_lo, o));
+    return t;
+}
+
+Model compiled(const char *formula) {
+    return compile_formula(Formula::parse(formula, {"a", "b"}), PositionEncoding::Unbounded, false);
+}
+
+} // namespace
+
+TEST_CASE("lower ends beyond enumeration: refuted by their words on the plain path") {
+    const std::size_t n = reduced() ? 24 : 64;
+    // a S b: layer 1 alone refutes nothing; the whole model's words do,
+    // within rel of the upper end (the construction's constant temperature)
+    TightResult asb = checked_bracket(compiled("a S b"), options(n));
+    CHECK(asb.beta_lo > Rational(4605, 1000));
+    CHECK(asb.converged);
+    // not rounded (the perturbation argument's upper end): pumped words
+    // refute far above layer 1's ln(100)
+    for (const char *name : {"has-ab-two-layer", "has-abb-three-layer"}) {
+        CAPTURE(name);
+        TightResult t = checked_bracket(load_case(name), options(n));
+        CHECK(t.beta_lo > 7);
+        CHECK(t.lo_witness->word.size() > 11); // longer than every enumerated word
+    }
+    // the output and decision criteria have a lower end too (no layer-1 one)
+    Model prev = load_case("prev-a-earlier-b");
+    for (Criterion c : {Criterion::Output, Criterion::Decision}) {
+        CAPTURE(to_string(c));
+        TightResult t = tight_by_layers(prev, options(n, c), Rational(1, 100000));
+        if (!t.lo_witness) continue; // decision: may hold at every beta the search tries
+        CHECK(t.beta_lo < t.beta_hi);
+        CHECK(refutes_plainly(prev, t.lo_witness->word, t.beta_lo, options(n, c)));
+    }
+}
+
+TEST_CASE("lower ends within enumeration meet the exhaustive bracket") {
+    const std::size_t n = reduced() ? 5 : 8; // every word is in the seed
+    for (const char *name : {"has-ab-two-layer", "has-abb-three-layer", "prev-a-earlier-b"}) {
+        CAPTURE(name);
+        Model m = load_case(name);
+        TightResult e = tight_exhaustive(m, options(n), Rational(1, 100000));
+        TightResult l = checked_bracket(m, options(n));
+        // both lower ends are refuted and both upper ends certified over the
+        // same words: each lower end is below the other's upper end here
+        CHECK(l.beta_lo <= e.beta_hi);
+        CHECK(e.beta_lo <= l.beta_hi);
+        // the seed's search is the exhaustive search from another start
+        CHECK(l.beta_lo >= e.beta_lo * Rational(99, 100));
+    }
+}
+
+TEST_CASE("the prefix path along one word agrees with the plain path") {
+    int compared = 0, refuted = 0;
+    for (unsigned seed = 1; seed <= (reduced() ? 10u : 40u); ++seed) {
+        CAPTURE(seed);
+        Model m = load_model_text(random_deep_model_json(seed), "random", Limits{});
+        Word w;
+        for (std::size_t i = 0; i < 9; ++i)
+            w.push_back(static_cast<int>((seed * 7 + i * i) % m.alphabet.size()));
+        for (const char *beta : {"1", "4", "12"}) {
+            CAPTURE(beta);
+            CertifyOptions o = options(w.size());
+            std::optional<CertifyResult> p =
+                certify_prefixes_of(m, w, BetaSpec::constant(q(beta)), o);
+            if (!p) break; // prefix sharing does not apply to this model
+            ++compared;
+            // the plain path on every prefix: the first that fails
+            std::optional<Word> first_failing;
+            bool undecided = false;
+            for (std::size_t len = 1; len <= w.size() && !first_failing; ++len) {
+                Word prefix(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(len));
+                Violation v;
+                Prec used = 0;
+                Tri t = certify_word(m, prefix, BetaSpec::constant(q(beta)), o, v, used);
+                if (t == Tri::False) first_failing = prefix;
+                undecided = undecided || t == Tri::Unknown;
+            }
+            if (first_failing) {
+                ++refuted;
+                REQUIRE(p->verdict == Verdict::Refuted);
+                CHECK(p->counterexample->word == *first_failing);
+            } else if (!undecided) {
+                CHECK(p->verdict == Verdict::Certified);
+            }
+        }
+    }
+    CHECK(compared > 0);
+    CHECK(refuted > 0);
+}
