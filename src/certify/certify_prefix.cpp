@@ -156,14 +156,14 @@ struct Walk {
         return t;
     }
 
-    Tri filtered(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r,
-                 Candidates &cand) const {
+    // The filter's verdict on the node ev holds (False: certainly fails;
+    // True: certainly holds; Unknown: the plain path must decide), and the
+    // output criterion's |y_S - y_H| per read-out in `diffs`.
+    Tri filter_verdict(const detail::PrefixEvaluator &ev, std::vector<DInterval> &diffs) const {
         Tri t = Tri::True;
         auto fold = [&t](Tri x) {
             if (x == Tri::False || (x == Tri::Unknown && t == Tri::True)) t = x;
         };
-        // output criterion: |y_S - y_H| per read-out, judged and then kept as candidates
-        std::vector<DInterval> diffs;
         if (o.criterion != Criterion::Tv && m.output.kind == ReadKind::Categorical)
             fold(Tri::Unknown); // no filter for categorical read-outs: the MPFI path decides
         else if (o.criterion == Criterion::Output)
@@ -190,6 +190,13 @@ struct Walk {
                 }
             }
         }
+        return t;
+    }
+
+    Tri filtered(const detail::PrefixEvaluator &ev, const Word &w, CertifyResult &r,
+                 Candidates &cand) const {
+        std::vector<DInterval> diffs;
+        Tri t = filter_verdict(ev, diffs);
         if (t == Tri::False && !least(r, w)) { // certain, and not the first
             ++r.filter_decided;
             return t;
@@ -434,26 +441,27 @@ std::optional<std::vector<Real>> prefix_betas(const Model &m, const BetaSpec &be
 
 } // namespace
 
-std::optional<CertifyResult> certify_prefixes_of(const Model &m, const Word &w,
-                                                 const BetaSpec &beta, const CertifyOptions &o) {
+std::optional<Tri> filter_prefixes_of(const Model &m, const Word &w, const BetaSpec &beta,
+                                      const CertifyOptions &o, std::size_t &failing_length) {
     std::optional<std::vector<Real>> betas = prefix_betas(m, beta, o.precision.start);
     if (!betas) return std::nullopt;
-    Walk walk{m, beta, o, *betas, to_dinterval(o.eps), nullptr};
-    CertifyResult r;
-    Candidates cand;
-    r.method = "prefixes";
-    r.max_prec = o.precision.start;
-    detail::PrefixEvaluator ev(m, o.precision.start, *betas, o.filter);
-    Word prefix;
-    for (int s : w) {
+    CertifyOptions filtered = o;
+    filtered.filter = true;
+    Walk walk{m, beta, filtered, *betas, to_dinterval(o.eps), nullptr};
+    detail::PrefixEvaluator ev(m, o.precision.start, *betas, true);
+    Tri all = Tri::True;
+    for (std::size_t k = 0; k < w.size(); ++k) {
         check_budget(o.limits);
-        ev.push(s);
-        prefix.push_back(s);
-        if (!walk.node(ev, prefix, r, cand)) break; // refuted: the first failing prefix
+        ev.push(w[k]);
+        std::vector<DInterval> diffs;
+        Tri t = walk.filter_verdict(ev, diffs);
+        if (t == Tri::False) {
+            failing_length = k + 1;
+            return Tri::False;
+        }
+        if (t == Tri::Unknown) all = Tri::Unknown;
     }
-    r.verdict = r.counterexample ? Verdict::Refuted
-                                 : (r.undecided ? Verdict::Undecided : Verdict::Certified);
-    return r;
+    return all;
 }
 
 std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,

@@ -11,7 +11,8 @@
 // refutes a larger beta raises the end (features that read n, or more keys
 // at a head's least gap, make the need grow with the length). Single words
 // are judged along the prefix path with the filter where prefix sharing
-// applies (O(length^2) doubles), at the starting precision only.
+// applies (O(length^2) doubles, acting on certain refutations only); the
+// end's word is then evaluated exactly at the end's beta, as certify does.
 #include "tempcert/certify.hpp"
 #include "tempcert/enumerate.hpp"
 
@@ -21,13 +22,10 @@ namespace tempcert {
 
 namespace {
 
-// refutes(word, beta, v): the word certainly fails the criterion at beta.
-using RefutesAt = std::function<bool(const Word &, const Rational &, Violation &)>;
-
 constexpr std::uint64_t kSeedWords = 4096;
 // Enumerations after the first refuting word: each names a word refuting
 // higher, or ends the seed's search (rarely more than a few).
-constexpr int kSeedRounds = 16;
+constexpr int kSeedRounds = 6;
 constexpr std::size_t kPumpLength = 256;
 // One word's own bisection goes this much finer than rel (a few more
 // single-word evaluations), so that the bracket closes to rel when the
@@ -37,10 +35,16 @@ constexpr long kFine = 64, kProbe = 8;
 // Lengths before the last are bisected to this relative width only: the
 // next length usually refutes more, and each evaluation costs O(length^2).
 const Rational kCoarse(1, 1000);
-// Pumped words are judged at the starting precision only: near its own
-// threshold a long word's TV may need thousands of bits to decide, and an
-// undecided word is simply not a refutation.
-constexpr Prec kPumpPrecCap = kPrecStart;
+
+// A refuted beta and the word that refutes it, before the exact check.
+struct Found {
+    Rational beta;
+    Word word;
+};
+
+// refutes(word, beta): the prefix of word that certainly fails the
+// criterion at beta, or nullopt (holds, or undecided).
+using RefutesAt = std::function<std::optional<Word>(const Word &, const Rational &)>;
 
 // The largest n0 <= n whose words 1..n0 number at most kSeedWords and the
 // word limit (0: none).
@@ -73,24 +77,22 @@ std::vector<std::size_t> run_starts(const Word &w) {
 // current end by `gate` (0: the candidate is the end's own word, known to
 // refute there), then bisected upward against hi with that word alone until
 // the step is at most tol * top.
-void raise_with(const Word &candidate, WordLowerEnd &end, const Rational &hi, const Rational &gate,
+void raise_with(const Word &candidate, Found &end, const Rational &hi, const Rational &gate,
                 const Rational &tol, const RefutesAt &refutes) {
-    Violation v;
     if (gate > 0) {
         Rational step = end.beta + gate;
-        if (step >= hi || !refutes(candidate, step, v)) return;
-        end.beta = step;
-        end.witness = v;
+        if (step >= hi) return;
+        std::optional<Word> w = refutes(candidate, step);
+        if (!w) return;
+        end = {step, *w};
     }
     Rational top = hi;
     while (top - end.beta > tol * top) {
         Rational mid = (end.beta + top) / 2;
-        if (refutes(candidate, mid, v)) {
-            end.beta = mid;
-            end.witness = v;
-        } else {
+        if (std::optional<Word> w = refutes(candidate, mid))
+            end = {mid, *w};
+        else
             top = mid;
-        }
     }
 }
 
@@ -100,31 +102,30 @@ void raise_with(const Word &candidate, WordLowerEnd &end, const Rational &hi, co
 // upward on its own, one word per step; the enumeration is asked again just
 // above (by rel * hi / kProbe), and either certifies there (the end is the
 // seed's tight lower end to that) or names a word refuting higher, which is
-// bisected in turn.
-// One enumeration per round instead of one per bisection step.
-std::optional<WordLowerEnd> seed_end(const Model &m, const CertifyOptions &seed, const Rational &hi,
-                                     const Rational &rel, const RefutesAt &refutes) {
+// bisected in turn: one enumeration per round instead of one per step.
+// `exact` receives the last end the enumeration itself refuted (its
+// counterexample evaluated exactly).
+std::optional<Found> seed_end(const Model &m, const CertifyOptions &seed, const Rational &hi,
+                              const Rational &rel, const RefutesAt &refutes,
+                              std::optional<WordLowerEnd> &exact) {
     auto run = [&](const Rational &beta) {
-        return certify_auto(m, BetaSpec::constant(beta), seed);
+        CertifyResult c = certify_auto(m, BetaSpec::constant(beta), seed);
+        if (c.verdict == Verdict::Refuted)
+            exact = WordLowerEnd{beta, *c.counterexample, seed.n, seed.n};
+        return c.verdict;
     };
     Rational x = hi;
-    std::optional<Violation> word;
-    for (int i = 0; i < 60 && !word; ++i) {
+    for (int i = 0; i < 60 && !exact; ++i) {
         x /= 2;
-        CertifyResult c = run(x);
-        if (c.verdict == Verdict::Undecided) return std::nullopt;
-        if (c.verdict == Verdict::Refuted) word = c.counterexample;
+        if (run(x) == Verdict::Undecided) return std::nullopt;
     }
-    if (!word) return std::nullopt;
-    WordLowerEnd end{x, *word, seed.n, seed.n};
+    if (!exact) return std::nullopt;
+    Found end{x, exact->witness.word};
     for (int round = 0; round < kSeedRounds; ++round) {
-        raise_with(end.witness.word, end, hi, Rational(0), rel / kFine, refutes);
+        raise_with(end.word, end, hi, Rational(0), rel / kFine, refutes);
         Rational probe = end.beta + rel * hi / kProbe;
-        if (probe >= hi) break;
-        CertifyResult c = run(probe);
-        if (c.verdict != Verdict::Refuted) break;
-        end.beta = probe;
-        end.witness = *c.counterexample;
+        if (probe >= hi || run(probe) != Verdict::Refuted) break;
+        end = {probe, exact->witness.word};
     }
     return end;
 }
@@ -137,35 +138,48 @@ std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOpti
     if (n0 == 0) return std::nullopt;
     CertifyOptions seed = o;
     seed.n = n0;
-    CertifyOptions pumping = o;
-    pumping.precision.cap = std::min(o.precision.cap, std::max(kPumpPrecCap, o.precision.start));
-    // a pumped word along the prefix path (the filter's doubles) where it
-    // applies: a failing prefix is a refuting word of length <= n as well
-    auto refutes_one = [&](const Word &w, const Rational &beta, Violation &v) {
+    CertifyOptions start_precision = o;
+    start_precision.precision.cap = o.precision.start;
+    // one word along the prefix path's filter where it applies (a failing
+    // prefix is a refuting word of length <= n as well), else, or where the
+    // filter is undecided on a word no longer than n0, the plain path at the
+    // starting precision
+    auto refutes = [&](const Word &w, const Rational &beta) -> std::optional<Word> {
         BetaSpec b = BetaSpec::constant(beta);
-        if (auto r = certify_prefixes_of(m, w, b, pumping)) {
-            if (r->verdict != Verdict::Refuted) return false;
-            v = *r->counterexample;
-            return true;
-        }
+        std::size_t failing = 0;
+        std::optional<Tri> t = filter_prefixes_of(m, w, b, o, failing);
+        if (t == Tri::False)
+            return Word(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(failing));
+        // what the filter cannot decide, the plain path does for words as
+        // short as the seed's (long ones cost O(length^2) in MPFI)
+        if (t == Tri::True || (t && w.size() > n0)) return std::nullopt;
+        Violation v;
         Prec used = 0;
-        return certify_word(m, w, b, pumping, v, used) == Tri::False;
+        if (certify_word(m, w, b, start_precision, v, used) != Tri::False) return std::nullopt;
+        return v.word;
     };
-    std::optional<WordLowerEnd> found = seed_end(m, seed, hi, rel, refutes_one);
-    if (!found) return std::nullopt;
-    WordLowerEnd end = *found;
-    const Word seed_word = end.witness.word;
-    std::size_t cap = std::min(o.n, kPumpLength);
+    std::optional<WordLowerEnd> exact;
+    std::optional<Found> found = seed_end(m, seed, hi, rel, refutes, exact);
+    if (!found) return exact;
+    Found end = *found;
+    const Word seed_word = end.word;
+    std::size_t cap = std::min(o.n, kPumpLength), longest = n0;
     const Rational gate = rel * hi / kProbe; // the least raise worth a bisection
     for (std::size_t length = 2 * seed_word.size(); length / 2 < cap && hi - end.beta > rel * hi;
          length *= 2) {
         std::size_t len = std::min(length, cap);
         const Rational tol = len == cap ? rel / kFine : std::max(rel, kCoarse);
         for (std::size_t start : run_starts(seed_word))
-            raise_with(pumped(seed_word, start, len), end, hi, gate, tol, refutes_one);
-        end.longest = len;
+            raise_with(pumped(seed_word, start, len), end, hi, gate, tol, refutes);
+        longest = len;
     }
-    return end;
+    // the end's word, evaluated exactly as certify evaluates a word (the
+    // filter's refutation is certain, but the witness reported is this one)
+    Violation v;
+    Prec used = 0;
+    if (certify_word(m, end.word, BetaSpec::constant(end.beta), o, v, used) == Tri::False)
+        return WordLowerEnd{end.beta, v, n0, longest};
+    return exact; // not decided at the precision cap: the enumeration's own end
 }
 
 } // namespace tempcert

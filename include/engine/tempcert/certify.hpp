@@ -96,15 +96,15 @@ CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const Cer
 std::optional<CertifyResult> certify_prefix(const Model &m, const BetaSpec &beta,
                                             const CertifyOptions &o);
 
-// The prefix path along one word: every prefix of w judged as certify_prefix
-// judges a node (the filter, then the plain path), stopping at the first
-// refuted prefix (the counterexample is that prefix, evaluated exactly).
-// Certified means every query of w meets the criterion (under the causal
-// masks prefix sharing needs, w's queries are its prefixes' newest ones).
-// nullopt when prefix sharing does not apply. O(|w|^2) in doubles where the
-// filter decides, instead of certify_word's MPFI.
-std::optional<CertifyResult> certify_prefixes_of(const Model &m, const Word &w,
-                                                 const BetaSpec &beta, const CertifyOptions &o);
+// The prefix path's double-interval filter (proofs/double-filter.md) along
+// one word, at the starting precision, without the plain path: False with
+// `failing_length` when the filter certainly refutes a prefix of w (the
+// first), True when it certifies every prefix (so every query of w, under
+// the causal masks prefix sharing needs), Unknown when it refutes none and
+// cannot decide some. nullopt when prefix sharing does not apply. O(|w|^2)
+// in doubles; a search that acts on False alone never acts on a guess.
+std::optional<Tri> filter_prefixes_of(const Model &m, const Word &w, const BetaSpec &beta,
+                                      const CertifyOptions &o, std::size_t &failing_length);
 
 // certify_prefix when allowed and applicable, certify_exhaustive otherwise.
 CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOptions &o);
