@@ -115,6 +115,28 @@ std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, co
            decimal_significant(tr.beta_hi, 8, true) + "]";
 }
 
+// A word in a line: whole up to 24 characters, else its ends and length.
+std::string abbreviated(const std::string &word) {
+    if (word.size() <= 24) return word;
+    return word.substr(0, 10) + "..." + word.substr(word.size() - 10) + " (length " +
+           std::to_string(word.size()) + ")";
+}
+
+// The tight bracket at n as `tight` finds it (enumeration up to 1024 words,
+// else the layerwise bracket, whose lower end is refuted by the whole
+// model's words; proofs/tight-bracket.md), in a line's words.
+std::string bracket_at(const Model &m, std::size_t n, const Rational &eps, const Limits &limits) {
+    CertifyOptions o;
+    o.n = n;
+    o.eps = eps;
+    o.limits = limits;
+    TightResult t = tight_auto(m, o, Rational(1, 1000000), 1024);
+    if (!t.lo_witness) return "; no word refutes below " + decimal_significant(t.beta_hi, 12, true);
+    return "; tight in [" + decimal_significant(t.beta_lo, 12, false) + ", " +
+           decimal_significant(t.beta_hi, 12, true) + "], refuted below by " +
+           abbreviated(format_word(t.lo_witness->word, m.alphabet));
+}
+
 // The layerwise need at n (the sharper of Lemma GT and the profile bound
 // per layer), or Undecided when the layerwise method does not apply.
 LayerwiseResult layers_at(const Model &m, std::size_t n, const Rational &eps,
@@ -217,8 +239,9 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
     out.lines.push_back("compiled " + formula + " with the unbounded encoding (features j, n-j+1)");
     for (std::size_t k = 0; k < ns.size(); ++k)
         if (k == 0 || k + 1 == ns.size() || ns.size() <= 8)
-            out.lines.push_back("n = " + std::to_string(ns[k]) + ": layers need beta >= " +
-                                dec(need[k]) + " (Lemma GT alone: " + dec(gt[k]) + ")");
+            out.lines.push_back(
+                "n = " + std::to_string(ns[k]) + ": layers need beta >= " + dec(need[k]) +
+                " (Lemma GT alone: " + dec(gt[k]) + ")" + bracket_at(m, ns[k], eps, limits));
     for (std::size_t k = 0; k < ns.size(); ++k)
         if (beta < need[k]) {
             out.counterexample = refuting_word(

@@ -290,6 +290,9 @@ expect 0 'filter: 8190 nodes decided in double intervals, 0 re-judged' -- certif
 pab="$cases/models/prev-a-earlier-b.json"
 expect 0 'n = 8: layers need beta >= 4\.6051730' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
 expect 0 'theorem ltl-unbounded-pe: confirmed' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
+# two-sided at every n: the bracket tight finds (beyond enumeration, its
+# lower end refuted by the whole model's words) around the constant need
+expect 0 'n = 1000: layers need beta >= 4\.60517443934 \(Lemma GT alone: 11\.5018746288\); tight in \[4\.605170[0-9]*, 4\.60517443934\], refuted below by a+$' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..4,1000 --eps 1/100
 expect 1 'counterexample: beta = 3\.07 fails: n = 2, word aa' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100 --beta 3.07
 expect 0 'n = 4: beta\(n\) = 22\.774928.*tight in \[18\.4198' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..6 --eps 1/100
 expect 0 'beta ~ n\^(0\.9[5-9]|1\.0)' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..6 --eps 1/100
