@@ -445,9 +445,8 @@ std::optional<Tri> filter_prefixes_of(const Model &m, const Word &w, const BetaS
                                       const CertifyOptions &o, std::size_t &failing_length) {
     std::optional<std::vector<Real>> betas = prefix_betas(m, beta, o.precision.start);
     if (!betas) return std::nullopt;
-    CertifyOptions filtered = o;
-    filtered.filter = true;
-    Walk walk{m, beta, filtered, *betas, to_dinterval(o.eps), nullptr};
+    // only filter_verdict is asked of it, which reads no o.filter
+    Walk walk{m, beta, o, *betas, to_dinterval(o.eps), nullptr};
     detail::PrefixEvaluator ev(m, o.precision.start, *betas, true);
     Tri all = Tri::True;
     for (std::size_t k = 0; k < w.size(); ++k) {

@@ -98,18 +98,28 @@ struct GrowthFit {
     }
 };
 
+// The options of the tight question at n, as the theorem lines ask it.
+CertifyOptions tight_options_at(std::size_t n, const Rational &eps, const Limits &limits) {
+    CertifyOptions o;
+    o.n = n;
+    o.eps = eps;
+    o.limits = limits;
+    return o;
+}
+
+// Words a theorem line's tight bracket may enumerate.
+constexpr std::uint64_t kTheoremTightWords = 1024;
+
 // The text after "certified (layerwise)" at n: the tight bracket when the
 // words fit the enumeration budget (t becomes its upper end, or 0 when no
 // word refutes anything: nothing is needed, no point to fit), else
 // `need_text` with t left as the certified sufficient beta.
 std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, const Limits &limits,
                           Rational &t, const std::string &need_text) {
-    CertifyOptions o;
-    o.n = n;
-    o.eps = eps;
-    o.limits = limits;
-    if (choose_tight_method(m, o, 1024).method != TightMethod::Exhaustive) return need_text;
-    TightResult tr = tight_auto(m, o, Rational(1, 10000), 1024);
+    CertifyOptions o = tight_options_at(n, eps, limits);
+    if (choose_tight_method(m, o, kTheoremTightWords).method != TightMethod::Exhaustive)
+        return need_text;
+    TightResult tr = tight_auto(m, o, Rational(1, 10000), kTheoremTightWords);
     t = tr.lo_witness ? tr.beta_hi : Rational(0);
     return ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
            decimal_significant(tr.beta_hi, 8, true) + "]";
@@ -126,11 +136,8 @@ std::string abbreviated(const std::string &word) {
 // else the layerwise bracket, whose lower end is refuted by the whole
 // model's words; proofs/tight-bracket.md), in a line's words.
 std::string bracket_at(const Model &m, std::size_t n, const Rational &eps, const Limits &limits) {
-    CertifyOptions o;
-    o.n = n;
-    o.eps = eps;
-    o.limits = limits;
-    TightResult t = tight_auto(m, o, Rational(1, 1000000), 1024);
+    TightResult t =
+        tight_auto(m, tight_options_at(n, eps, limits), Rational(1, 1000000), kTheoremTightWords);
     if (!t.lo_witness) return "; no word refutes below " + decimal_significant(t.beta_hi, 12, true);
     return "; tight in [" + decimal_significant(t.beta_lo, 12, false) + ", " +
            decimal_significant(t.beta_hi, 12, true) + "], refuted below by " +
