@@ -111,15 +111,25 @@ CertJson certificate_header(const Model &m, const std::string &model_file,
 CertJson layerwise_certificate_json(const Model &m, const std::string &model_file,
                                     const LayerwiseResult &lw, const CertifyOptions &o,
                                     const std::string &beta_spec, const std::string &beta_source) {
+    // A head whose own Lemma GT bound beta does not meet is judged by its
+    // profile (the verdict was certified by the layer's profile bound), and
+    // says so: the checker then judges its queries' profiles at beta.
+    const BetaSpec beta = BetaSpec::parse(beta_spec, m.layers.size(), "beta");
+    bool by_profile = false;
     CertJson layers = CertJson::array();
     for (std::size_t l = 0; l < lw.layers.size(); ++l) {
         CertJson heads = CertJson::array();
         for (const auto &h : lw.layers[l].heads) {
             GapBound b = lemma_gt(h.max_allowed, h.min_gap, o.eps, o.precision.start);
-            heads.push_back({{"head", h.head},
-                             {"min_gap", h.min_gap ? real_text(*h.min_gap) : CertJson("inf")},
-                             {"N", h.max_allowed},
-                             {"beta_gap_up", b.trivial ? "0" : to_string(b.beta_up)}});
+            CertJson entry = {{"head", h.head},
+                              {"min_gap", h.min_gap ? real_text(*h.min_gap) : CertJson("inf")},
+                              {"N", h.max_allowed},
+                              {"beta_gap_up", b.trivial ? "0" : to_string(b.beta_up)}};
+            if (!b.trivial && !meets(beta, l, o.n, b.beta_up, o.precision.start)) {
+                entry["judged_by"] = "profile";
+                by_profile = true;
+            }
+            heads.push_back(entry);
         }
         layers.push_back({{"layer", l + 1},
                           {"values", lw.layers[l].values},
@@ -134,6 +144,7 @@ CertJson layerwise_certificate_json(const Model &m, const std::string &model_fil
     doc["readout_exact"] = lw.readout_exact;
     doc["verdict"] = "certified";
     doc["proofs"] = {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"};
+    if (by_profile) doc["proofs"].push_back("proofs/profile-bound.md");
     return doc;
 }
 

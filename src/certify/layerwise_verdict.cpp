@@ -9,20 +9,12 @@
 
 namespace tempcert {
 
-namespace {
-
-// Whether layer l's beta is certainly >= need at every length up to n: an
-// enclosure of beta that cannot be told from need is raised up to the
-// default precision cap before the layer counts as short (an undecided
-// comparison is never "met").
 bool meets(const BetaSpec &beta, std::size_t l, std::size_t n, const Rational &need, Prec prec) {
     for (std::size_t len = 1; len <= (beta.uses_n() ? n : 1); ++len)
         if (beta.at_least(l, len, need, prec, std::max(prec, kPrecCapDefault)) != Tri::True)
             return false;
     return true;
 }
-
-} // namespace
 
 LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta, std::size_t n,
                                    Criterion criterion, Prec prec) {
@@ -39,20 +31,12 @@ LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &be
     if (v.shortfall.empty() && criterion != Criterion::Tv && !lw.readout_exact)
         v.shortfall = lw.readout_note;
     v.verdict = v.shortfall.empty() ? Verdict::Certified : Verdict::Undecided;
-    if (v.verdict != Verdict::Certified) {
+    // A certified claim is what a certificate states: heads whose own Lemma
+    // GT bound beta does not meet are judged by their profile, which the
+    // checker re-derives too (layerwise_certificate_json marks them).
+    v.certificate_ready = v.verdict == Verdict::Certified;
+    if (!v.certificate_ready)
         v.certificate_shortfall = "the layerwise claim is undecided (" + v.shortfall + ")";
-        return v;
-    }
-    for (std::size_t l = 0; l < lw.layers.size() && v.certificate_shortfall.empty(); ++l) {
-        const LayerwiseLayer &ly = lw.layers[l];
-        if (!ly.beta.trivial && !meets(beta, l, n, ly.beta.beta_up, prec))
-            v.certificate_shortfall = "beta meets layer " + std::to_string(l + 1) +
-                                      "'s profile bound but not Lemma GT's " +
-                                      ly.beta.beta_decimal_up +
-                                      ", and the checker re-derives Lemma GT only (omit --beta "
-                                      "for a certificate)";
-    }
-    v.certificate_ready = v.certificate_shortfall.empty();
     return v;
 }
 

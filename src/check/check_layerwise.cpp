@@ -4,12 +4,14 @@
 #include "check_layerwise.hpp"
 #include "check_counts.hpp"
 #include "check_fields.hpp"
+#include "check_profile.hpp"
 #include "tempcert/beta.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/exact_vector.hpp"
 #include "tempcert/mask.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -27,16 +29,6 @@ bool row_used(const Matrix &w, std::size_t r) {
     for (const auto &x : w[r])
         if (x != 0) return true;
     return false;
-}
-
-Rational floor_of(const Rational &x) {
-    Integer q = numerator(x) / denominator(x); // toward zero
-    if (x < 0 && q * denominator(x) != numerator(x)) q -= 1;
-    return Rational(q);
-}
-
-Rational ceil_of(const Rational &x) {
-    return -floor_of(-x);
 }
 
 // Positional vector P(j) at length len, exactly.
@@ -228,12 +220,58 @@ void fold_query(const HeadAlphabet &h, const Offers &o, GapFacts &out) {
     }
 }
 
+// A head judged by its profile (proofs/profile-bound.md) at its layer's
+// beta: `beta[len]` a lower bound of that beta at length len (one entry,
+// index 1, when beta does not depend on n).
+struct ProfileRequest {
+    std::vector<Rational> beta;
+    Rational eps;
+    PrecisionPolicy policy;
+    std::map<Rational, ProfileJudge> judges; // by beta: their weights cached
+    std::size_t queries = 0;
+};
+
+// One query's offers, grouped by positions (the runs of one block share them).
+QueryOffers query_offers(const Offers &o) {
+    std::map<std::pair<Rational, Rational>, std::vector<Rational>> by_range;
+    for (const auto &r : o.runs)
+        by_range[{r.lo, r.hi}].push_back(r.alpha);
+    QueryOffers q;
+    q.c = o.c;
+    for (auto &[range, alphas] : by_range) {
+        std::sort(alphas.begin(), alphas.end());
+        alphas.erase(std::unique(alphas.begin(), alphas.end()), alphas.end());
+        q.groups.push_back({range.first, range.second, std::move(alphas)});
+    }
+    return q;
+}
+
+// Rejects unless every configuration of the query keeps TV <= eps at beta.
+void judge_query(ProfileRequest &pr, const Offers &o, const Rational &beta, std::size_t len,
+                 std::size_t i, const std::string &where) {
+    auto it = pr.judges.find(beta);
+    if (it == pr.judges.end())
+        it = pr.judges.emplace(beta, ProfileJudge(beta, pr.eps, pr.policy.start, pr.policy.cap))
+                 .first;
+    ++pr.queries;
+    ProfileFinding f = it->second.judge(query_offers(o));
+    if (f.within == Tri::True) return;
+    reject(where, std::string("its profile bound does not hold: at beta ") + to_string(beta) +
+                      ", the query at position " + std::to_string(i) + " of length " +
+                      std::to_string(len) + " has a configuration with maximum score " +
+                      to_string(f.maximum) +
+                      (f.within == Tri::False ? " whose TV exceeds eps"
+                                              : " whose TV could not be shown within eps at " +
+                                                    std::to_string(pr.policy.cap) + " bits"));
+}
+
 // Minimum gap and different-value ties of one head over every sequence of
-// `S` (one element per position) of length up to n.
+// `S` (one element per position) of length up to n; with `profile`, also
+// every query's profile judged at its beta.
 // `bos`: the vector BOS holds (nullptr: no BOS).
 GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> &S,
                     const Vector *bos, std::size_t n, const std::string &where,
-                    const Limits &limits) {
+                    const Limits &limits, ProfileRequest *profile = nullptr) {
     const HeadAlphabet h = head_alphabet(head, S, bos);
     const Sight sight{sees_before(head.mask), sees_after(head.mask), includes_self(head.mask)};
     bool uses_n = false;
@@ -250,10 +288,21 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     GapFacts out;
     PositionTables t;
     if (!uses_n) t = position_tables(m, head, n, where);
+    // a query at the end of length len stands for the same position of every
+    // longer input when one_length: the least beta over those lengths
+    std::vector<Rational> beta;
+    if (profile) {
+        beta = profile->beta;
+        if (one_length)
+            for (std::size_t len = beta.size() - 1; len-- > 1;)
+                beta[len] = std::min(beta[len], beta[len + 1]);
+    }
     auto query = [&](std::size_t len, std::size_t i, std::size_t a) {
         check_budget(limits);
         Offers o = offers(h, t, sight, bos != nullptr, len, i, a);
-        if (!o.runs.empty()) fold_query(h, o, out);
+        if (o.runs.empty()) return;
+        fold_query(h, o, out);
+        if (profile) judge_query(*profile, o, beta[std::min(len, beta.size() - 1)], len, i, where);
     };
     for (std::size_t len = 1; len <= n; ++len) {
         if (uses_n) t = position_tables(m, head, len, where);
@@ -283,8 +332,6 @@ void check_layerwise_header(const OJson &cert, const std::string &criterion) {
     std::string source = text(field(cert, "$", "beta"), "$.beta", "source");
     if (source != "layerwise" && source != "user")
         reject("$.beta.source", "expected \"layerwise\" or \"user\", got \"" + source + "\"");
-    same_list(cert, "$", "proofs",
-              {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"});
     if (criterion != "tv" && criterion != "output" && criterion != "decision")
         reject("$.criterion", "unknown criterion \"" + criterion + "\"");
     if (text(cert, "$", "verdict") != "certified")
@@ -385,25 +432,33 @@ void widen(Vector &span, const std::vector<Vector> &out) {
 // One layer's heads, re-derived: their need for beta, the spans of their
 // outputs (real positions, BOS), the outputs each may add, new counts.
 struct LayerHeads {
-    Rational need = 0;
+    Rational need = 0;       // Lemma GT's, over the heads not judged by their profile
+    bool by_profile = false; // some head judged by its profile
     Vector span, span_B;
     std::vector<std::vector<Vector>> outputs, outputs_B;
     Counts fresh;
 };
 
-// A head's least gap (and whether it ties different values), by its kind.
+// A head's least gap (and whether it ties different values), by its kind;
+// with `profile`, every query's profile judged too.
 GapFacts head_gap(const Model &m, const Layer &layer, std::size_t h, const LayerValues &v,
                   bool uniform, LayerHeads &out, std::size_t n, const std::string &hp,
-                  const Limits &limits) {
+                  const Limits &limits, ProfileRequest *profile) {
     const Head &head = layer.heads[h];
     GapFacts f;
+    bool counting = !uniform && reads_count(head.query, v.counts);
+    if (profile && (uniform || counting))
+        reject(hp + ".judged_by", std::string("a profile judgement covers heads whose scores the "
+                                              "closed form covers; this head is ") +
+                                      (uniform ? "uniform" : "a counting head"));
     if (uniform) { // exact at every beta; real positions' outputs are counts
         add_counts(layer, h, v.S, v.B, out.fresh, hp);
-    } else if (reads_count(head.query, v.counts)) {
+    } else if (counting) {
         f.gap = counting_gap(head, v.S, v.B, v.counts, n, m.has_bos(), hp);
     } else { // BOS holds one of B in a word: the least gap over the choices
         for (std::size_t x = 0; x < std::max<std::size_t>(v.B.size(), 1); ++x) {
-            GapFacts one = head_facts(m, head, v.S, v.B.empty() ? nullptr : &v.B[x], n, hp, limits);
+            GapFacts one =
+                head_facts(m, head, v.S, v.B.empty() ? nullptr : &v.B[x], n, hp, limits, profile);
             if (one.gap && (!f.gap || *one.gap < *f.gap)) f.gap = one.gap;
             f.tie = f.tie || one.tie;
         }
@@ -416,7 +471,7 @@ GapFacts head_gap(const Model &m, const Layer &layer, std::size_t h, const Layer
 Rational check_head_entry(const OJson &entry, const std::string &hp, std::size_t h,
                           const Head &head, const GapFacts &f, const Model &m, std::size_t n,
                           const Rational &eps, const PrecisionPolicy &policy) {
-    only_keys(entry, hp, {"head", "min_gap", "N", "beta_gap_up"});
+    only_keys(entry, hp, {"head", "min_gap", "N", "beta_gap_up", "judged_by"});
     same_count(entry, hp, "head", h + 1);
     same_gap(entry, hp, "min_gap", f.gap);
     std::size_t N = max_allowed(head.mask, n, m.has_bos());
@@ -449,9 +504,45 @@ void add_head_outputs(const Head &head, bool uniform, const LayerValues &v, std:
     }
 }
 
+// Whether a head entry claims a profile judgement ("judged_by": "profile";
+// absent: Lemma GT at the least gap).
+bool judged_by_profile(const OJson &entry, const std::string &hp) {
+    if (!entry.is_object() || !entry.contains("judged_by")) return false;
+    std::string how = text(entry, hp, "judged_by");
+    if (how != "profile")
+        reject(hp + ".judged_by", "expected \"profile\" (or no such key), got \"" + how + "\"");
+    return true;
+}
+
+// Lower bounds of layer l's beta at every length it takes.
+ProfileRequest profile_request(const BetaSpec &beta, std::size_t l, std::size_t n,
+                               const Rational &eps, const PrecisionPolicy &policy) {
+    ProfileRequest pr;
+    pr.eps = eps;
+    pr.policy = policy;
+    const std::size_t lengths = beta.uses_n() ? n : 1;
+    pr.beta.assign(lengths + 1, Rational(0));
+    for (std::size_t len = 1; len <= lengths; ++len) {
+        Real b;
+        try {
+            b = beta.at(l, len, policy.start);
+        } catch (const std::runtime_error &e) {
+            reject("$.beta.spec", e.what());
+        }
+        Rational lo = b.is_exact() ? b.exact() : b.interval()->lower_exact();
+        if (lo <= 0)
+            reject("$.beta.spec",
+                   "layer " + std::to_string(l + 1) +
+                       "'s beta is not certainly positive at n = " + std::to_string(len));
+        pr.beta[len] = lo;
+    }
+    pr.beta[0] = pr.beta[1]; // not read
+    return pr;
+}
+
 LayerHeads verify_heads(const Model &m, std::size_t l, const OJson &claim, const std::string &p,
-                        const LayerValues &v, std::size_t n, const Rational &eps,
-                        const Limits &limits, const PrecisionPolicy &policy) {
+                        const LayerValues &v, const BetaSpec &beta, std::size_t n,
+                        const Rational &eps, const Limits &limits, const PrecisionPolicy &policy) {
     const Layer &layer = m.layers[l];
     const OJson &heads = field(claim, p, "heads");
     if (!heads.is_array() || heads.size() != layer.heads.size())
@@ -462,9 +553,15 @@ LayerHeads verify_heads(const Model &m, std::size_t l, const OJson &claim, const
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const std::string hp = p + ".heads[" + std::to_string(h) + "]";
         bool uniform = is_uniform(layer.heads[h], v.S, v.B);
-        GapFacts f = head_gap(m, layer, h, v, uniform, out, n, hp, limits);
-        out.need = std::max(
-            out.need, check_head_entry(heads[h], hp, h, layer.heads[h], f, m, n, eps, policy));
+        std::optional<ProfileRequest> profile;
+        if (judged_by_profile(heads[h], hp)) profile = profile_request(beta, l, n, eps, policy);
+        GapFacts f =
+            head_gap(m, layer, h, v, uniform, out, n, hp, limits, profile ? &*profile : nullptr);
+        Rational gt = check_head_entry(heads[h], hp, h, layer.heads[h], f, m, n, eps, policy);
+        if (profile)
+            out.by_profile = true; // its queries were judged at beta itself
+        else
+            out.need = std::max(out.need, gt);
         add_head_outputs(layer.heads[h], uniform, v, m.width, out);
     }
     return out;
@@ -569,15 +666,16 @@ void check_perturbed(const OJson &claim, const std::string &p,
                "claims " + list_text(claimed) + ", recomputed " + list_text(tainted));
 }
 
-// One layer: its entry, heads and beta checked; `v` moved past it.
-void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaSpec &beta,
+// One layer: its entry, heads and beta checked; `v` moved past it. Whether
+// a head of it was judged by its profile.
+bool verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaSpec &beta,
                   const std::set<std::size_t> &features, LayerValues &v, std::size_t n,
                   const Rational &eps, const Limits &limits, const PrecisionPolicy &policy) {
     const Layer &layer = m.layers[l];
     const std::string p = "$.layers[" + std::to_string(l) + "]";
     check_count_reads(layer, v.counts, features, p);
     check_layer_entry(claim, p, layer, l, v);
-    LayerHeads heads = verify_heads(m, l, claim, p, v, n, eps, limits, policy);
+    LayerHeads heads = verify_heads(m, l, claim, p, v, beta, n, eps, limits, policy);
     check_layer_beta(beta, l, heads.need, n, policy);
     for (const auto &entry : heads.fresh)
         v.counts.insert(entry);
@@ -597,6 +695,7 @@ void verify_layer(const Model &m, std::size_t l, const OJson &claim, const BetaS
     check_perturbed(claim, p, v.tainted);
     v.S = std::move(S);
     v.B = std::move(B);
+    return heads.by_profile;
 }
 
 // The read-out reads no count coordinate; readout_exact as recomputed.
@@ -633,9 +732,15 @@ void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Ra
     for (const auto &sym : m.alphabet)
         v.S.push_back(m.embedding.at(sym));
     if (m.has_bos()) v.B.push_back(m.embedding.at(*m.bos));
+    bool by_profile = false;
     for (std::size_t l = 0; l < m.layers.size(); ++l)
-        verify_layer(m, l, layers[l], beta, features, v, n, eps, limits, policy);
+        by_profile =
+            verify_layer(m, l, layers[l], beta, features, v, n, eps, limits, policy) || by_profile;
     check_layerwise_readout(cert, m, v, criterion);
+    std::vector<std::string> proofs{"proofs/layerwise.md", "proofs/symbolic-gap.md",
+                                    "proofs/lemma-gt.md"};
+    if (by_profile) proofs.push_back("proofs/profile-bound.md");
+    same_list(cert, "$", "proofs", proofs);
 }
 
 std::set<std::size_t> feature_coordinates(const Model &m) {

@@ -192,7 +192,18 @@ expect 0 's VERIFIED .*perturbation argument recomputed' -- check "$work/pt.cert
 expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 32 --eps 0.01 --method layerwise -o "$work/lw.cert"
 expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
 expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10
-expect 3 'no certificate written: beta meets layer 1.s profile bound but not Lemma GT' -- certify "$cases/models/prev-a-earlier-b.json" --n 32 --eps 0.01 --method layerwise --beta 5 -o "$work/lw5.cert"
+# a beta below Lemma GT's but above the profile bound: the heads it leaves
+# to their profile are marked, and the checker judges their profiles itself
+pae="$cases/models/prev-a-earlier-b.json"
+expect 0 'certificate written to' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6052 -o "$work/lw5.cert"
+grep -q '"judged_by": "profile"' "$work/lw5.cert" || { echo "FAIL: no head judged by its profile"; fail=1; }
+expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw5.cert" --model "$pae"
+# the same certificate at a beta the profile refutes (tight's lower end at
+# n = 1000 is 4.6051701): the checker finds the query itself
+sed 's/"spec": "4.6052"/"spec": "4.6051"/' "$work/lw5.cert" > "$work/lw5-low.cert"
+expect 1 'profile bound does not hold: at beta 46051/10000, the query at position' -- check "$work/lw5-low.cert" --model "$pae"
+expect 3 'no certificate written: the layerwise claim is undecided \(layer 1 needs beta >= 4.605173' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6051 -o "$work/lw6.cert"
+[ ! -e "$work/lw6.cert" ] || { echo "FAIL: a certificate at an undecided beta"; fail=1; }
 
 # horizon at a beta whose 128-bit enclosure is [0, 5.9e61] (value about 1):
 # refuted at ab as certify says, never "certified" on an undecided

@@ -220,3 +220,48 @@ TEST_CASE("layerwise gaps on random one-layer models (BOS or not) = enumeration 
     CHECK(compared >= 60);
     CHECK(bos_compared >= 30);
 }
+
+TEST_CASE("profile-judged certificates of random one-layer models: the checker against "
+          "enumeration") {
+    // One layer: the value set is the alphabet, so the profile bound is the
+    // tight beta itself. A certificate at the engine's profile need must
+    // verify; one at a beta that enumeration refutes (just below the
+    // exhaustive bracket's lower end) must not, whatever the engine says.
+    int accepted = 0, refused = 0, by_profile = 0;
+    const unsigned seeds = reduced() ? 80 : 200;
+    for (unsigned seed = 1; seed <= seeds; ++seed) {
+        CAPTURE(seed);
+        Model m = load_model_text(random_model_json(seed), "random", Limits{});
+        for (auto &h : m.layers[0].heads)
+            for (const auto &f : m.positions) {
+                for (auto &row : h.value)
+                    row[f.dim] = 0;
+                for (auto &x : h.output[f.dim])
+                    x = 0;
+            }
+        const std::size_t n = m.alphabet.size() <= 2 ? 5 : 4;
+        const Rational eps(1, 10);
+        LayerwiseResult lw = certify_layerwise(m, n, eps, Limits{}, true);
+        if (!lw.applies || lw.profile_up >= lw.beta_up || lw.profile_up <= 0) continue;
+        CertifyOptions o;
+        o.n = n;
+        o.eps = eps;
+        CertJson doc = layerwise_certificate_json(m, "", lw, o, to_string(lw.profile_up), "user");
+        CheckOutcome ok = check_certificate_text(doc.dump(), "cert", m, Limits{}, {});
+        if (ok.reason.find("not affine") != std::string::npos) continue;
+        CHECK_MESSAGE(ok.accepted, ok.reason);
+        accepted += ok.accepted;
+        by_profile += doc.dump().find("judged_by") != std::string::npos;
+        TightResult t = tight_exhaustive(m, o, Rational(1, 1000000));
+        CHECK(t.beta_hi <= lw.profile_up * Rational(1000001, 1000000)); // the same threshold
+        if (!t.lo_witness || t.beta_lo <= 0) continue;
+        CertJson low = layerwise_certificate_json(m, "", lw, o, to_string(t.beta_lo), "user");
+        CheckOutcome no = check_certificate_text(low.dump(), "cert", m, Limits{}, {});
+        CHECK_MESSAGE(!no.accepted, "refuted by enumeration at " << to_string(t.beta_lo));
+        refused += !no.accepted;
+    }
+    MESSAGE("accepted " << accepted << " (" << by_profile << " judged by profile), refused below "
+                        << refused);
+    CHECK(by_profile >= static_cast<int>(seeds / 10));
+    CHECK(refused >= static_cast<int>(seeds / 10));
+}

@@ -56,14 +56,20 @@ struct LayerwiseResult {
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, bool with_profile = false);
 
+// Whether layer l's beta is certainly >= need at every length up to n: an
+// enclosure of beta that cannot be told from need is raised up to the
+// default precision cap before the layer counts as short (an undecided
+// comparison is never "met").
+bool meets(const BetaSpec &beta, std::size_t l, std::size_t n, const Rational &need, Prec prec);
+
 // The verdict of the layerwise argument at `beta` for every word of length
 // 1..n (proofs/layerwise.md): certified when every layer's beta is certainly
 // at least what that layer needs at every length (Lemma GT over its value
 // set, or its profile bound where computed) and, for the output and
 // decision criteria, the read-out is exact; else undecided with the
-// shortfall. `certificate_ready` says whether beta also meets Lemma GT at
-// every layer, which is what a certificate claims (the checker re-derives
-// Lemma GT, not the profile bound); `certificate_shortfall` why not.
+// shortfall. A certified verdict is certificate-ready: the certificate
+// marks the heads left to their profile (below their own Lemma GT bound),
+// which the checker judges itself; `certificate_shortfall` says why not.
 struct LayerwiseVerdict {
     Verdict verdict = Verdict::Undecided;
     std::string shortfall;
