@@ -232,16 +232,20 @@ def certify(model, n, eps, beta=None, criterion="tv", method="auto", output=None
 
 
 def tight(model, n, eps, *, criterion="tv", method="auto", rel=None, per_layer=False,
-          progress=None, **limits):
+          output=None, progress=None, **limits):
     """Brackets the tight inverse temperature for words up to n: hi
     certified, lo refuted by a named word. .converged is False when the
-    bracket did not reach ``rel`` (the command line's exit 3)."""
+    bracket did not reach ``rel`` (the command line's exit 3). ``output``:
+    also write a certificate of hi there (``.json["certificate"]`` names
+    it; ``check`` verifies it)."""
     args = ["tight", _model_file(model), f"--n={_int(n, 'n')}", "--eps=" + _number(eps, "eps"),
             f"--criterion={criterion}", f"--method={method}"]
     if rel is not None:
         args.append("--rel=" + _number(rel, "rel"))
     if per_layer:
         args.append("--per-layer")
+    if output:
+        args.append("--output=" + os.path.abspath(os.fspath(output)))
     return R.tight_result(_json(args + _options(limits), progress)[1])
 
 

@@ -74,6 +74,17 @@ def test_tight_matches_cli(case_id, cli):
     assert got.converged == (code == 0)
 
 
+def test_tight_writes_the_upper_end_certificate(tmp_path):
+    # beyond enumeration: the profile need, certified again and written;
+    # the checker (its own code) judges every query's profile at hi
+    m = tempcert.load_model(model_path("prev-a-earlier-b"))
+    out = tmp_path / "hi.cert"
+    r = tempcert.tight(m, 1000, "1/100", output=out)
+    assert r.converged and r.hi < 4.6052
+    assert r.json["certificate"] == str(out) and r.json["certificate_method"] == "layerwise"
+    assert tempcert.check(out, m)
+
+
 def test_refutation_is_a_result_with_the_word():
     m = tempcert.load_model(model_path("has-b"))
     r = tempcert.certify(m, 6, Fraction(1, 100), beta=2)

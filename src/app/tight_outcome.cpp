@@ -53,7 +53,9 @@ Json to_json(const TightOutcome &o) {
         {"method", to_string(t.gaps.method)},
         {"certify_runs", t.certify_runs},
         {"note", t.note},
-        {"proof", "proofs/tight-bracket.md"}});
+        {"proof", "proofs/tight-bracket.md"},
+        {"certificate", o.written ? Json(*o.written) : Json()},
+        {"certificate_method", o.written ? Json(o.written_method) : Json()}});
     return j;
 }
 
@@ -79,6 +81,9 @@ std::string to_text(const TightOutcome &o) {
             << app::gap_text(t.gaps.min_gap) << ")\n";
     }
     if (!t.note.empty()) out << "  note: " << t.note << "\n";
+    if (o.written)
+        out << "  certificate of beta_hi written to " << *o.written << " (" << o.written_method
+            << "; tempcert-check verifies it)\n";
     return out.str();
 }
 

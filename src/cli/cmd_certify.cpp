@@ -61,45 +61,18 @@ int run_certify(const Args &args) {
     Model m = load_model_file(path, common.limits);
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
-    std::string method = vm["method"].as<std::string>();
-    if (method == "layerwise" ||
-        (method == "auto" && count_words(m.alphabet.size(), o.n) > o.limits.max_words)) {
-        // computed once: it decides `auto` and is the result. Profiles
-        // (sharper per-layer needs, as tight's upper end uses) decide a
-        // given --beta at any n; without one, Lemma GT's beta is certified
-        // and they only inform, so they are computed while small
-        LayersChoice choice =
-            choose_layers_method(m, o.n, o.eps, o.limits, o.n <= 64 || vm.count("beta") > 0);
-        if (choice.method == LayersMethod::ExactRounding) {
-            UserBeta given = user_beta(vm, m, o);
-            BetaChoice beta = given ? *given
-                                    : BetaChoice{to_string(choice.layerwise.beta_up),
-                                                 parse_beta(to_string(choice.layerwise.beta_up), m,
-                                                            o.n, o.precision.start, "beta")};
-            return finish_certify(certify_layerwise_at(m, o, std::move(choice.layerwise), beta,
-                                                       given ? "user" : "layerwise"),
-                                  vm, common);
-        }
-        // without exact rounding, the perturbation argument: always for
-        // --method layerwise (which then says why it does not apply), for
-        // auto where it applies, as `tight` takes it; else the word budget's
-        // refusal below says what enumeration would cost
-        if (method == "layerwise" || choice.method == LayersMethod::Perturbation)
-            return finish_certify(certify_perturbation_at(m, o, *choice.perturbation,
-                                                          choice.layerwise.failure,
-                                                          user_beta(vm, m, o)),
-                                  vm, common);
-    }
-    check_word_budget(m.alphabet.size(), o.n, o.limits.max_words);
-    return finish_certify(certify_enumerating(m, path, o, user_beta(vm, m, o)), vm, common);
+    CertifyAnswer out = certify_chosen(
+        m, path, o, certify_method_asked(vm["method"].as<std::string>()), user_beta(vm, m, o));
+    return std::visit([&](auto &c) { return finish_certify(std::move(c), vm, common); }, out);
 }
 
 int run_tight(const Args &args) {
     po::options_description desc("tight options");
     po::variables_map vm;
-    if (!parse_command("tight",
-                       "MODEL --n N --eps E [--rel R] [--criterion ...] [--per-layer] [--json]",
-                       desc, args, "model", 1, vm))
+    if (!parse_command(
+            "tight",
+            "MODEL --n N --eps E [--rel R] [--criterion ...] [--per-layer] [-o CERT] [--json]",
+            desc, args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     std::string path = model_arg(vm, "tight");
@@ -108,11 +81,18 @@ int run_tight(const Args &args) {
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");
     if (vm["per-layer"].as<bool>()) {
+        if (vm.count("output"))
+            throw InputError("", "-o",
+                             "tight writes a certificate of its one beta_hi, not of "
+                             "--per-layer betas");
         PerLayerTightOutcome out{&m, o.n, o.eps, o.criterion, tight_per_layer(m, o, rel)};
         render(out, common);
         return exit_code(out);
     }
-    TightOutcome out{&m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words)};
+    TightOutcome out{&m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words),
+                     {}, {}};
+    if (vm.count("output"))
+        write_upper_end_certificate(out, path, o, vm["output"].as<std::string>());
     render(out, common);
     return exit_code(out);
 }

@@ -161,6 +161,11 @@ const OptionRow kRows[] = {
      .kind = K::Text,
      .help = "write the certificate to this file"},
     {.name = "output,o",
+     .commands = "tight",
+     .kind = K::Text,
+     .help = "write a certificate of beta_hi to this file (certify's method at beta_hi, checked "
+             "before writing)"},
+    {.name = "output,o",
      .commands = "compile import",
      .kind = K::Text,
      .help = "the model file to write"},

@@ -204,6 +204,14 @@ sed 's/"spec": "4.6052"/"spec": "4.6051"/' "$work/lw5.cert" > "$work/lw5-low.cer
 expect 1 'profile bound does not hold: at beta 46051/10000, the query at position' -- check "$work/lw5-low.cert" --model "$pae"
 expect 3 'no certificate written: the layerwise claim is undecided \(layer 1 needs beta >= 4.605173' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6051 -o "$work/lw6.cert"
 [ ! -e "$work/lw6.cert" ] || { echo "FAIL: a certificate at an undecided beta"; fail=1; }
+# tight -o: the upper end's certificate, by certify's own chooser at beta_hi:
+# beyond enumeration the layerwise one (heads judged by their profile), by
+# enumeration the exhaustive one; the checker verifies both
+expect 0 'certificate of beta_hi written to .*tight-hi.cert \(layerwise; tempcert-check verifies it\)' -- tight "$pae" --n 1000 --eps 0.01 -o "$work/tight-hi.cert"
+expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/tight-hi.cert" --model "$pae"
+expect 0 'certificate of beta_hi written to .*tight-8.cert \(exhaustive;' -- tight "$hasb" --n 8 --eps 0.01 -o "$work/tight-8.cert"
+expect 0 's VERIFIED .*\(510 words re-evaluated\)' -- check "$work/tight-8.cert" --model "$hasb"
+expect 2 'tight writes a certificate of its one beta_hi, not of --per-layer betas' -- tight "$hasb" --n 8 --eps 0.01 --per-layer -o "$work/tight-pl.cert"
 
 # horizon at a beta whose 128-bit enclosure is [0, 5.9e61] (value about 1):
 # refuted at ab as certify says, never "certified" on an undecided

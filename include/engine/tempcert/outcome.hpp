@@ -26,6 +26,7 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace tempcert {
 
@@ -158,6 +159,22 @@ nlohmann::ordered_json to_json(const PerturbationCertifyOutcome &c);
 std::string to_text(const PerturbationCertifyOutcome &c);
 int exit_code(const PerturbationCertifyOutcome &c); // 0 certified, else 3
 
+// The certify question's method chooser, for `certify` and for the
+// certificate of a tight bracket's upper end. Asked Layerwise, or Auto
+// beyond --max-words: the layerwise method where exact rounding applies,
+// else the perturbation argument (Auto: where it applies); otherwise
+// enumeration (Plain: every word whole), which refuses a word count over
+// --max-words (LimitError).
+enum class CertifyMethodAsked { Auto, Exhaustive, Plain, Layerwise };
+// The --method name; InputError naming --method otherwise.
+CertifyMethodAsked certify_method_asked(const std::string &name);
+using CertifyAnswer =
+    std::variant<CertifyOutcome, LayerwiseCertifyOutcome, PerturbationCertifyOutcome>;
+CertifyAnswer certify_chosen(const Model &m, const std::string &model_file, CertifyOptions o,
+                             CertifyMethodAsked asked, const UserBeta &user_beta);
+Verdict verdict_of(const CertifyAnswer &a);
+void write_certificate(CertifyAnswer &a, const std::string &path);
+
 // The tight inverse temperature over the words of length 1..n
 // (proofs/tight-bracket.md): beta_hi certified, beta_lo refuted by a named
 // word where one was found.
@@ -167,7 +184,16 @@ struct TightOutcome {
     Rational eps;
     Criterion criterion = Criterion::Tv;
     TightResult result;
+    std::optional<std::string> written; // the upper end's certificate (tight -o), once written
+    std::string written_method;         // the certificate's method field
 };
+
+// tight -o: beta_hi certified again, at exactly beta_hi, by certify's chooser
+// (Auto), and that certificate written to `path` (checked by this process's
+// checker first, as certify's are). Records it in `t`. LimitError, nothing
+// written, when that certify does not certify.
+void write_upper_end_certificate(TightOutcome &t, const std::string &model_file,
+                                 const CertifyOptions &o, const std::string &path);
 
 nlohmann::ordered_json to_json(const TightOutcome &t);
 std::string to_text(const TightOutcome &t);
