@@ -50,7 +50,8 @@ import json, sys
 from fractions import Fraction
 d = json.load(sys.stdin)
 best = max(Fraction(q['tv'][0]) for l in d['soft']['layers'] for h in l['heads'] for q in h['queries'] if 'tv' in q)
-print(f'{float(best):.9g}', '> eps' if best > Fraction(1, 100) else 'NOT > eps')" 2>/dev/null || echo "eval failed")
+print(f'{float(best):.9g}', '> eps' if best > Fraction(1, 100) else 'NOT > eps')" 2>/dev/null ||
+            echo "not evaluated: eval keeps n^2 weights per head, over --max-entries")
         tv="${#word} symbols: $tv"
     fi
     echo "| $c | $n | [$lo, $hi] | $width | $method | $(printf %.2f "$(echo "$t1 - $t0" | bc)") | $conv | $certm | $cs | $checked | $tv |"
