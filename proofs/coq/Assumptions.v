@@ -3,7 +3,7 @@
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
-  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance.
+  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -17,6 +17,7 @@ Definition main_theorems :=
    Spread.progression_sum, Spread.class_positions_sum, Spread.spread_positions,
    Spread.segment_sum, Spread.weight_sum_sub, Layerwise.preact_moves,
    Layerwise.unit_keeps_phase, Layerwise.relu_deviation, FeedForward.sublayer_deviation, ScoreDeviation.coord_deviation,
-   ScoreDeviation.score_deviation, Instance.query_ok_sound, Instance.instance_sound).
+   ScoreDeviation.score_deviation, Instance.query_ok_sound, Instance.instance_sound,
+   Offsets.sum_nodup_incl, Offsets.position_weights_in_offsets).
 
 Print Assumptions main_theorems.
