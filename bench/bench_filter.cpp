@@ -1,6 +1,8 @@
 // The double-interval filter and threads (proofs/double-filter.md), side by side in one run:
 //  * one softmax per score vector of m scores: unsound plain double, the
 //    filter (outward-rounded double intervals), MPFI at 128 bits;
+//  * TV on a support of m scores that differ: the filter's k expm1 calls
+//    against the pairwise k^2 it made before;
 //  * exhaustive certification of has-ab-two-layer (two layers, causal and
 //    strict masks, feed-forward) over {a, b} at n = 16, beta = 9,
 //    eps = 1/100, tv: the plain MPFI path with no prefix sharing, prefix
@@ -61,6 +63,56 @@ void BM_softmax_filter(benchmark::State &state) {
         detail::softmax_filter(s, beta, sm);
         benchmark::DoNotOptimize(sm.weights.data());
     }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// TV against the uniform weights on a support of all m positions whose
+// scores differ in their enclosures (1/3 10^-15 apart, as a later layer's
+// soft scores around one hard maximum): tv_filter's spread terms.
+detail::DSoftmax support_scores(std::size_t m, std::vector<char> &support) {
+    detail::DVector s;
+    for (std::size_t j = 0; j < m; ++j)
+        s.push_back(to_dinterval(Rational(static_cast<long>(j % 7), 3000000000000000L)));
+    support.assign(m, 1);
+    return detail::softmax_filter(s, DInterval::point(9));
+}
+
+void BM_tv_filter(benchmark::State &state) {
+    std::vector<char> support;
+    const detail::DSoftmax sm = support_scores(static_cast<std::size_t>(state.range(0)), support);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(detail::tv_filter(support, sm));
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// The same TV by the pairwise spreads e_j expm1(beta (s_i - s_j)) that
+// tv_filter summed before (k^2 expm1 calls): the side-by-side reference.
+DInterval tv_pairwise(const std::vector<char> &on_support, const detail::DSoftmax &sm) {
+    DInterval on = DInterval::point(0), off = DInterval::point(0);
+    std::size_t k = 0;
+    for (std::size_t a = 0; a < on_support.size(); ++a) {
+        if (on_support[a])
+            (on = add_exact_zero(on, sm.e[a]), ++k);
+        else
+            off = add_exact_zero(off, sm.e[a]);
+    }
+    DInterval denom = DInterval::point(static_cast<double>(k)) * (on + off), sum = share(off, on);
+    for (std::size_t j = 0; j < on_support.size(); ++j) {
+        if (!on_support[j]) continue;
+        DInterval spread = DInterval::point(0);
+        for (std::size_t i = 0; i < on_support.size(); ++i)
+            if (i != j && on_support[i])
+                spread = add_exact_zero(spread, sm.e[j] * expm1(sm.beta * (sm.s[i] - sm.s[j])));
+        sum = sum + abs(add_exact_zero(off, spread)) / denom;
+    }
+    return sum * DInterval::point(0.5);
+}
+
+void BM_tv_pairwise_reference(benchmark::State &state) {
+    std::vector<char> support;
+    const detail::DSoftmax sm = support_scores(static_cast<std::size_t>(state.range(0)), support);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(tv_pairwise(support, sm));
     state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
@@ -147,6 +199,8 @@ BENCHMARK(BM_exact_dot_gmp);
 BENCHMARK(BM_softmax_double)->Arg(16)->Arg(1024);
 BENCHMARK(BM_softmax_filter)->Arg(16)->Arg(1024);
 BENCHMARK(BM_softmax_mpfi)->Arg(16)->Arg(1024);
+BENCHMARK(BM_tv_filter)->Arg(16)->Arg(1024);
+BENCHMARK(BM_tv_pairwise_reference)->Arg(16)->Arg(1024);
 BENCHMARK(BM_certify16_plain_mpfi)->Arg(16)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_certify16_prefix_mpfi)->Arg(16)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_certify16_filter_1thread)->Arg(16)->Iterations(3)->Unit(benchmark::kSecond);

@@ -232,7 +232,7 @@ def certify(model, n, eps, beta=None, criterion="tv", method="auto", output=None
 
 
 def tight(model, n, eps, *, criterion="tv", method="auto", rel=None, per_layer=False,
-          output=None, progress=None, **limits):
+          output=None, pump_length=None, progress=None, **limits):
     """Brackets the tight inverse temperature for words up to n: hi
     certified, lo refuted by a named word. .converged is False when the
     bracket did not reach ``rel`` (the command line's exit 3). ``output``:
@@ -246,6 +246,8 @@ def tight(model, n, eps, *, criterion="tv", method="auto", rel=None, per_layer=F
         args.append("--per-layer")
     if output:
         args.append("--output=" + os.path.abspath(os.fspath(output)))
+    if pump_length is not None:
+        args.append(f"--pump-length={_int(pump_length, 'pump_length')}")
     return R.tight_result(_json(args + _options(limits), progress)[1])
 
 

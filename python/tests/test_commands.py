@@ -200,7 +200,9 @@ def test_layerwise_without_exact_rounding_is_the_perturbation_argument():
     assert r.verdict == "certified" and r.json["argument"] == "perturbation"
     assert r.certificate["method"] == "layerwise-perturbation"
     assert Fraction(r.json["beta"]) == Fraction(11791, 1024)
-    t = tempcert.tight(tempcert.load_model(model_path("has-abb-three-layer")), 1000, "1/100")
+    t = tempcert.tight(tempcert.load_model(model_path("has-abb-three-layer")), 1000, "1/100",
+                       pump_length=256)
     assert t.lo < t.hi and 11 < t.hi < 12  # hi: the argument's beta, bisected to --rel
-    # lo: refuted by a pumped word of the whole model (layer 1 alone: ln 100)
-    assert not t.converged and Fraction(10) < t.lo < t.hi
+    # lo: refuted by a pumped word of the whole model (layer 1 alone: ln 100),
+    # of length 256 here (the default pumps to 1024: 11.50, slower)
+    assert not t.converged and Fraction(10) < t.lo < 11 and len(t.lo_word) == 256

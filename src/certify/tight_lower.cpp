@@ -7,7 +7,7 @@
 // Seed: every word up to the largest n0 <= n with at most kSeedWords words
 // (short words are words up to n), searched word first (seed_end). Pumping:
 // each maximal run of one symbol in the seed's word is lengthened, doubling
-// the word's length up to min(n, kPumpLength), and a longer word that
+// the word's length up to min(n, --pump-length), and a longer word that
 // refutes a larger beta raises the end (features that read n, or more keys
 // at a head's least gap, make the need grow with the length). Single words
 // are judged along the prefix path with the filter where prefix sharing
@@ -26,7 +26,6 @@ constexpr std::uint64_t kSeedWords = 4096;
 // Enumerations after the first refuting word: each names a word refuting
 // higher, or ends the seed's search (rarely more than a few).
 constexpr int kSeedRounds = 6;
-constexpr std::size_t kPumpLength = 256;
 // One word's own bisection goes this much finer than rel (a few more
 // single-word evaluations), so that the bracket closes to rel when the
 // word's threshold is within rel of the upper end; the seed's enumeration
@@ -163,7 +162,7 @@ std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOpti
     if (!found) return exact;
     Found end = *found;
     const Word seed_word = end.word;
-    std::size_t cap = std::min(o.n, kPumpLength), longest = n0;
+    std::size_t cap = std::min(o.n, std::max(o.pump_length, n0)), longest = n0;
     const Rational gate = rel * hi / kProbe; // the least raise worth a bisection
     for (std::size_t length = 2 * seed_word.size(); length / 2 < cap && hi - end.beta > rel * hi;
          length *= 2) {

@@ -24,6 +24,8 @@ CertifyOptions read_claim(const po::variables_map &vm, const Common &common) {
     o.criterion = read_criterion(vm);
     o.allow_prefix = vm["method"].as<std::string>() != "plain";
     o.filter = !vm["no-filter"].as<bool>();
+    if (vm.count("pump-length"))
+        o.pump_length = static_cast<std::size_t>(vm["pump-length"].as<long long>());
     return o;
 }
 

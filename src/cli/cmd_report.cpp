@@ -142,6 +142,7 @@ int run_report(const Args &args) {
     o.eps = read_fraction(vm, "eps");
     o.rel = read_fraction(vm, "rel");
     o.tight_words = static_cast<std::uint64_t>(vm["tight-words"].as<long long>());
+    o.pump_length = static_cast<std::size_t>(vm["pump-length"].as<long long>());
     if (o.tight_words > common.limits.max_words)
         throw LimitError("--tight-words " + std::to_string(o.tight_words) +
                          " is more than --max-words " + std::to_string(common.limits.max_words));

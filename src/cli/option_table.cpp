@@ -115,6 +115,14 @@ const OptionRow kRows[] = {
      .kind = K::Switch,
      .help = "one beta per layer (tv): from the one-beta tight beta_hi, each layer's lowered in "
              "turn, the others as they stand"},
+    {.name = "pump-length",
+     .commands = "tight report",
+     .kind = K::Count,
+     .fallback = "1024",
+     .lo = 1,
+     .hi = kMaxCount,
+     .help = "beyond enumeration, the lower end's search pumps its words' runs up to this length "
+             "(or n): longer refutes more where the need grows with n, at O(length^2) per word"},
     {.name = "tight-words",
      .commands = "report",
      .kind = K::Count,

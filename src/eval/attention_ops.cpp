@@ -88,13 +88,28 @@ RealVector compared_weights(AttnKind kind, const QueryTrace &hard) {
     return w;
 }
 
+namespace {
+
+// The width of an enclosure, rounded up (only compared, to pick a reference).
+double width_of(const Interval &x) {
+    mpfr_t d;
+    mpfr_init2(d, 53);
+    mpfi_diam_abs(d, x.raw());
+    double w = mpfr_get_d(d, MPFR_RNDU);
+    mpfr_clear(d);
+    return w;
+}
+
+} // namespace
+
 // TV(p, h) for h uniform on its support S (size k), with T and R the
 // exp-masses on and off S:
 //   TV = 1/2 (sum_{j in S} |1/k - p_j| + R/(T+R)),
 //   1/k - p_j = (R + sum_{i in S} (e_i - e_j)) / (k (T+R)),
-// and e_i - e_j = e_j expm1(beta (s_i - s_j)), exactly 0 for exact ties. So
-// the enclosure keeps relative accuracy when TV is tiny (the common case),
-// instead of an absolute error of 2^-prec. See proofs/softmax-enclosure.md.
+// and e_i - e_j = e_r (expm1(beta (s_i - s_r)) - expm1(beta (s_j - s_r))), exactly 0
+// for exact ties. So the enclosure keeps relative accuracy when TV is tiny
+// (the common case), instead of an absolute error of 2^-prec. See
+// proofs/softmax-enclosure.md.
 Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
     std::vector<std::size_t> support;
     Interval on(prec), off(prec);
@@ -122,17 +137,33 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
         if (first[cls[a]] == support.size()) first[cls[a]] = a;
         ++count[cls[a]];
     }
+    // Per class c, delta_c = expm1(beta (s_c - s_r)) against a reference
+    // position r of the support: e_i = e_r (1 + delta_i) for the true
+    // scores, so sum_{i in S} (e_i - e_j) = e_r (D - k delta_j) with
+    // D = sum_c count_c delta_c: one expm1 per class instead of one per pair
+    // of classes (a support of k distinct inexact scores cost k^2, which
+    // made a long word's exact check of an average head cubic). r is the
+    // narrowest score, and its own class has delta exactly 0, so an
+    // all-tied support still gives a spread of exactly 0.
+    std::size_t r = 0;
+    double narrowest = 0;
     for (std::size_t a = 0; a < support.size(); ++a) {
-        std::size_t j = support[a];
-        Interval spread(prec);
-        for (std::size_t c = 0; c < classes; ++c) {
-            if (c == cls[a]) continue;
-            Interval ds = sub(sm.s[support[first[c]]], sm.s[j], prec);
-            if (mpfi_is_zero(ds.raw())) continue;
-            Interval term = mul(sm.e[j], expm1(mul(sm.beta, ds, prec), prec), prec);
-            spread =
-                add(spread, mul(term, Interval(static_cast<long>(count[c]), prec), prec), prec);
-        }
+        double w = width_of(sm.s[support[a]]);
+        if (a == 0 || w < narrowest) r = a, narrowest = w;
+    }
+    std::vector<Interval> delta(classes, Interval(prec));
+    Interval D(prec);
+    const Interval &sr = sm.s[support[r]];
+    for (std::size_t c = 0; c < classes; ++c) {
+        if (c == cls[r]) continue; // exactly 0
+        Interval ds = sub(sm.s[support[first[c]]], sr, prec);
+        if (mpfi_is_zero(ds.raw())) continue;
+        delta[c] = expm1(mul(sm.beta, ds, prec), prec);
+        D = add(D, mul(delta[c], Interval(static_cast<long>(count[c]), prec), prec), prec);
+    }
+    const Interval &er = sm.e[support[r]];
+    for (std::size_t a = 0; a < support.size(); ++a) {
+        Interval spread = mul(er, sub(D, mul(k, delta[cls[a]], prec), prec), prec);
         Interval gap = div(abs(add(off, spread, prec)), mul(k, total, prec), prec);
         sum = add(sum, gap, prec);
     }

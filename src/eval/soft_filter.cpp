@@ -196,18 +196,37 @@ DInterval tv_filter(const std::vector<char> &on_support, const DSoftmax &sm) {
     }
     DInterval rest = share(off, on); // R / (T + R)
     if (k == 1) return rest;
-    DInterval denom = DInterval::point(static_cast<double>(k)) * (on + off);
+    // For j in S, T - k e_j = sum_{i in S} (e_i - e_j) (proofs/softmax-enclosure.md,
+    // claim 2). With a reference r in S and delta_i = expm1(beta (s_i - s_r)),
+    // e_i = e_r (1 + delta_i) for the true scores, so that sum is
+    // e_r (D - k delta_j) with D = sum_{i in S} delta_i: k expm1 calls per
+    // query instead of k^2 (an average head over a long word's ties made
+    // the filter cubic in the length). r is the support's narrowest score,
+    // so that the deltas carry little of its width; a score exactly tied
+    // with r (the same point) has delta exactly 0, so exact ties keep TV's
+    // relative accuracy as before.
+    std::size_t r = on_support.size();
+    for (std::size_t i = 0; i < on_support.size(); ++i)
+        if (on_support[i] &&
+            (r == on_support.size() || sm.s[i].hi - sm.s[i].lo < sm.s[r].hi - sm.s[r].lo))
+            r = i;
+    thread_local std::vector<DInterval> delta;
+    delta.assign(on_support.size(), DInterval::point(0));
+    DInterval D = DInterval::point(0);
+    const DInterval sr = sm.s[r];
+    for (std::size_t i = 0; i < on_support.size(); ++i) {
+        if (!on_support[i] || i == r) continue;
+        if (sm.s[i].lo == sm.s[i].hi && sm.s[i].lo == sr.lo && sr.lo == sr.hi)
+            continue; // an exact tie with r: delta exactly 0
+        delta[i] = expm1(sm.beta * (sm.s[i] - sr));
+        D = add_exact_zero(D, delta[i]);
+    }
+    const DInterval kk = DInterval::point(static_cast<double>(k));
+    DInterval denom = kk * (on + off);
     DInterval sum = rest;
     for (std::size_t j = 0; j < on_support.size(); ++j) {
         if (!on_support[j]) continue;
-        DInterval spread = DInterval::point(0);
-        for (std::size_t i = 0; i < on_support.size(); ++i) {
-            if (i == j || !on_support[i]) continue;
-            DInterval ds = sm.s[i] - sm.s[j];
-            if (sm.s[i].lo == sm.s[i].hi && sm.s[i].lo == sm.s[j].lo && sm.s[j].lo == sm.s[j].hi)
-                continue; // an exact tie contributes exactly 0
-            spread = add_exact_zero(spread, sm.e[j] * expm1(sm.beta * ds));
-        }
+        DInterval spread = sm.e[r] * add_exact_zero(D, -(kk * delta[j]));
         sum = sum + abs(add_exact_zero(off, spread)) / denom;
     }
     return sum * DInterval::point(0.5);

@@ -38,6 +38,7 @@ CertifyOptions tight_options(std::size_t n, const ReportOptions &o) {
     // the words a row may enumerate, as `tight --max-words` gives them
     // (the chooser's budget, and the lower end's seed beyond enumeration)
     co.limits.max_words = o.tight_words;
+    co.pump_length = o.pump_length;
     co.precision = o.precision;
     return co;
 }

@@ -101,6 +101,7 @@ void write_results(const fs::path &dir, const std::vector<ReportRow> &rows, cons
                           {"rel", to_string(o.rel)},
                           {"criterion", "tv"},
                           {"tight_words", o.tight_words},
+                          {"pump_length", o.pump_length},
                           {"rows", json_rows},
                           {"skipped", skipped}};
     write_json_file((dir / "results.json").string(), doc);

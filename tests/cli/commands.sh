@@ -204,6 +204,13 @@ sed 's/"spec": "4.6052"/"spec": "4.6051"/' "$work/lw5.cert" > "$work/lw5-low.cer
 expect 1 'profile bound does not hold: at beta 46051/10000, the query at position' -- check "$work/lw5-low.cert" --model "$pae"
 expect 3 'no certificate written: the layerwise claim is undecided \(layer 1 needs beta >= 4.605173' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6051 -o "$work/lw6.cert"
 [ ! -e "$work/lw6.cert" ] || { echo "FAIL: a certificate at an undecided beta"; fail=1; }
+# beyond enumeration the lower end pumps its words up to --pump-length (or
+# n): has-ab-two-layer's need grows with n, so pumping to 512 reaches the
+# upper end to 0.1 % where 256 stays at the length-256 words' 10.136
+expect 3 'tight beta in \[10\.83[0-9]*, 10\.84' -- tight "$two" --n 512 --eps 0.01
+expect 3 'tight beta in \[10\.136[0-9]*, 10\.84' -- tight "$two" --n 512 --eps 0.01 --pump-length 256
+expect 2 'pump-length' -- tight "$two" --n 512 --eps 0.01 --pump-length 0
+
 # tight -o: the upper end's certificate, by certify's own chooser at beta_hi:
 # beyond enumeration the layerwise one (heads judged by their profile), by
 # enumeration the exhaustive one; the checker verifies both
@@ -253,7 +260,7 @@ expect 0 'tight beta in \[4\.605170[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- ti
 expect 0 'beta_lo 4\.605170[0-9]*: refuted by a+ \(TV at layer 2 head 1' -- tight "$work/asb.json" --n 1000 --eps 1/100
 # a bracket that did not converge says which end may be loose, and why
 expect 3 'not converged, either end may be loose: the upper end is each layer.s need over its value set' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
-expect 3 'the lower end is the best refuting word among layer 1 alone on words up to 1000, the whole model on every word up to 11 and their runs pumped to length 256' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
+expect 3 'the lower end is the best refuting word among layer 1 alone on words up to 1000, the whole model on every word up to 11 and their runs pumped to length 1000' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
 expect 3 'not converged, either end may be loose: the upper end is the perturbation argument' -- tight "$two" --n 1000 --eps 1/100
 
 # tempcert-check takes every resource limit tempcert's commands take, from

@@ -48,6 +48,9 @@ struct CertifyOptions {
     PrecisionPolicy precision;
     bool allow_prefix = true; // false: the plain path only (--method plain)
     bool filter = true;       // prefix path: double-interval filter before MPFI (--no-filter)
+    // tight beyond enumeration: the longest word the lower end's search
+    // pumps (--pump-length; proofs/tight-bracket.md, "Beyond enumeration")
+    std::size_t pump_length = 1024;
 };
 
 // The largest value a head's checked quantity reached (tv: TV's upper end;

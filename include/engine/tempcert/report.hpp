@@ -37,6 +37,7 @@ struct ReportOptions {
     Rational eps = Rational(1, 100);
     Rational rel = Rational(1, 1000000); // as tight's --rel
     std::uint64_t tight_words = 2048;    // tight (bisection over every word) up to this many
+    std::size_t pump_length = 1024;      // as tight's --pump-length
     Limits limits;
     PrecisionPolicy precision;
     // called before each (case, n): index, total, case id, n
