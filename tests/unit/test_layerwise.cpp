@@ -181,20 +181,29 @@ TEST_CASE("layerwise certificates of every bundled formula pass check; tampered 
 
 #include "random_model.hpp"
 
+namespace {
+
+// The layerwise preconditions on a random one-layer model: values and
+// outputs leave the feature coordinates alone.
+void leave_features_alone(Model &m) {
+    for (auto &h : m.layers[0].heads)
+        for (const auto &f : m.positions) {
+            for (auto &row : h.value)
+                row[f.dim] = 0;
+            for (auto &x : h.output[f.dim])
+                x = 0;
+        }
+}
+
+} // namespace
+
 TEST_CASE("layerwise gaps on random one-layer models (BOS or not) = enumeration = the checker's") {
     int compared = 0, finite = 0, bos = 0, bos_compared = 0;
     for (unsigned seed = 1; seed <= 300; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
         bos += m.has_bos();
-        // the layerwise preconditions: values and outputs leave features alone
-        for (auto &h : m.layers[0].heads)
-            for (const auto &f : m.positions) {
-                for (auto &row : h.value)
-                    row[f.dim] = 0;
-                for (auto &x : h.output[f.dim])
-                    x = 0;
-            }
+        leave_features_alone(m);
         const std::size_t n = m.alphabet.size() <= 2 ? 6 : 4;
         LayerwiseResult lw = certify_layerwise(m, n, Rational(1, 10), Limits{});
         if (!lw.applies) continue; // ties of different values, or a phase change
@@ -232,13 +241,7 @@ TEST_CASE("profile-judged certificates of random one-layer models: the checker a
     for (unsigned seed = 1; seed <= seeds; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
-        for (auto &h : m.layers[0].heads)
-            for (const auto &f : m.positions) {
-                for (auto &row : h.value)
-                    row[f.dim] = 0;
-                for (auto &x : h.output[f.dim])
-                    x = 0;
-            }
+        leave_features_alone(m);
         const std::size_t n = m.alphabet.size() <= 2 ? 5 : 4;
         const Rational eps(1, 10);
         LayerwiseResult lw = certify_layerwise(m, n, eps, Limits{}, true);
