@@ -59,7 +59,7 @@ LayerwiseCertifyOutcome certify_layerwise_at(const Model &m, const CertifyOption
 }
 
 void write_certificate(LayerwiseCertifyOutcome &c, const std::string &path) {
-    if (!c.verdict.certificate_ready)
+    if (c.verdict.verdict != Verdict::Certified)
         throw LimitError("no certificate written: " + c.verdict.certificate_shortfall);
     const Model &m = *c.model;
     write_backed_certificate(

@@ -34,8 +34,7 @@ LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &be
     // A certified claim is what a certificate states: heads whose own Lemma
     // GT bound beta does not meet are judged by their profile, which the
     // checker re-derives too (layerwise_certificate_json marks them).
-    v.certificate_ready = v.verdict == Verdict::Certified;
-    if (!v.certificate_ready)
+    if (v.verdict != Verdict::Certified)
         v.certificate_shortfall = "the layerwise claim is undecided (" + v.shortfall + ")";
     return v;
 }

@@ -228,7 +228,6 @@ struct ProfileRequest {
     Rational eps;
     PrecisionPolicy policy;
     std::map<Rational, ProfileJudge> judges; // by beta: their weights cached
-    std::size_t queries = 0;
 };
 
 // One query's offers, grouped by positions (the runs of one block share them).
@@ -253,7 +252,6 @@ void judge_query(ProfileRequest &pr, const Offers &o, const Rational &beta, std:
     if (it == pr.judges.end())
         it = pr.judges.emplace(beta, ProfileJudge(beta, pr.eps, pr.policy.start, pr.policy.cap))
                  .first;
-    ++pr.queries;
     ProfileFinding f = it->second.judge(query_offers(o));
     if (f.within == Tri::True) return;
     reject(where, std::string("its profile bound does not hold: at beta ") + to_string(beta) +

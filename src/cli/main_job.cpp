@@ -144,7 +144,7 @@ void certify_case_layerwise(const Model &m, const std::string &id, const std::st
                             const CertifyOptions &o, const LayerwiseResult &lw, Tally &tally) {
     LayerwiseVerdict lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, Criterion::Tv,
                                             o.precision.start);
-    if (!lv.certificate_ready) {
+    if (lv.verdict != Verdict::Certified) {
         std::cout << "  n <= " << o.n << " (layerwise): " << lv.certificate_shortfall << "\n";
         tally.add(false);
         return;

@@ -67,13 +67,13 @@ bool meets(const BetaSpec &beta, std::size_t l, std::size_t n, const Rational &n
 // at least what that layer needs at every length (Lemma GT over its value
 // set, or its profile bound where computed) and, for the output and
 // decision criteria, the read-out is exact; else undecided with the
-// shortfall. A certified verdict is certificate-ready: the certificate
-// marks the heads left to their profile (below their own Lemma GT bound),
-// which the checker judges itself; `certificate_shortfall` says why not.
+// shortfall. A certified verdict is what a certificate states: it marks
+// the heads left to their profile (below their own Lemma GT bound), which
+// the checker judges itself; `certificate_shortfall` says why an undecided
+// one has no certificate.
 struct LayerwiseVerdict {
     Verdict verdict = Verdict::Undecided;
     std::string shortfall;
-    bool certificate_ready = false;
     std::string certificate_shortfall;
 };
 LayerwiseVerdict layerwise_verdict(const LayerwiseResult &lw, const BetaSpec &beta, std::size_t n,
