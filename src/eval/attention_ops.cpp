@@ -126,10 +126,10 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
     Interval total = add(on, off, prec);
     Interval k(static_cast<long>(support.size()), prec);
     Interval sum = rest;
-    // Positions whose scores are exactly equal contribute e_i - e_j = 0:
-    // the support is grouped into classes of equal exact scores (an inexact
-    // score is a class of its own), so ties cost nothing and an all-tied
-    // support, the usual case, costs O(k) instead of O(k^2) expm1 calls.
+    // Positions whose scores are exactly equal have e_i - e_j = 0: the
+    // support is grouped into classes of equal exact scores (an inexact
+    // score is a class of its own), which share one delta below, so an
+    // all-tied support, the usual case, needs no expm1 call at all.
     std::vector<std::size_t> cls = score_classes(sm.scores, support);
     std::size_t classes = cls.empty() ? 0 : *std::max_element(cls.begin(), cls.end()) + 1;
     std::vector<std::size_t> first(classes, support.size()), count(classes, 0);
