@@ -27,6 +27,7 @@
 #include "../eval/layer_ops.hpp"
 #include "profile_stream.hpp"
 #include "symbolic_affine.hpp"
+#include "symbolic_affine_filter.hpp"
 #include "tempcert/bounds.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/exact_vector.hpp"
@@ -474,7 +475,7 @@ void merge(Scan &into, Scan &part) {
 // HeadScanner::closed_form).
 void scan_affine(const Model &m, const Head &head, const Tables &t, const AffineHead &ah,
                  std::size_t len, std::size_t i, int a, bool unique, const SymbolicOptions &opt,
-                 Scan &scan) {
+                 const DInterval &eps_ratio, Scan &scan) {
     const Limits &limits = opt.limits;
     const std::size_t k = m.alphabet.size();
     Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
@@ -491,16 +492,24 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
                         aq.least_symbol,
                         {{p.top.position, p.top.symbol}, {p.next.position, p.next.symbol}}};
     };
-    if (auto g = detail::affine_min_gap(aq, limits); g && (!scan.best || g->gap < scan.best->gap))
-        scan.best = Candidate{g->gap, plan(*g)};
-    if (unique && !scan.tie)
+    // the filter skips the exact steps that certainly change nothing
+    std::optional<detail::AffineEnclosure> e;
+    if (opt.filter) e = detail::enclose(aq);
+    if (!scan.best || !e || !detail::affine_gaps_not_below(aq, *e, scan.best->gap))
+        if (auto g = detail::affine_min_gap(aq, limits);
+            g && (!scan.best || g->gap < scan.best->gap))
+            scan.best = Candidate{g->gap, plan(*g)};
+    if (unique && !scan.tie && (!e || !detail::affine_no_tie(aq, *e, ah.value_class)))
         if (auto tie = detail::affine_tie(aq, ah.value_class, limits))
             scan.tie = Candidate{0, plan(*tie)};
     if (!opt.eps) return;
     if (aq.c != 0) {
         // a query whose maxima certainly stay within the bracket so far changes
         // neither end; any other takes the general scan's profile
-        if (scan.profile.hi > 0 && detail::affine_profile_at_most(aq, i, scan.profile.hi, *opt.eps))
+        if (scan.profile.hi > 0 &&
+            ((e && detail::affine_profile_at_most_filtered(
+                       aq, *e, i, detail::enclose(scan.profile.hi), eps_ratio)) ||
+             detail::affine_profile_at_most(aq, i, scan.profile.hi, *opt.eps)))
             return;
         profile_of(view(m, t, head, len, i, a, true), opt, scan.profile, scan.profile_word);
         return;
@@ -522,6 +531,7 @@ class HeadScanner {
   public:
     HeadScanner(const Model &m, const Head &head, std::size_t n, const SymbolicOptions &opt)
         : m_(m), head_(head), opt_(opt), unique_(head.kind != AttnKind::Average) {
+        if (opt.eps) eps_ratio_ = to_dinterval(*opt.eps / (1 - *opt.eps));
         // With features free of n, tables are the same at every length, and
         // under a backward mask a query's view is too: only n' = i is examined.
         if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
@@ -584,6 +594,7 @@ class HeadScanner {
     std::optional<Tables> fixed_;
     std::optional<AffineHead> fixed_affine_;
     std::atomic<bool> used_closed_form_{false};
+    DInterval eps_ratio_; // eps/(1-eps), the profile filter's bound
 
     std::optional<AffineHead> closed_form(const Tables &t) const {
         return opt_.closed_form ? affine_head(t) : std::nullopt;
@@ -599,7 +610,7 @@ class HeadScanner {
                 check_budget(opt_.limits);
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
-                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, opt_, scan);
+                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, opt_, eps_ratio_, scan);
                     continue;
                 }
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());

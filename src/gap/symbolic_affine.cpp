@@ -9,6 +9,7 @@
 // alpha_S and k ranging over an integer interval without 0: the least
 // positive one and the zero (a tie) have closed forms.
 #include "symbolic_affine.hpp"
+#include "symbolic_affine_parts.hpp"
 #include "tempcert/dinterval.hpp"
 #include "tempcert/mask.hpp"
 
@@ -16,8 +17,6 @@
 #include <stdexcept>
 
 namespace tempcert::detail {
-
-namespace {
 
 // floor(x) and ceil(x), clamped to [lo, hi] (so they fit in a long).
 long floor_clamped(const Rational &x, long lo, long hi) {
@@ -43,6 +42,8 @@ std::pair<long, long> at_least_L(const AffineQuery &q, const AffineRun &r) {
     if (q.c > 0) return {std::max(r.lo, ceil_clamped(x, r.lo - 1, r.hi + 1)), r.hi};
     return {r.lo, std::min(r.hi, floor_clamped(x, r.lo - 1, r.hi + 1))};
 }
+
+namespace {
 
 // The positions j (of u's run, from ulo on) and j - k (of v's run); j is
 // also <= min(uhi, v.hi + k), as k is a difference of the two ranges.
@@ -71,20 +72,26 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
     // BOS query itself by masks including the query.
     bool sees_bos = bos && (i == 0 ? self : before);
     bool have_L = false;
-    auto note_least = [&](const Rational &x) {
-        if (!have_L || x > q.L) q.L = x;
+    auto note_least = [&](const Rational &x, std::size_t run, long position) {
+        if (!have_L || x > q.L) {
+            q.L = x;
+            q.L_run = run;
+            q.L_position = position;
+        }
         have_L = true;
     };
     auto fixed = [&](long p, int symbol, const Rational &value) {
         q.runs.push_back({symbol, p, p, value - c * p});
-        note_least(value);
+        note_least(value, q.runs.size() - 1, p);
     };
     auto free_run = [&](long lo, long hi) {
         if (lo > hi) return;
+        const std::size_t first_run = q.runs.size();
         for (std::size_t s = 0; s < k; ++s)
             q.runs.push_back({static_cast<int>(s), lo, hi, A[s] + b0});
         const Rational &amin = A[static_cast<std::size_t>(q.least_symbol)];
-        note_least(amin + b0 + c * (c >= 0 ? hi : lo));
+        const long at = c >= 0 ? hi : lo;
+        note_least(amin + b0 + c * at, first_run + static_cast<std::size_t>(q.least_symbol), at);
     };
     if (sees_bos) fixed(0, -1, A[k] + b0);
     if (i >= 1) {
@@ -157,20 +164,6 @@ std::optional<AffinePair> affine_tie(const AffineQuery &q, const std::vector<int
 
 namespace tempcert::detail {
 
-namespace {
-
-// A query's positions: the free ones (every symbol, offer alpha + c j) in
-// their ranges, and the fixed ones (BOS, the query's own: one offer each).
-struct AffineLayout {
-    std::vector<const AffineRun *> free_runs, fixed;
-    std::vector<std::pair<long, long>> ranges; // of the free positions
-    std::size_t free = 0, first_free = 0;      // how many, and the lowest
-    // the free offer constants with their symbols, ascending by value then
-    // symbol (a value's first symbol is its least index), and the distinct values
-    std::vector<std::pair<Rational, int>> offers;
-    std::vector<Rational> alphas;
-};
-
 AffineLayout layout_of(const AffineQuery &q, std::size_t i) {
     AffineLayout l;
     for (const auto &r : q.runs) {
@@ -187,16 +180,15 @@ AffineLayout layout_of(const AffineQuery &q, std::size_t i) {
                 l.first_free = static_cast<std::size_t>(r.lo);
         }
         // every range offers the same constants: one range's suffice
-        if (l.ranges.front() == std::make_pair(r.lo, r.hi))
-            l.offers.emplace_back(r.alpha, r.symbol);
+        if (l.ranges.front() == std::make_pair(r.lo, r.hi)) l.offers.push_back(&r);
     }
-    std::sort(l.offers.begin(), l.offers.end());
-    for (const auto &o : l.offers)
-        if (l.alphas.empty() || l.alphas.back() != o.first) l.alphas.push_back(o.first);
+    std::sort(l.offers.begin(), l.offers.end(), [](const AffineRun *a, const AffineRun *b) {
+        return a->alpha < b->alpha || (a->alpha == b->alpha && a->symbol < b->symbol);
+    });
+    for (const AffineRun *o : l.offers)
+        if (l.alphas.empty() || l.alphas.back()->alpha != o->alpha) l.alphas.push_back(o);
     return l;
 }
-
-} // namespace
 
 std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::size_t i,
                                                    const Rational &eps, const Rational &rel,
@@ -205,8 +197,8 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
     const AffineLayout o = layout_of(q, i);
     // the maxima: offers >= L, descending
     std::vector<Rational> tops;
-    for (const Rational &v : o.alphas)
-        if (v >= q.L) tops.push_back(v);
+    for (const AffineRun *v : o.alphas)
+        if (v->alpha >= q.L) tops.push_back(v->alpha);
     for (const AffineRun *f : o.fixed)
         if (f->alpha >= q.L) tops.push_back(f->alpha);
     std::sort(tops.begin(), tops.end(), [](const Rational &a, const Rational &b) { return a > b; });
@@ -223,13 +215,13 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
             else
                 gaps.push_back({top - f->alpha, 1});
         }
-        const bool free_forced = o.free > 0 && o.offers.front().first == top;
+        const bool free_forced = o.free > 0 && o.offers.front()->alpha == top;
         if (free_forced) forced += o.free;
         // the free positions' largest offer below top and whether they offer top
-        const std::pair<Rational, int> *pred = nullptr, *hold = nullptr;
-        for (const auto &v : o.offers) {
-            if (v.first < top) pred = &v; // ascending: the last is the largest
-            if (v.first == top && !hold) hold = &v;
+        const AffineRun *pred = nullptr, *hold = nullptr;
+        for (const AffineRun *v : o.offers) {
+            if (v->alpha < top) pred = v; // ascending: the last is the largest
+            if (v->alpha == top && !hold) hold = v;
         }
         // without forced positions one holder keeps top: the first free one
         // (the free positions' gaps are all equal, so none is larger)
@@ -237,7 +229,7 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
         if (forced == 0 && !free_holder) continue; // not an offer of any position
         if (o.free > 0 && !free_forced) {
             const std::size_t count = o.free - (free_holder ? 1 : 0);
-            if (count > 0) gaps.push_back({top - pred->first, count});
+            if (count > 0) gaps.push_back({top - pred->alpha, count});
         }
         if (gaps.empty()) continue;
         std::sort(gaps.begin(), gaps.end(),
@@ -254,9 +246,9 @@ std::optional<ProfilePlan> affine_profile_constant(const AffineQuery &q, std::si
         if (!have_word || beyond->lo > bound.lo) {
             bound.lo = beyond->lo;
             ProfilePlan p;
-            p.fill = free_forced || !pred ? o.offers.empty() ? 0 : o.offers.front().second
-                                          : pred->second;
-            if (free_holder) p.holder = Pick{o.first_free, hold->second};
+            p.fill = free_forced || !pred ? o.offers.empty() ? 0 : o.offers.front()->symbol
+                                          : pred->symbol;
+            if (free_holder) p.holder = Pick{o.first_free, hold->symbol};
             word = p;
             have_word = true;
         }
@@ -284,19 +276,19 @@ DInterval offset_sum(const AffineLayout &l, const Rational &t0, const Rational &
     for (std::size_t r = 0; r < l.alphas.size(); ++r) {
         // k with alpha_r < t0 + c k <= alpha_{r+1} (no upper side for the last)
         long lo = ka, hi = kb;
-        const Rational below = (l.alphas[r] - t0) / c;
+        const Rational below = (l.alphas[r]->alpha - t0) / c;
         if (c > 0) {
             lo = std::max(lo, floor_clamped(below, ka - 1, kb + 1) + 1);
             if (r + 1 < l.alphas.size())
-                hi = std::min(hi, floor_clamped((l.alphas[r + 1] - t0) / c, ka - 1, kb + 1));
+                hi = std::min(hi, floor_clamped((l.alphas[r + 1]->alpha - t0) / c, ka - 1, kb + 1));
         } else { // c < 0: u grows as k falls
             hi = std::min(hi, ceil_clamped(below, ka - 1, kb + 1) - 1);
             if (r + 1 < l.alphas.size())
-                lo = std::max(lo, ceil_clamped((l.alphas[r + 1] - t0) / c, ka - 1, kb + 1));
+                lo = std::max(lo, ceil_clamped((l.alphas[r + 1]->alpha - t0) / c, ka - 1, kb + 1));
         }
         if (lo > hi) continue;
         const long first = c > 0 ? lo : hi; // the least u of the segment
-        const Rational g0 = t0 + c * first - l.alphas[r];
+        const Rational g0 = t0 + c * first - l.alphas[r]->alpha;
         const double m = static_cast<double>(hi - lo + 1);
         // (1 - rho^m) / (1 - rho), both as expm1 of negatives
         DInterval geometric = expm1(-(step * DInterval::point(m))) / expm1(-step);

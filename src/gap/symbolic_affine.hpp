@@ -25,7 +25,11 @@ struct AffineRun {
 
 struct AffineQuery {
     Rational c;
-    Rational L;                  // the largest least offer of a position (Lemma 1)
+    Rational L; // the largest least offer of a position (Lemma 1)
+    // L = runs[L_run].alpha + c L_position: the run and position offering it
+    // (so that (L - alpha) / c is exactly an integer for that alpha)
+    std::size_t L_run = 0;
+    long L_position = 0;
     std::vector<AffineRun> runs; // by position, then symbol; empty: no allowed position
     int least_symbol = 0;        // argmin A over the alphabet (least index among ties)
 };

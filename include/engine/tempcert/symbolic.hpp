@@ -19,6 +19,10 @@ struct SymbolicOptions {
     // (O(|Sigma|^3) per query position instead of O(i |Sigma|^2)); false
     // forces the general scan (tests compare the two).
     bool closed_form = true;
+    // The closed form's double filter (proofs/double-filter.md, "The affine
+    // scan's filter") skips the exact steps of queries that certainly change
+    // nothing; false runs every exact step (tests compare the two).
+    bool filter = true;
 };
 
 struct SymbolicReport {
