@@ -3,7 +3,8 @@
 // each on 1 and 2 threads, and exhaustive enumeration at the largest n it
 // can do in similar time, for scale. The profile bound of has-b (keys
 // constant in the key position) by its closed form against the general
-// scan at n = 1024 and 4096. Layerwise certification of the
+// scan at n = 1024 and 4096. The profile bound of first-is-a-bounded with
+// the closed form's double filter and without it. Layerwise certification of the
 // three-layer rounded case at n = 1000, 10000 and 100000 on 1 and 2 threads.
 #include "run_with_threads.hpp"
 #include "tempcert/layerwise.hpp"
@@ -69,6 +70,25 @@ void BM_constant_key_profile(benchmark::State &state) {
     }
 }
 
+// The profile bound of first-is-a-bounded (feature j/n: every length has
+// its own tables, so every query of every length is scanned), one thread,
+// with the closed form's double filter or without it (every exact step).
+// Args: n, filter (0 or 1).
+void BM_bounded_profile(benchmark::State &state) {
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/first-is-a-bounded.json", Limits{});
+    SymbolicOptions o;
+    o.limits.run = run_with_threads(1);
+    o.eps = Rational(1, 100);
+    o.rel = Rational(1, 1000000);
+    o.filter = state.range(1) != 0;
+    for (auto _ : state) {
+        SymbolicReport r = analyse_symbolic(m, static_cast<std::size_t>(state.range(0)), o);
+        if (r.profile.bound.hi <= 0) state.SkipWithError("no profile bound");
+        if (r.closed_form_heads != 1u) state.SkipWithError("closed form not used");
+    }
+}
+
 void BM_exhaustive_gap(benchmark::State &state) {
     for (auto _ : state)
         benchmark::DoNotOptimize(min_gaps_exhaustive(
@@ -111,6 +131,14 @@ BENCHMARK(BM_constant_key_profile)
     ->Args({1024, 1})
     ->Args({4096, 0})
     ->Args({4096, 1})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_bounded_profile)
+    ->Args({300, 0})
+    ->Args({300, 1})
+    ->Args({600, 0})
+    ->Args({600, 1})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

@@ -473,17 +473,33 @@ void merge(Scan &into, Scan &part) {
 // One query (len, i, a) by the closed form: its least gap and tie, and with
 // opt.eps its profile (keys constant in the key position only, see
 // HeadScanner::closed_form).
-void scan_affine(const Model &m, const Head &head, const Tables &t, const AffineHead &ah,
-                 std::size_t len, std::size_t i, int a, bool unique, const SymbolicOptions &opt,
+// A query's scores in the closed form's terms: A(sigma) for the alphabet
+// and, last, BOS; b0 = q . K0 and c = q . D. They depend on the query
+// position only through its positional query row, so positions with the
+// same row (a query that reads no positional feature) share them.
+struct QueryScores {
+    std::vector<Rational> A;
+    Rational b0, c;
+};
+
+QueryScores query_scores(const Tables &t, const AffineHead &ah, std::size_t i, int a) {
+    // BOS's row follows the alphabet's (a = -1 only with BOS)
+    Vector q = plus(t.QE[a < 0 ? t.QE.size() - 1 : static_cast<std::size_t>(a)], t.QP[i]);
+    QueryScores s;
+    for (const auto &ke : t.KE)
+        s.A.push_back(dot(q, ke));
+    s.b0 = dot(q, ah.K0);
+    s.c = dot(q, ah.D);
+    return s;
+}
+
+void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryScores &qs,
+                 std::size_t len, std::size_t i, int a, bool unique,
+                 const std::vector<int> &value_class, const SymbolicOptions &opt,
                  const DInterval &eps_ratio, Scan &scan) {
     const Limits &limits = opt.limits;
-    const std::size_t k = m.alphabet.size();
-    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
-    std::vector<Rational> A;
-    for (const auto &ke : t.KE)
-        A.push_back(dot(q, ke));
     detail::AffineQuery aq =
-        detail::affine_query(A, dot(q, ah.K0), dot(q, ah.D), head.mask, len, i, a, m.has_bos());
+        detail::affine_query(qs.A, qs.b0, qs.c, head.mask, len, i, a, m.has_bos());
     if (aq.runs.empty()) return;
     auto plan = [&](const detail::AffinePair &p) {
         return WordPlan{len,
@@ -499,8 +515,8 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const Affine
         if (auto g = detail::affine_min_gap(aq, limits);
             g && (!scan.best || g->gap < scan.best->gap))
             scan.best = Candidate{g->gap, plan(*g)};
-    if (unique && !scan.tie && (!e || !detail::affine_no_tie(aq, *e, ah.value_class)))
-        if (auto tie = detail::affine_tie(aq, ah.value_class, limits))
+    if (unique && !scan.tie && (!e || !detail::affine_no_tie(aq, *e, value_class)))
+        if (auto tie = detail::affine_tie(aq, value_class, limits))
             scan.tie = Candidate{0, plan(*tie)};
     if (!opt.eps) return;
     if (aq.c != 0) {
@@ -604,13 +620,24 @@ class HeadScanner {
     void scan_length(std::size_t len, std::size_t i_lo, std::size_t i_hi, const Tables &t,
                      const std::optional<AffineHead> &ah, Scan &scan) const {
         const std::size_t ksym = m_.alphabet.size();
+        // the closed form's scores per symbol, kept while the positional
+        // query row stays the same
+        std::vector<QueryScores> scores;
+        std::size_t scores_at = 0;
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);
+            if (ah && (i == 0 || scores.empty() || scores_at == 0 || t.QP[i] != t.QP[scores_at])) {
+                scores.clear();
+                for (int a = 0; a < symbols; ++a)
+                    scores.push_back(query_scores(t, *ah, i, i == 0 ? -1 : a));
+                scores_at = i;
+            }
             for (int a = 0; a < symbols; ++a) {
                 check_budget(opt_.limits);
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
-                    scan_affine(m_, head_, t, *ah, len, i, sym, unique_, opt_, eps_ratio_, scan);
+                    scan_affine(m_, head_, t, scores[static_cast<std::size_t>(a)], len, i, sym,
+                                unique_, ah->value_class, opt_, eps_ratio_, scan);
                     continue;
                 }
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());

@@ -60,6 +60,7 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
                          Mask mask, std::size_t len, std::size_t i, int a, bool bos) {
     AffineQuery q;
     q.c = c;
+    q.runs.reserve(2 * A.size() + 2);
     const std::size_t k = A.size() - (bos ? 1 : 0); // alphabet size
     for (std::size_t s = 1; s < k; ++s)
         if (A[s] < A[static_cast<std::size_t>(q.least_symbol)])
@@ -84,14 +85,19 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
         q.runs.push_back({symbol, p, p, value - c * p});
         note_least(value, q.runs.size() - 1, p);
     };
+    // a free position's offer constants A(sigma) + b0, shared by both ranges
+    std::vector<Rational> free_alpha;
     auto free_run = [&](long lo, long hi) {
         if (lo > hi) return;
+        if (free_alpha.empty())
+            for (std::size_t s = 0; s < k; ++s)
+                free_alpha.push_back(A[s] + b0);
         const std::size_t first_run = q.runs.size();
         for (std::size_t s = 0; s < k; ++s)
-            q.runs.push_back({static_cast<int>(s), lo, hi, A[s] + b0});
-        const Rational &amin = A[static_cast<std::size_t>(q.least_symbol)];
+            q.runs.push_back({static_cast<int>(s), lo, hi, free_alpha[s]});
         const long at = c >= 0 ? hi : lo;
-        note_least(amin + b0 + c * at, first_run + static_cast<std::size_t>(q.least_symbol), at);
+        note_least(free_alpha[static_cast<std::size_t>(q.least_symbol)] + c * at,
+                   first_run + static_cast<std::size_t>(q.least_symbol), at);
     };
     if (sees_bos) fixed(0, -1, A[k] + b0);
     if (i >= 1) {

@@ -165,7 +165,8 @@ namespace {
 // k in [ka, kb] of exp(-beta g(t0 + c k)), segment by segment.
 DInterval offset_sum_filtered(const AffineQuery &q, const AffineEnclosure &e, const AffineLayout &l,
                               const Rational &t0, const DInterval &t0d, long ka, long kb,
-                              const DInterval &beta, const DInterval &step) {
+                              const DInterval &beta, const DInterval &step,
+                              const DInterval &rho_minus_1) {
     DInterval sum = DInterval::point(0);
     if (ka > kb) return sum;
     const bool up = q.c.sign() > 0;
@@ -195,8 +196,12 @@ DInterval offset_sum_filtered(const AffineQuery &q, const AffineEnclosure &e, co
         const long first = up ? lo : hi; // the least u of the segment
         const DInterval g0 = t0d + e.c * at(first) - alpha_d(ar);
         const double m = static_cast<double>(hi - lo + 1);
-        DInterval geometric = expm1(-(step * DInterval::point(m))) / expm1(-step);
-        if (!geometric.finite() || geometric.hi > m) geometric = DInterval{0, m};
+        // (1 - rho^m) / (1 - rho) = (rho^m - 1) / (rho - 1) (1 for one term)
+        DInterval geometric = DInterval::point(1);
+        if (m > 1) {
+            geometric = expm1(-(step * DInterval::point(m))) / rho_minus_1;
+            if (!geometric.finite() || geometric.hi > m) geometric = DInterval{0, m};
+        }
         sum = sum + exp(-(beta * g0)) * geometric;
     }
     return sum;
@@ -210,13 +215,15 @@ bool affine_profile_at_most_filtered(const AffineQuery &q, const AffineEnclosure
     if (cs == 0 || !(beta.lo > 0)) return false;
     const AffineLayout l = layout_of(q, i);
     const DInterval step = beta * abs(e.c);
+    const DInterval rho_minus_1 = expm1(-step); // rho = e^(-step), once per query
     auto index = [&](const AffineRun *r) { return static_cast<std::size_t>(r - q.runs.data()); };
     // One group of maxima, as in affine_profile_at_most.
     auto certain = [&](const AffineRun &group, long a, long bb, const AffineRun *own) {
         const DInterval t0d = e.alpha[index(&group)];
         DInterval x = DInterval::point(0);
         for (const auto &[lo, hi] : l.ranges)
-            x = x + offset_sum_filtered(q, e, l, group.alpha, t0d, a - hi, bb - lo, beta, step);
+            x = x + offset_sum_filtered(q, e, l, group.alpha, t0d, a - hi, bb - lo, beta, step,
+                                        rho_minus_1);
         const DInterval t_min = t0d + e.c * at(cs > 0 ? a : bb);
         for (const AffineRun *f : l.fixed) {
             if (f == own) continue;
