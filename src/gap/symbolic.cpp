@@ -510,7 +510,7 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
     };
     // the filter skips the exact steps that certainly change nothing
     std::optional<detail::AffineEnclosure> e;
-    if (opt.filter) e = detail::enclose(aq);
+    if (opt.filter) e = detail::enclose_query(aq);
     if (!scan.best || !e || !detail::affine_gaps_not_below(aq, *e, scan.best->gap))
         if (auto g = detail::affine_min_gap(aq, limits);
             g && (!scan.best || g->gap < scan.best->gap))
@@ -523,8 +523,8 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
         // a query whose maxima certainly stay within the bracket so far changes
         // neither end; any other takes the general scan's profile
         if (scan.profile.hi > 0 &&
-            ((e && detail::affine_profile_at_most_filtered(
-                       aq, *e, i, detail::enclose(scan.profile.hi), eps_ratio)) ||
+            ((e && detail::affine_profile_at_most_filtered(aq, *e, i, enclose(scan.profile.hi),
+                                                           eps_ratio)) ||
              detail::affine_profile_at_most(aq, i, scan.profile.hi, *opt.eps)))
             return;
         profile_of(view(m, t, head, len, i, a, true), opt, scan.profile, scan.profile_word);

@@ -14,6 +14,7 @@
 #include "tempcert/mask.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace tempcert::detail {
@@ -72,39 +73,57 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
     // BOS is position 0: seen from i >= 1 by masks looking back, from the
     // BOS query itself by masks including the query.
     bool sees_bos = bos && (i == 0 ? self : before);
+    // the offer constants A(sigma) + b0 (BOS last), each computed once: a
+    // fixed position's run has alpha = its offer - c p = A(sigma) + b0 too
+    std::vector<std::optional<Rational>> offer(A.size());
+    auto alpha = [&](std::size_t s) -> const Rational & {
+        if (!offer[s]) offer[s] = b0 == 0 ? A[s] : Rational(A[s] + b0);
+        return *offer[s];
+    };
+    // L, the largest least offer alpha + c p of a position: compared in
+    // enclosures, exactly where they overlap, and computed once at the end
+    const DInterval cd = enclose(c);
+    auto offer_d = [&](std::size_t run, long p) {
+        return add_exact_zero(enclose(q.runs[run].alpha),
+                              p == 0 ? DInterval::point(0)
+                                     : cd * DInterval::point(static_cast<double>(p)));
+    };
+    auto offer_exact = [&](std::size_t run, long p) { return Rational(q.runs[run].alpha + c * p); };
     bool have_L = false;
-    auto note_least = [&](const Rational &x, std::size_t run, long position) {
-        if (!have_L || x > q.L) {
-            q.L = x;
+    auto note_least = [&](std::size_t run, long position) {
+        bool larger = !have_L;
+        if (!larger) {
+            const Tri t = less(offer_d(q.L_run, q.L_position), offer_d(run, position));
+            larger = t == Tri::Unknown
+                         ? offer_exact(run, position) > offer_exact(q.L_run, q.L_position)
+                         : t == Tri::True;
+        }
+        if (larger) {
             q.L_run = run;
             q.L_position = position;
         }
         have_L = true;
     };
-    auto fixed = [&](long p, int symbol, const Rational &value) {
-        q.runs.push_back({symbol, p, p, value - c * p});
-        note_least(value, q.runs.size() - 1, p);
+    auto fixed = [&](long p, int symbol) {
+        q.runs.push_back({symbol, p, p, alpha(symbol < 0 ? k : static_cast<std::size_t>(symbol))});
+        note_least(q.runs.size() - 1, p);
     };
-    // a free position's offer constants A(sigma) + b0, shared by both ranges
-    std::vector<Rational> free_alpha;
     auto free_run = [&](long lo, long hi) {
         if (lo > hi) return;
-        if (free_alpha.empty())
-            for (std::size_t s = 0; s < k; ++s)
-                free_alpha.push_back(A[s] + b0);
         const std::size_t first_run = q.runs.size();
         for (std::size_t s = 0; s < k; ++s)
-            q.runs.push_back({static_cast<int>(s), lo, hi, free_alpha[s]});
-        const long at = c >= 0 ? hi : lo;
-        note_least(free_alpha[static_cast<std::size_t>(q.least_symbol)] + c * at,
-                   first_run + static_cast<std::size_t>(q.least_symbol), at);
+            q.runs.push_back({static_cast<int>(s), lo, hi, alpha(s)});
+        // the least offer of these positions: the least symbol at the end
+        // where c j is least
+        note_least(first_run + static_cast<std::size_t>(q.least_symbol), c >= 0 ? hi : lo);
     };
-    if (sees_bos) fixed(0, -1, A[k] + b0);
+    if (sees_bos) fixed(0, -1);
     if (i >= 1) {
         if (before) free_run(1, li - 1);
-        if (self) fixed(li, a, A[static_cast<std::size_t>(a)] + b0 + c * li);
+        if (self) fixed(li, a);
     }
     if (after) free_run(li + 1, ln);
+    if (have_L) q.L = offer_exact(q.L_run, q.L_position);
     return q;
 }
 

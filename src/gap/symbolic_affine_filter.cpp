@@ -15,16 +15,7 @@
 
 namespace tempcert::detail {
 
-DInterval enclose(const Rational &x) {
-    mpq_srcptr raw = x.backend().data();
-    const double d = mpq_get_d(raw); // truncates toward zero
-    if (!std::isfinite(d)) return DInterval::entire();
-    if (mpz_cmp_ui(mpq_denref(raw), 1) == 0 && mpz_sizeinbase(mpq_numref(raw), 2) <= 53)
-        return DInterval::point(d);
-    return {step_down(d), step_up(d)};
-}
-
-AffineEnclosure enclose(const AffineQuery &q) {
+AffineEnclosure enclose_query(const AffineQuery &q) {
     AffineEnclosure e{enclose(q.c), {}};
     e.alpha.reserve(q.runs.size());
     for (const auto &r : q.runs)

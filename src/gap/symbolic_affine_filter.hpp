@@ -16,17 +16,13 @@
 
 namespace tempcert::detail {
 
-// An enclosure of x without allocating: the double mpq_get_d truncates to,
-// stepped outward unless x is an integer the double holds exactly.
-DInterval enclose(const Rational &x);
-
 // Enclosures of a query's c and of each run's alpha (indexed like q.runs).
 struct AffineEnclosure {
     DInterval c;
     std::vector<DInterval> alpha;
 };
 
-AffineEnclosure enclose(const AffineQuery &q);
+AffineEnclosure enclose_query(const AffineQuery &q);
 
 // True when every gap of q is >= best, so that affine_min_gap(q) cannot
 // return a gap below it (gaps the doubles leave undecided are computed

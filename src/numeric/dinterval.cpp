@@ -46,6 +46,15 @@ DInterval to_dinterval(const Rational &q) {
     return {step_down(d), step_up(d)};
 }
 
+DInterval enclose(const Rational &q) {
+    mpq_srcptr raw = q.backend().data();
+    const double d = mpq_get_d(raw); // truncates toward zero
+    if (!std::isfinite(d)) return DInterval::entire();
+    if (mpz_cmp_ui(mpq_denref(raw), 1) == 0 && mpz_sizeinbase(mpq_numref(raw), 2) <= 53)
+        return DInterval::point(d);
+    return {step_down(d), step_up(d)};
+}
+
 DInterval to_dinterval(const Interval &x) {
     if (!x.is_finite()) return DInterval::entire();
     mpfr_t e;

@@ -72,7 +72,7 @@ TEST_CASE("affine filter: every 'certainly' agrees with the exact closed forms")
         const RandomQuery r = random_query(rng);
         const AffineQuery &q = r.q;
         if (q.runs.empty()) continue;
-        const AffineEnclosure e = enclose(q);
+        const AffineEnclosure e = enclose_query(q);
         const Limits none;
         // the least gap against a best equal to it, just above, just below
         if (auto g = affine_min_gap(q, none)) {

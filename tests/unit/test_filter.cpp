@@ -195,6 +195,31 @@ ScoreCase random_scores(std::mt19937_64 &rng, std::size_t index) {
     return c;
 }
 
+// enclose (no allocation, the affine scan's per-query conversions) against
+// the exact value, on rationals with small and huge parts, integers around
+// 2^53 and values below the smallest double.
+TEST_CASE("enclose contains the rational; integers that doubles hold are points") {
+    std::mt19937_64 rng(53);
+    int points = 0;
+    for (int t = 0; t < 20000; ++t) {
+        Integer num = Integer(static_cast<long>(rng() >> (rng() % 64))) - Integer(1) * (rng() % 2);
+        if (t % 3 == 0) num *= Integer(static_cast<long>(rng() >> 1)); // past 2^63
+        if (t % 2) num = -num;
+        Integer den =
+            t % 4 == 0 ? Integer(1) : Integer(static_cast<long>(1 + (rng() >> (rng() % 64))));
+        if (t % 97 == 0) den = Integer(1) << 1100; // below the least double
+        const Rational q(num, den);
+        CAPTURE(to_string(q));
+        const DInterval e = enclose(q);
+        REQUIRE(e.finite());
+        CHECK(Rational(e.lo) <= q);
+        CHECK(q <= Rational(e.hi));
+        points += e.lo == e.hi;
+        if (den == 1 && abs(num) < (Integer(1) << 53)) CHECK(e.lo == e.hi);
+    }
+    CHECK(points > 3000); // 3302 with this seed
+}
+
 TEST_CASE("filtered softmax and TV contain MPFI's midpoints; decisions equal the exact ones") {
     const std::size_t count = count_from_env("TEMPCERT_FILTER_VECTORS", 100000, 5000);
     std::mt19937_64 rng(2026);

@@ -58,6 +58,11 @@ struct DInterval {
 // exact) and an MPFI interval (endpoints rounded down and up by MPFR).
 DInterval to_dinterval(const Rational &q);
 DInterval to_dinterval(const Interval &x);
+// As to_dinterval(q) without allocating (the filter's per-query
+// conversions): the double mpq_get_d truncates to, stepped outward unless q
+// is an integer the double holds exactly. One ulp wider than to_dinterval
+// for other exactly representable values.
+DInterval enclose(const Rational &q);
 
 inline DInterval operator+(DInterval a, DInterval b) {
     return {step_down(a.lo + b.lo), step_up(a.hi + b.hi)};
