@@ -115,10 +115,13 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
             // evaluated there; errors name the feature
             // as the exhaustive path does (the kernel's initial_activation)
             if (j == 0 && !m.has_bos()) continue;
-            RealVector x = detail::initial_activation(m, Vector(m.width, Rational(0)), j, n, p);
-            t.QP[j] = exact_vector(matvec(head.query, x, p));
-            t.KP[j] = exact_vector(matvec(head.key, x, p));
-            t.VP[j] = exact_vector(matvec(head.value, x, p));
+            // exact (the symbolic method takes rational models only): the
+            // exact product, which skips the zero weights of sparse heads
+            const Vector x =
+                exact_vector(detail::initial_activation(m, Vector(m.width, Rational(0)), j, n, p));
+            t.QP[j] = matvec(head.query, x);
+            t.KP[j] = matvec(head.key, x);
+            t.VP[j] = matvec(head.value, x);
         }
     });
     return t;

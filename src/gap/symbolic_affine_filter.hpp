@@ -12,6 +12,8 @@
 #include "symbolic_affine.hpp"
 #include "tempcert/dinterval.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <vector>
 
 namespace tempcert::detail {
@@ -19,7 +21,7 @@ namespace tempcert::detail {
 // Enclosures of a query's c and of each run's alpha (indexed like q.runs).
 struct AffineEnclosure {
     DInterval c;
-    std::vector<DInterval> alpha;
+    boost::container::small_vector<DInterval, 12> alpha;
 };
 
 AffineEnclosure enclose_query(const AffineQuery &q);
