@@ -21,12 +21,10 @@ CertifyAnswer certify_chosen(const Model &m, const std::string &model_file, Cert
     o.allow_prefix = asked != CertifyMethodAsked::Plain;
     const bool beyond = count_words(m.alphabet.size(), o.n) > o.limits.max_words;
     if (asked == CertifyMethodAsked::Layerwise || (asked == CertifyMethodAsked::Auto && beyond)) {
-        // computed once: it decides `auto` and is the result. Profiles
-        // (sharper per-layer needs, as tight's upper end uses) decide a
-        // given beta at any n; without one, Lemma GT's beta is certified
-        // and they only inform, so they are computed while small
+        // computed once: it decides `auto` and is the result
         LayersChoice choice =
-            choose_layers_method(m, o.n, o.eps, o.limits, o.n <= 64 || user_beta.has_value());
+            choose_layers_method(m, o.n, o.eps, o.limits,
+                                 user_beta ? LayersQuestion::GivenBeta : LayersQuestion::OwnBeta);
         if (choice.method == LayersMethod::ExactRounding) {
             const Rational own = choice.layerwise.beta_up;
             BetaChoice beta =

@@ -21,9 +21,18 @@ std::string LayersChoice::why_neither() const {
            (perturbation ? perturbation->failure() : std::string("not analysed"));
 }
 
+bool layers_profile_wanted(LayersQuestion q, std::size_t n) {
+    return q != LayersQuestion::OwnBeta || n <= 64;
+}
+
+LayerwiseResult layers_analysis(const Model &m, std::size_t n, const Rational &eps,
+                                const Limits &limits, LayersQuestion q) {
+    return certify_layerwise(m, n, eps, limits, layers_profile_wanted(q, n));
+}
+
 LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
-                                  const Limits &limits, bool with_profile) {
-    return choose_layers_method(certify_layerwise(m, n, eps, limits, with_profile), m, n, limits);
+                                  const Limits &limits, LayersQuestion q) {
+    return choose_layers_method(layers_analysis(m, n, eps, limits, q), m, n, limits);
 }
 
 LayersChoice choose_layers_method(LayerwiseResult analysed, const Model &m, std::size_t n,

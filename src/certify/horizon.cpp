@@ -203,7 +203,7 @@ HorizonResult horizon(const Model &m, const BetaSpec &beta, const CertifyOptions
     std::size_t e = enumerable_length(m.alphabet.size(), o.n, o.limits.max_words);
     LayerwiseResult lw; // at N, when enumeration cannot reach it
     if (e < o.n) {      // the layerwise argument first
-        lw = certify_layerwise(m, o.n, o.eps, o.limits, o.n <= 64);
+        lw = layers_analysis(m, o.n, o.eps, o.limits, LayersQuestion::GivenBeta);
         if (lw.applies &&
             layerwise_verdict(lw, beta, o.n, o.criterion, o.precision.start).verdict ==
                 Verdict::Certified) {

@@ -41,7 +41,8 @@ const char *upper_text(LayersMethod used) {
 // (proofs/layerwise.md, "The sharper per-layer need").
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
                          LayersMethod &used, std::optional<Real> &least_gap) {
-    LayersChoice choice = choose_layers_method(m, o.n, o.eps, o.limits, true);
+    LayersChoice choice =
+        choose_layers_method(m, o.n, o.eps, o.limits, LayersQuestion::TightBracket);
     const LayerwiseResult &lw = choice.layerwise;
     if (choice.method == LayersMethod::ExactRounding) {
         least_gap = least_layer_gap(lw, o.precision.start);

@@ -11,12 +11,9 @@
 #include "commands.hpp"
 #include "option_table.hpp"
 #include "options.hpp"
-#include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
-#include "tempcert/layerwise.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/outcome.hpp"
-#include "tempcert/perturbation.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <variant>
 
 namespace tempcert::cli {
 
@@ -65,11 +63,10 @@ struct Tally {
     }
 };
 
-// Writes a certificate, reads it back with the checker and says so on the
+// Reads a written certificate back with the checker and says so on the
 // line `what` begins; counts it.
-void write_and_recheck(const std::string &path, const CertJson &doc, const std::string &model_path,
-                       const CertifyOptions &o, const std::string &what, Tally &tally) {
-    write_json_file(path, doc);
+void recheck(const std::string &path, const std::string &model_path, const CertifyOptions &o,
+             const std::string &what, Tally &tally) {
     ++tally.certificates;
     CheckOutcome c = check_certificate(path, model_path, o.limits, o.precision);
     std::cout << what << path << ": "
@@ -96,8 +93,9 @@ CertifyOptions certify_case(const Model &m, const std::string &id, const std::st
         std::cout << " (counterexample " << format_word(r.counterexample->word, m.alphabet)
                   << ": soft errors of earlier layers shrink later gaps)";
     std::cout << "\n";
-    write_and_recheck("certificates/" + id + ".certificate.json", certificate_of(c), model_path, o,
-                      "  certificate ", tally);
+    const std::string path = "certificates/" + id + ".certificate.json";
+    write_certificate(c, path);
+    recheck(path, model_path, o, "  certificate ", tally);
     return o;
 }
 
@@ -113,71 +111,45 @@ void print_tight(const Model &m, const CertifyOptions &o) {
     std::cout << "\n";
 }
 
-// Beyond enumeration without exact rounding: the perturbation argument at
-// o.n (proofs/perturbation.md), its beta found, its certificate written and
-// re-verified.
-void certify_case_perturbation(const Model &m, const std::string &id, const std::string &model_path,
-                               const CertifyOptions &o, const PerturbationArgument &arg,
-                               Tally &tally) {
-    std::optional<Rational> beta =
-        arg.find_beta(o.eps, Criterion::Tv, o.precision.start, o.limits, Rational(1, 10000));
-    if (!beta) {
-        std::cout << "  perturbation bounds: close at no beta up to 2^64\n";
-        tally.add(false);
-        return;
-    }
-    PerturbationRun run =
-        arg.run(BetaSpec::constant(*beta), o.eps, Criterion::Tv, o.precision.start, o.limits);
-    write_and_recheck(
-        "certificates/" + id + ".perturbation-certificate.json",
-        perturbation_certificate_json(m, model_path, run, o, to_string(*beta), "perturbation"),
-        model_path, o,
-        "  n <= " + std::to_string(o.n) +
-            " (perturbation bounds, no enumeration; exact rounding does not apply): beta = " +
-            decimal_significant(*beta, 12, true) + " certified; ",
-        tally);
-}
-
-// Beyond enumeration with exact rounding: the layerwise method at o.n and
-// its certificate.
-void certify_case_layerwise(const Model &m, const std::string &id, const std::string &model_path,
-                            const CertifyOptions &o, const LayerwiseResult &lw, Tally &tally) {
-    LayerwiseVerdict lv = layerwise_verdict(lw, BetaSpec::constant(lw.beta_up), o.n, Criterion::Tv,
-                                            o.precision.start);
-    if (lv.verdict != Verdict::Certified) {
-        std::cout << "  n <= " << o.n << " (layerwise): " << lv.certificate_shortfall << "\n";
-        tally.add(false);
-        return;
-    }
-    write_and_recheck(
-        "certificates/" + id + ".layerwise-certificate.json",
-        layerwise_certificate_json(m, model_path, lw, o, to_string(lw.beta_up), "layerwise"),
-        model_path, o,
-        "  n <= " + std::to_string(o.n) + " (layerwise, no enumeration): beta = " +
-            decimal_significant(lw.beta_up, 12, true) + " certified; ",
-        tally);
-}
-
-// Beyond enumeration, by the method `certify` and `tight` choose there
-// (choose_layers_method): exact rounding, else the perturbation argument.
+// Beyond enumeration: certify's own chooser asked for the layerwise method
+// (certify_chosen: exact rounding, else the perturbation argument), its
+// certificate written by certify's writer (which checks it before writing)
+// and re-verified from the file. A model neither argument reaches is said
+// so (an undecided claim, not a failed check).
 void certify_case_beyond(const Model &m, const std::string &id, const std::string &model_path,
                          const CertifyOptions &o, Tally &tally) {
-    std::size_t big = m.features_use_n() ? 500 : 100000;
-    if (shorter_job()) big = m.features_use_n() ? 40 : 1000;
     CertifyOptions at_big = o;
-    at_big.n = big;
-    LayersChoice choice = choose_layers_method(m, big, o.eps, o.limits, false);
-    switch (choice.method) {
-    case LayersMethod::ExactRounding:
-        certify_case_layerwise(m, id, model_path, at_big, choice.layerwise, tally);
-        return;
-    case LayersMethod::Perturbation:
-        certify_case_perturbation(m, id, model_path, at_big, *choice.perturbation, tally);
-        return;
-    case LayersMethod::Neither:
-        std::cout << "  layerwise method: does not apply (" << choice.why_neither() << ")\n";
+    at_big.n = m.features_use_n() ? 500 : 100000;
+    if (shorter_job()) at_big.n = m.features_use_n() ? 40 : 1000;
+    std::optional<CertifyAnswer> a;
+    try {
+        a = certify_chosen(m, model_path, at_big, CertifyMethodAsked::Layerwise, std::nullopt);
+    } catch (const Undecided &e) {
+        std::cout << "  n <= " << at_big.n << " (no enumeration): undecided: " << e.what() << "\n";
         return;
     }
+    const bool layerwise = std::holds_alternative<LayerwiseCertifyOutcome>(*a);
+    const std::string line = "  n <= " + std::to_string(at_big.n) +
+                             (layerwise ? " (layerwise, no enumeration): beta = "
+                                        : " (perturbation bounds, no enumeration; exact rounding "
+                                          "does not apply): beta = ");
+    const std::string &beta = layerwise ? std::get<LayerwiseCertifyOutcome>(*a).beta
+                                        : std::get<PerturbationCertifyOutcome>(*a).beta;
+    if (verdict_of(*a) != Verdict::Certified) {
+        std::cout << line << beta << " not certified: "
+                  << (layerwise
+                          ? std::get<LayerwiseCertifyOutcome>(*a).verdict.certificate_shortfall
+                          : std::get<PerturbationCertifyOutcome>(*a).run.shortfall)
+                  << "\n";
+        tally.add(false);
+        return;
+    }
+    const std::string path =
+        "certificates/" + id +
+        (layerwise ? ".layerwise-certificate.json" : ".perturbation-certificate.json");
+    write_certificate(*a, path);
+    recheck(path, model_path, at_big,
+            line + decimal_significant(Rational(beta), 12, true) + " certified; ", tally);
 }
 
 // The two reports: the bundled models to n = 10^4, then the counting

@@ -47,10 +47,24 @@ struct LayersChoice {
     std::string why_neither() const;
 };
 
-// `with_profile`: the layerwise method's per-layer profile bounds too
-// (certify_layerwise's flag).
+// What the analysis beyond enumeration is asked, which decides whether the
+// layerwise method computes each layer's profile bound (the sharper
+// per-layer need, proofs/layerwise.md "The sharper per-layer need"):
+// judging a given beta (certify --beta, horizon) and bracketing the tight
+// beta need it at every n; certifying the method's own beta (Lemma GT's
+// per layer) does not, so there it is computed only while cheap, to inform.
+enum class LayersQuestion { OwnBeta, GivenBeta, TightBracket };
+
+// Whether that question's layerwise analysis at n computes profiles.
+bool layers_profile_wanted(LayersQuestion q, std::size_t n);
+
+// The layerwise analysis at n for the question, then the choice.
 LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
-                                  const Limits &limits, bool with_profile);
+                                  const Limits &limits, LayersQuestion q);
+// The layerwise analysis the choice starts from, for a caller that tries it
+// before anything else (horizon).
+LayerwiseResult layers_analysis(const Model &m, std::size_t n, const Rational &eps,
+                                const Limits &limits, LayersQuestion q);
 // The same choice from a layerwise analysis already made at n (the
 // perturbation argument is analysed only if it is needed).
 LayersChoice choose_layers_method(LayerwiseResult analysed, const Model &m, std::size_t n,
