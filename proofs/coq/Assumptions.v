@@ -3,7 +3,7 @@
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
-  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets.
+  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -18,6 +18,7 @@ Definition main_theorems :=
    Spread.segment_sum, Spread.weight_sum_sub, Layerwise.preact_moves,
    Layerwise.unit_keeps_phase, Layerwise.relu_deviation, FeedForward.sublayer_deviation, ScoreDeviation.coord_deviation,
    ScoreDeviation.score_deviation, Instance.query_ok_sound, Instance.instance_sound,
-   Offsets.sum_nodup_incl, Offsets.position_weights_in_offsets).
+   Offsets.sum_nodup_incl, Offsets.position_weights_in_offsets, ValueBound.box_sum,
+   ValueBound.row_magnitude, ValueBound.value_set_magnitude).
 
 Print Assumptions main_theorems.
