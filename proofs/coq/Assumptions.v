@@ -3,7 +3,8 @@
    tests/proofs/coq.sh compares the output with assumptions.expected. A
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
-  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound.
+  RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
+  CountLattice.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -19,6 +20,9 @@ Definition main_theorems :=
    Layerwise.unit_keeps_phase, Layerwise.relu_deviation, FeedForward.sublayer_deviation, ScoreDeviation.coord_deviation,
    ScoreDeviation.score_deviation, Instance.query_ok_sound, Instance.instance_sound,
    Offsets.sum_nodup_incl, Offsets.position_weights_in_offsets, ValueBound.box_sum,
-   ValueBound.row_magnitude, ValueBound.value_set_magnitude).
+   ValueBound.row_magnitude, ValueBound.value_set_magnitude, CountLattice.sum_on_lattice,
+   CountLattice.numerator_on_lattice, CountLattice.sum_in_range,
+   CountLattice.combination_on_lattice, CountLattice.lattice_nearest,
+   CountLattice.lattice_left_side, CountLattice.lattice_right_side).
 
 Print Assumptions main_theorems.
