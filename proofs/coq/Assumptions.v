@@ -4,7 +4,7 @@
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
   RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
-  CountLattice.
+  CountLattice LayerwiseInduction.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -23,6 +23,7 @@ Definition main_theorems :=
    ValueBound.row_magnitude, ValueBound.value_set_magnitude, CountLattice.sum_on_lattice,
    CountLattice.numerator_on_lattice, CountLattice.sum_in_range,
    CountLattice.combination_on_lattice, CountLattice.lattice_nearest,
-   CountLattice.lattice_left_side, CountLattice.lattice_right_side).
+   CountLattice.lattice_left_side, CountLattice.lattice_right_side,
+   LayerwiseInduction.layerwise_induction, LayerwiseInduction.affine_untainted).
 
 Print Assumptions main_theorems.
