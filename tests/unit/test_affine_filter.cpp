@@ -17,12 +17,12 @@ using namespace tempcert::detail;
 
 namespace {
 
-Rational small(std::mt19937 &rng, long span, long den) {
+Rational filter_small(std::mt19937 &rng, long span, long den) {
     return Rational(static_cast<long>(rng() % (2 * span + 1)) - span,
                     1 + static_cast<long>(rng() % den));
 }
 
-struct RandomQuery {
+struct RandomAffineQuery {
     AffineQuery q;
     std::size_t i = 0;
     std::vector<int> value_class;
@@ -31,21 +31,21 @@ struct RandomQuery {
 // Scores A(sigma) + b0 + c j as a first-layer head gives them; c is 0 in
 // one query of six, and A repeats values often (equal offers are where
 // doubles cannot decide).
-RandomQuery random_query(std::mt19937 &rng) {
+RandomAffineQuery random_affine_query(std::mt19937 &rng) {
     const Mask masks[] = {Mask::None, Mask::Causal, Mask::Strict, Mask::Future, Mask::StrictFuture};
     const std::size_t k = 1 + rng() % 4;
     const bool bos = rng() % 3 == 0;
     std::vector<Rational> A;
-    RandomQuery r;
+    RandomAffineQuery r;
     for (std::size_t s = 0; s < k + (bos ? 1 : 0); ++s) {
-        A.push_back(rng() % 3 == 0 && s > 0 ? A[s - 1] : small(rng, 6, 3));
+        A.push_back(rng() % 3 == 0 && s > 0 ? A[s - 1] : filter_small(rng, 6, 3));
         r.value_class.push_back(static_cast<int>(rng() % 3));
     }
-    const Rational c = rng() % 6 == 0 ? Rational(0) : small(rng, 3, 7);
+    const Rational c = rng() % 6 == 0 ? Rational(0) : filter_small(rng, 3, 7);
     const std::size_t len = 1 + rng() % 40;
     r.i = (bos ? 0 : 1) + rng() % (len + (bos ? 1 : 0));
     const int a = r.i == 0 ? -1 : static_cast<int>(rng() % k);
-    r.q = affine_query(A, small(rng, 5, 2), c, masks[rng() % 5], len, r.i, a, bos);
+    r.q = affine_query(A, filter_small(rng, 5, 2), c, masks[rng() % 5], len, r.i, a, bos);
     return r;
 }
 
@@ -54,7 +54,7 @@ RandomQuery random_query(std::mt19937 &rng) {
 TEST_CASE("affine query: L is the offer of the run and position it records") {
     std::mt19937 rng(41);
     for (int round = 0; round < 3000; ++round) {
-        const RandomQuery r = random_query(rng);
+        const RandomAffineQuery r = random_affine_query(rng);
         if (r.q.runs.empty()) continue;
         const AffineRun &run = r.q.runs[r.q.L_run];
         CHECK(run.lo <= r.q.L_position);
@@ -69,7 +69,7 @@ TEST_CASE("affine filter: every 'certainly' agrees with the exact closed forms")
     const Rational epss[] = {Rational(1, 100), Rational(1, 10), Rational(1, 3)};
     for (int round = 0; round < 4000; ++round) {
         CAPTURE(round);
-        const RandomQuery r = random_query(rng);
+        const RandomAffineQuery r = random_affine_query(rng);
         const AffineQuery &q = r.q;
         if (q.runs.empty()) continue;
         const AffineEnclosure e = enclose_query(q);
