@@ -113,6 +113,12 @@ expect 0 'certified up to n = 599 of 1000 .*method exhaustive\+perturbation' -- 
 expect 0 'perturbation argument stops at n = 599: layer 2 head 1' -- horizon "$two" --eps 1/100 --beta 11 --max-n 1000 --max-words 1000
 expect 0 'verdict: certified' -- certify "$two" --eps 1/100 --beta 11 --n 599 --method layerwise
 expect 3 'verdict: undecided' -- certify "$two" --eps 1/100 --beta 11 --n 600 --method layerwise
+# horizon judges a given beta as certify --beta does (one chooser, with each
+# layer's profile need at any n): prev-a-earlier-b's tight beta is about
+# 4.60517, so 4.61 holds to 2000 (Lemma GT alone would need about 12.2) and 4.6
+# fails on a word of length 3
+expect 0 'certified up to n = 2000 of 2000 .*method layerwise' -- horizon "$cases/models/prev-a-earlier-b.json" --eps 1/100 --beta 4.61 --max-n 2000
+expect 0 'first failure: n = 3, word aaa' -- horizon "$cases/models/prev-a-earlier-b.json" --eps 1/100 --beta 4.6 --max-n 2000
 # a beta from the model's beta_native is named as such, not as --beta
 native=$(mktemp)
 sed 's|"width": 4,|"width": 4, "beta_native": "1000/(9-n)",|' "$hasb" >"$native"
