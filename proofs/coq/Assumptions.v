@@ -4,7 +4,7 @@
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
   RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
-  CountLattice LayerwiseInduction.
+  CountLattice LayerwiseInduction WorstChoice.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -24,6 +24,8 @@ Definition main_theorems :=
    CountLattice.numerator_on_lattice, CountLattice.sum_in_range,
    CountLattice.combination_on_lattice, CountLattice.lattice_nearest,
    CountLattice.lattice_left_side, CountLattice.lattice_right_side,
-   LayerwiseInduction.layerwise_induction, LayerwiseInduction.affine_untainted).
+   LayerwiseInduction.layerwise_induction, LayerwiseInduction.affine_untainted,
+   WorstChoice.choice_leaves_holder, WorstChoice.frac_dominated,
+   WorstChoice.worst_single_holder, WorstChoice.worst_forced, WorstChoice.worst_threshold).
 
 Print Assumptions main_theorems.
