@@ -514,11 +514,11 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
     // the filter skips the exact steps that certainly change nothing
     std::optional<detail::AffineEnclosure> e;
     if (opt.filter) e = detail::enclose_query(aq);
-    if (!scan.best || !e || !detail::affine_gaps_not_below(aq, *e, scan.best->gap))
+    if (!scan.best || !e || !detail::affine_gaps_not_below(aq, *e, scan.best->gap, limits))
         if (auto g = detail::affine_min_gap(aq, limits);
             g && (!scan.best || g->gap < scan.best->gap))
             scan.best = Candidate{g->gap, plan(*g)};
-    if (unique && !scan.tie && (!e || !detail::affine_no_tie(aq, *e, value_class)))
+    if (unique && !scan.tie && (!e || !detail::affine_no_tie(aq, *e, value_class, limits)))
         if (auto tie = detail::affine_tie(aq, value_class, limits))
             scan.tie = Candidate{0, plan(*tie)};
     if (!opt.eps) return;
@@ -527,7 +527,7 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
         // neither end; any other takes the general scan's profile
         if (scan.profile.hi > 0 &&
             ((e && detail::affine_profile_at_most_filtered(aq, *e, i, enclose(scan.profile.hi),
-                                                           eps_ratio)) ||
+                                                           eps_ratio, limits)) ||
              detail::affine_profile_at_most(aq, i, scan.profile.hi, *opt.eps)))
             return;
         profile_of(view(m, t, head, len, i, a, true), opt, scan.profile, scan.profile_word);
@@ -540,6 +540,10 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
     if (word->holder)
         scan.profile_word->chosen.emplace_back(word->holder->position, word->holder->symbol);
 }
+
+// Alphabets up to this size keep every symbol's query scores while the
+// positional query row repeats (|Sigma|^2 rationals).
+constexpr std::size_t kKeptScoresSymbols = 64;
 
 // The fixed split of a head's queries into tasks, independent of --threads.
 constexpr std::size_t kSymbolicTasks = 64;
@@ -623,24 +627,30 @@ class HeadScanner {
     void scan_length(std::size_t len, std::size_t i_lo, std::size_t i_hi, const Tables &t,
                      const std::optional<AffineHead> &ah, Scan &scan) const {
         const std::size_t ksym = m_.alphabet.size();
-        // the closed form's scores per symbol, kept while the positional
-        // query row stays the same
-        std::vector<QueryScores> scores;
+        // the closed form's scores per symbol, each computed when its query
+        // comes (between budget checks: a virtual alphabet of 2^16 symbols
+        // costs 2^16 dot products per symbol) and kept while the positional
+        // query row stays the same, for alphabets small enough to keep
+        // |Sigma|^2 of them
+        const bool keep = ksym <= kKeptScoresSymbols;
+        std::vector<std::optional<QueryScores>> scores(ah ? ksym : 0);
         std::size_t scores_at = 0;
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);
-            if (ah && (i == 0 || scores.empty() || scores_at == 0 || t.QP[i] != t.QP[scores_at])) {
-                scores.clear();
-                for (int a = 0; a < symbols; ++a)
-                    scores.push_back(query_scores(t, *ah, i, i == 0 ? -1 : a));
+            if (ah && (!keep || i == 0 || scores_at == 0 || t.QP[i] != t.QP[scores_at])) {
+                for (auto &sc : scores)
+                    sc.reset();
                 scores_at = i;
             }
             for (int a = 0; a < symbols; ++a) {
                 check_budget(opt_.limits);
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
-                    scan_affine(m_, head_, t, scores[static_cast<std::size_t>(a)], len, i, sym,
-                                unique_, ah->value_class, opt_, eps_ratio_, scan);
+                    std::optional<QueryScores> &sc = scores[static_cast<std::size_t>(a)];
+                    if (!sc) sc = query_scores(t, *ah, i, sym);
+                    scan_affine(m_, head_, t, *sc, len, i, sym, unique_, ah->value_class, opt_,
+                                eps_ratio_, scan);
+                    if (!keep) sc.reset();
                     continue;
                 }
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());

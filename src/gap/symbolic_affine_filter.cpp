@@ -81,10 +81,12 @@ std::pair<long, long> reaching_L(const AffineQuery &q, const AffineEnclosure &e,
 
 } // namespace
 
-bool affine_gaps_not_below(const AffineQuery &q, const AffineEnclosure &e, const Rational &best) {
+bool affine_gaps_not_below(const AffineQuery &q, const AffineEnclosure &e, const Rational &best,
+                           const Limits &limits) {
     const int cs = q.c.sign();
     const DInterval best_d = enclose(best);
     for (std::size_t u = 0; u < q.runs.size(); ++u) {
+        check_budget(limits);
         auto [ulo, uhi] = reaching_L(q, e, u);
         if (ulo > uhi) continue;
         for (std::size_t v = 0; v < q.runs.size(); ++v) {
@@ -119,12 +121,13 @@ bool affine_gaps_not_below(const AffineQuery &q, const AffineEnclosure &e, const
 }
 
 bool affine_no_tie(const AffineQuery &q, const AffineEnclosure &e,
-                   const std::vector<int> &value_class) {
+                   const std::vector<int> &value_class, const Limits &limits) {
     auto cls = [&](int symbol) {
         return value_class[symbol < 0 ? value_class.size() - 1 : static_cast<std::size_t>(symbol)];
     };
     const int cs = q.c.sign();
     for (std::size_t u = 0; u < q.runs.size(); ++u) {
+        check_budget(limits);
         auto [ulo, uhi] = reaching_L(q, e, u);
         if (ulo > uhi) continue;
         for (std::size_t v = 0; v < q.runs.size(); ++v) {
@@ -201,7 +204,8 @@ DInterval offset_sum_filtered(const AffineQuery &q, const AffineEnclosure &e, co
 } // namespace
 
 bool affine_profile_at_most_filtered(const AffineQuery &q, const AffineEnclosure &e, std::size_t i,
-                                     const DInterval &beta, const DInterval &ratio) {
+                                     const DInterval &beta, const DInterval &ratio,
+                                     const Limits &limits) {
     const int cs = q.c.sign();
     if (cs == 0 || !(beta.lo > 0)) return false;
     const AffineLayout l = layout_of(q, i);
@@ -210,6 +214,7 @@ bool affine_profile_at_most_filtered(const AffineQuery &q, const AffineEnclosure
     auto index = [&](const AffineRun *r) { return static_cast<std::size_t>(r - q.runs.data()); };
     // One group of maxima, as in affine_profile_at_most.
     auto certain = [&](const AffineRun &group, long a, long bb, const AffineRun *own) {
+        check_budget(limits);
         const DInterval t0d = e.alpha[index(&group)];
         DInterval x = DInterval::point(0);
         for (const auto &[lo, hi] : l.ranges)

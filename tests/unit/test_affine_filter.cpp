@@ -80,17 +80,17 @@ TEST_CASE("affine filter: every 'certainly' agrees with the exact closed forms")
                                       g->gap - Rational(1, 1000000007), g->gap * 2};
             for (const Rational &best : bests) {
                 CAPTURE(to_string(best));
-                const bool said = affine_gaps_not_below(q, e, best);
+                const bool said = affine_gaps_not_below(q, e, best, none);
                 const bool truth = g->gap >= best;
                 if (said) CHECK(truth);
                 gap_said += said;
                 gap_could += truth;
             }
         } else {
-            CHECK(affine_gaps_not_below(q, e, Rational(1, 1000)));
+            CHECK(affine_gaps_not_below(q, e, Rational(1, 1000), none));
         }
         const bool tie = affine_tie(q, r.value_class, none).has_value();
-        const bool no_tie = affine_no_tie(q, e, r.value_class);
+        const bool no_tie = affine_no_tie(q, e, r.value_class, none);
         if (no_tie) CHECK_FALSE(tie);
         tie_said += no_tie;
         tie_could += !tie;
@@ -99,8 +99,8 @@ TEST_CASE("affine filter: every 'certainly' agrees with the exact closed forms")
             const Rational beta(1 + static_cast<long>(rng() % 200), 8);
             const Rational &eps = epss[rng() % 3];
             const bool exact = affine_profile_at_most(q, r.i, beta, eps);
-            const bool said =
-                affine_profile_at_most_filtered(q, e, r.i, enclose(beta), enclose(eps / (1 - eps)));
+            const bool said = affine_profile_at_most_filtered(q, e, r.i, enclose(beta),
+                                                              enclose(eps / (1 - eps)), none);
             CAPTURE(to_string(beta));
             if (said) CHECK(exact);
             prof_said += said;
