@@ -33,6 +33,14 @@ Proof.
   specialize (IH b H). lra.
 Qed.
 
+Lemma sum_nonneg_bounded : forall x b, bounded_by x b -> 0 <= sumR x.
+Proof.
+  induction x as [|a x IH]; intros [|c b] [Hl Hj]; simpl in *; try lia; try lra.
+  assert (H0 := Hj 0%nat ltac:(lia)). simpl in H0.
+  assert (0 <= sumR x) by (apply (IH b); split; [lia|intros j Hjb; apply (Hj (S j)); lia]).
+  lra.
+Qed.
+
 (* A position q that the choice holds at t (x_q = 0) leaves out its b_q. *)
 Theorem choice_leaves_holder : forall x b q, bounded_by x b -> (q < length b)%nat ->
   nth q x 0 = 0 -> sumR x <= sumR b - nth q b 0.
@@ -68,12 +76,7 @@ Proof.
   intros x b p q k' Hb Hp Hq Hmin Hx Hk.
   pose proof (choice_leaves_holder x b q Hb Hq Hx).
   pose proof (Hmin q Hq).
-  assert (0 <= sumR x).
-  { clear -Hb. destruct Hb as [Hl Hj]. revert b Hl Hj.
-    induction x as [|a x IH]; intros [|c b] Hl Hj; simpl in *; try lia; try lra.
-    assert (H0 := Hj 0%nat ltac:(lia)). simpl in H0.
-    assert (0 <= sumR x) by (apply (IH b); [lia|intros j Hjb; apply (Hj (S j)); lia]).
-    lra. }
+  pose proof (sum_nonneg_bounded x b Hb).
   apply frac_dominated; lra.
 Qed.
 
@@ -86,12 +89,7 @@ Theorem worst_forced : forall x b (k k' : R),
 Proof.
   intros x b k k' Hb Hk.
   pose proof (sum_le_bounded x b Hb).
-  assert (0 <= sumR x).
-  { clear -Hb. destruct Hb as [Hl Hj]. revert b Hl Hj.
-    induction x as [|a x IH]; intros [|c b] Hl Hj; simpl in *; try lia; try lra.
-    assert (H0 := Hj 0%nat ltac:(lia)). simpl in H0.
-    assert (0 <= sumR x) by (apply (IH b); [lia|intros j Hjb; apply (Hj (S j)); lia]).
-    lra. }
+  pose proof (sum_nonneg_bounded x b Hb).
   apply frac_dominated; lra.
 Qed.
 

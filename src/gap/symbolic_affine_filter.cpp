@@ -32,24 +32,24 @@ DInterval at(long k) {
 // floor_clamped / ceil_clamped of the exact x that xd encloses; `exact`
 // gives x when the enclosure's two ends round differently. Both functions
 // are monotone, so equal ends decide it.
-template <class Exact> long floor_of(const DInterval &xd, long lo, long hi, Exact exact) {
+template <class Exact>
+long clamped(const DInterval &xd, long lo, long hi, double (*round)(double),
+             long (*exact_clamped)(const Rational &, long, long), Exact exact) {
     auto f = [&](double d) {
         return d <= static_cast<double>(lo)   ? lo
                : d >= static_cast<double>(hi) ? hi
-                                              : static_cast<long>(std::floor(d));
+                                              : static_cast<long>(round(d));
     };
     if (xd.finite() && f(xd.lo) == f(xd.hi)) return f(xd.lo);
-    return floor_clamped(exact(), lo, hi);
+    return exact_clamped(exact(), lo, hi);
+}
+
+template <class Exact> long floor_of(const DInterval &xd, long lo, long hi, Exact exact) {
+    return clamped(xd, lo, hi, static_cast<double (*)(double)>(std::floor), floor_clamped, exact);
 }
 
 template <class Exact> long ceil_of(const DInterval &xd, long lo, long hi, Exact exact) {
-    auto f = [&](double d) {
-        return d <= static_cast<double>(lo)   ? lo
-               : d >= static_cast<double>(hi) ? hi
-                                              : static_cast<long>(std::ceil(d));
-    };
-    if (xd.finite() && f(xd.lo) == f(xd.hi)) return f(xd.lo);
-    return ceil_clamped(exact(), lo, hi);
+    return clamped(xd, lo, hi, static_cast<double (*)(double)>(std::ceil), ceil_clamped, exact);
 }
 
 // (to - from) / c, exactly 0 when the two rationals are equal (the
