@@ -4,7 +4,7 @@
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
   RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
-  CountLattice LayerwiseInduction WorstChoice Maxima.
+  CountLattice LayerwiseInduction WorstChoice Maxima AffineOffsets.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -27,6 +27,8 @@ Definition main_theorems :=
    LayerwiseInduction.layerwise_induction, LayerwiseInduction.affine_untainted,
    WorstChoice.choice_leaves_holder, WorstChoice.frac_dominated,
    WorstChoice.worst_single_holder, WorstChoice.worst_forced, WorstChoice.worst_threshold,
-   Maxima.maximum_at_least_L, Maxima.gap_at_least_runner_up).
+   Maxima.maximum_at_least_L, Maxima.gap_at_least_runner_up,
+   AffineOffsets.least_positive_up, AffineOffsets.least_positive_down,
+   AffineOffsets.chosen_offset_up).
 
 Print Assumptions main_theorems.
