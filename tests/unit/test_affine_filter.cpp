@@ -30,22 +30,23 @@ struct RandomAffineQuery {
 
 // Scores A(sigma) + b0 + c j as a first-layer head gives them; c is 0 in
 // one query of six, and A repeats values often (equal offers are where
-// doubles cannot decide).
-RandomAffineQuery random_affine_query(std::mt19937 &rng) {
+// doubles cannot decide); every score times `scale`.
+RandomAffineQuery random_affine_query(std::mt19937 &rng, const Rational &scale = Rational(1)) {
     const Mask masks[] = {Mask::None, Mask::Causal, Mask::Strict, Mask::Future, Mask::StrictFuture};
     const std::size_t k = 1 + rng() % 4;
     const bool bos = rng() % 3 == 0;
     std::vector<Rational> A;
     RandomAffineQuery r;
     for (std::size_t s = 0; s < k + (bos ? 1 : 0); ++s) {
-        A.push_back(rng() % 3 == 0 && s > 0 ? A[s - 1] : filter_small(rng, 6, 3));
+        A.push_back(rng() % 3 == 0 && s > 0 ? A[s - 1] : Rational(filter_small(rng, 6, 3) * scale));
         r.value_class.push_back(static_cast<int>(rng() % 3));
     }
-    const Rational c = rng() % 6 == 0 ? Rational(0) : filter_small(rng, 3, 7);
+    const Rational c = rng() % 6 == 0 ? Rational(0) : Rational(filter_small(rng, 3, 7) * scale);
     const std::size_t len = 1 + rng() % 40;
     r.i = (bos ? 0 : 1) + rng() % (len + (bos ? 1 : 0));
     const int a = r.i == 0 ? -1 : static_cast<int>(rng() % k);
-    r.q = affine_query(A, filter_small(rng, 5, 2), c, masks[rng() % 5], len, r.i, a, bos);
+    r.q = affine_query(A, Rational(filter_small(rng, 5, 2) * scale), c, masks[rng() % 5], len, r.i,
+                       a, bos);
     return r;
 }
 
@@ -114,4 +115,36 @@ TEST_CASE("affine filter: every 'certainly' agrees with the exact closed forms")
     CHECK(tie_said >= tie_could * 99 / 100);
     CHECK(prof_said >= prof_could * 9 / 10);
     CHECK(prof_could > 1000);
+}
+
+// Scores past the doubles' range (2^1030: enclosures are the whole line)
+// and below it (2^-1080: they straddle 0): the filter decides little there,
+// and what it decides must still be right.
+TEST_CASE("affine filter: never wrong at magnitudes doubles cannot hold") {
+    std::mt19937 rng(1030);
+    const Integer two(2);
+    const Rational scales[] = {Rational(pow(two, 1030)), Rational(Integer(1), pow(two, 1080)),
+                               Rational(Integer(1), pow(two, 1000))};
+    const Limits none;
+    int checked = 0;
+    for (const Rational &scale : scales)
+        for (int round = 0; round < 600; ++round) {
+            CAPTURE(round);
+            const RandomAffineQuery r = random_affine_query(rng, scale);
+            const AffineQuery &q = r.q;
+            if (q.runs.empty()) continue;
+            const AffineEnclosure e = enclose_query(q);
+            if (auto g = affine_min_gap(q, none)) {
+                CHECK_FALSE(affine_gaps_not_below(q, e, g->gap * 2, none)); // gaps are > 0
+                if (affine_gaps_not_below(q, e, g->gap, none)) ++checked;
+            }
+            if (affine_no_tie(q, e, r.value_class, none))
+                CHECK_FALSE(affine_tie(q, r.value_class, none).has_value());
+            if (q.c == 0) continue;
+            const Rational beta(1 + static_cast<long>(rng() % 200), 8), eps(1, 10);
+            if (affine_profile_at_most_filtered(q, e, r.i, enclose(beta), enclose(eps / (1 - eps)),
+                                                none))
+                CHECK(affine_profile_at_most(q, r.i, beta, eps));
+        }
+    CHECK(checked > 0);
 }
