@@ -4,7 +4,7 @@
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
   RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
-  CountLattice LayerwiseInduction WorstChoice Maxima AffineOffsets.
+  CountLattice LayerwiseInduction WorstChoice Maxima AffineOffsets FirstLayer.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -29,6 +29,7 @@ Definition main_theorems :=
    WorstChoice.worst_single_holder, WorstChoice.worst_forced, WorstChoice.worst_threshold,
    Maxima.maximum_at_least_L, Maxima.gap_at_least_runner_up,
    AffineOffsets.least_positive_up, AffineOffsets.least_positive_down,
-   AffineOffsets.chosen_offset_up).
+   AffineOffsets.chosen_offset_up, FirstLayer.word_scores_are_offers,
+   FirstLayer.every_word_from_every_choice).
 
 Print Assumptions main_theorems.
