@@ -4,7 +4,8 @@
    theorem that used any other axiom would add it to this list. *)
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
   RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
-  CountLattice LayerwiseInduction WorstChoice Maxima AffineOffsets FirstLayer.
+  CountLattice LayerwiseInduction WorstChoice Maxima AffineOffsets FirstLayer
+  SoftmaxEnclosure.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -30,6 +31,8 @@ Definition main_theorems :=
    Maxima.maximum_at_least_L, Maxima.gap_at_least_runner_up,
    AffineOffsets.least_positive_up, AffineOffsets.least_positive_down,
    AffineOffsets.chosen_offset_up, FirstLayer.word_scores_are_offers,
-   FirstLayer.every_word_from_every_choice).
+   FirstLayer.every_word_from_every_choice, SoftmaxEnclosure.share_lower,
+   SoftmaxEnclosure.share_upper, SoftmaxEnclosure.uniform_deviation,
+   SoftmaxEnclosure.exp_difference).
 
 Print Assumptions main_theorems.
