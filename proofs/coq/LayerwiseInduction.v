@@ -98,3 +98,26 @@ Proof.
     destruct (Hrow r (or_introl eq_refl)) as [E|E]; rewrite E; ring. }
   rewrite Hz. ring.
 Qed.
+
+(* One layer's step, composed: the soft half-activation hs is within
+   radius_r of H's hh on every coordinate (each head's output moves by at
+   most TV times its span, HeadOutput.head_output_moves, with TV <= eps by
+   Lemma GT or the profile bound; the heads writing a coordinate add up);
+   radius 0 means the coordinate is H's exactly; on that box the sublayer
+   is affine (Layerwise.unit_keeps_phase for every unit), so an output
+   coordinate whose Jacobian row is 0 on every perturbed coordinate (an
+   untainted one) equals H's. *)
+Theorem layer_step : forall (radius : nat -> R) J cols f hs hh c,
+  (forall r, Rabs (hs r - hh r) <= radius r) ->
+  affine_at J cols f hs hh ->
+  (forall r, In r cols -> radius r = 0 \/ J c r = 0) ->
+  f hs c = f hh c.
+Proof.
+  intros radius J cols f hs hh c Hbox Haff Hrow.
+  apply (affine_untainted J cols f hs hh c Haff).
+  intros r Hr. destruct (Hrow r Hr) as [H0|HJ]; [left|right; exact HJ].
+  specialize (Hbox r). rewrite H0 in Hbox.
+  destruct (Rle_dec 0 (hs r - hh r)).
+  - rewrite Rabs_right in Hbox by lra. lra.
+  - rewrite Rabs_left in Hbox by lra. lra.
+Qed.
