@@ -26,7 +26,7 @@ Definition main_theorems :=
    CountLattice.combination_on_lattice, CountLattice.lattice_nearest,
    CountLattice.lattice_left_side, CountLattice.lattice_right_side,
    LayerwiseInduction.layerwise_induction, LayerwiseInduction.affine_untainted,
-   LayerwiseInduction.layer_step,
+   LayerwiseInduction.layer_step, LayerwiseInduction.heads_add_moves,
    WorstChoice.choice_leaves_holder, WorstChoice.frac_dominated,
    WorstChoice.worst_single_holder, WorstChoice.worst_forced, WorstChoice.worst_threshold,
    Maxima.maximum_at_least_L, Maxima.gap_at_least_runner_up,

@@ -121,3 +121,23 @@ Proof.
   - rewrite Rabs_right in Hbox by lra. lra.
   - rewrite Rabs_left in Hbox by lra. lra.
 Qed.
+
+(* The box's radius on a coordinate: the heads writing it add their moves
+   (each bounded by HeadOutput.head_output_moves), so the coordinate moves
+   by at most the sum of their bounds. A head is (soft output, hard
+   output, bound) on that coordinate. *)
+Theorem heads_add_moves : forall (hs : list (R * R * R)),
+  Forall (fun h => let '(s, t, b) := h in Rabs (s - t) <= b) hs ->
+  Rabs (fold_right Rplus 0 (map (fun h => let '(s, _, _) := h in s) hs) -
+        fold_right Rplus 0 (map (fun h => let '(_, t, _) := h in t) hs)) <=
+  fold_right Rplus 0 (map (fun h => let '(_, _, b) := h in b) hs).
+Proof.
+  intros hs H; induction H as [|[[s t] b] rest Hh _ IH]; cbn [map fold_right].
+  - replace (0 - 0) with 0 by ring. rewrite Rabs_R0. lra.
+  - replace (s + fold_right Rplus 0 (map (fun h => let '(s0, _, _) := h in s0) rest) -
+             (t + fold_right Rplus 0 (map (fun h => let '(_, t0, _) := h in t0) rest)))
+      with ((s - t) + (fold_right Rplus 0 (map (fun h => let '(s0, _, _) := h in s0) rest) -
+                       fold_right Rplus 0 (map (fun h => let '(_, t0, _) := h in t0) rest)))
+      by ring.
+    eapply Rle_trans; [apply Rabs_triang|]. simpl in Hh. lra.
+Qed.
