@@ -5,7 +5,7 @@
 From TempcertProofs Require Softmax Profile CheckerBound Perturbation HeadOutput
   RatioBound Spread Layerwise FeedForward ScoreDeviation Instance Offsets ValueBound
   CountLattice LayerwiseInduction WorstChoice Maxima AffineOffsets FirstLayer
-  SoftmaxEnclosure.
+  SoftmaxEnclosure Forms.
 
 Definition main_theorems :=
   (Softmax.tv_below_identity, Softmax.lemma_gt, Softmax.lemma_gt_k, Softmax.lemma_gt_beta,
@@ -34,6 +34,7 @@ Definition main_theorems :=
    AffineOffsets.chosen_offset_up, FirstLayer.word_scores_are_offers,
    FirstLayer.every_word_from_every_choice, SoftmaxEnclosure.share_lower,
    SoftmaxEnclosure.share_upper, SoftmaxEnclosure.uniform_deviation,
-   SoftmaxEnclosure.exp_difference).
+   SoftmaxEnclosure.exp_difference, Forms.sqrt_square_factor, Forms.sqrt_of_quotient,
+   Forms.sqrt_times_itself).
 
 Print Assumptions main_theorems.
