@@ -21,9 +21,14 @@ std::string LayersChoice::why_neither() const {
            (perturbation ? perturbation->failure() : std::string("not analysed"));
 }
 
+namespace {
+
+// Whether that question's layerwise analysis at n computes profiles.
 bool layers_profile_wanted(LayersQuestion q, std::size_t n) {
     return q != LayersQuestion::OwnBeta || n <= 64;
 }
+
+} // namespace
 
 LayerwiseResult layers_analysis(const Model &m, std::size_t n, const Rational &eps,
                                 const Limits &limits, LayersQuestion q) {

@@ -637,7 +637,8 @@ class HeadScanner {
         std::size_t scores_at = 0;
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);
-            if (ah && (!keep || i == 0 || scores_at == 0 || t.QP[i] != t.QP[scores_at])) {
+            // (without `keep` each query drops its scores itself, below)
+            if (ah && keep && (i == 0 || scores_at == 0 || t.QP[i] != t.QP[scores_at])) {
                 for (auto &sc : scores)
                     sc.reset();
                 scores_at = i;

@@ -55,9 +55,6 @@ struct LayersChoice {
 // per layer) does not, so there it is computed only while cheap, to inform.
 enum class LayersQuestion { OwnBeta, GivenBeta, TightBracket };
 
-// Whether that question's layerwise analysis at n computes profiles.
-bool layers_profile_wanted(LayersQuestion q, std::size_t n);
-
 // The layerwise analysis at n for the question, then the choice.
 LayersChoice choose_layers_method(const Model &m, std::size_t n, const Rational &eps,
                                   const Limits &limits, LayersQuestion q);
