@@ -3,7 +3,7 @@
 # compiled formulas, `tight --threads 1 -o CERT` at one n (the bracket, its
 # width, the method, seconds), `tempcert-check` on the upper end's
 # certificate (seconds, verdict), and `eval` of the lower end's word at
-# beta_lo (the largest TV's lower end, which must exceed eps).
+# beta_lo (eval --summary: the largest TV's lower end, which must exceed eps).
 #   bench/tight_table.sh BUILD N [CASE...]    one markdown row per case
 # Rows go to standard output; work files to a temporary directory.
 set -uo pipefail
@@ -45,13 +45,14 @@ PY
 )
     tv="-"
     if [ "$word" != "-" ]; then
-        tv=$("$build/tempcert" eval "$m" -i "$word" --beta "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['beta_lo_exact'])" "$work/$c.tight")" --json 2>/dev/null | python3 -c "
+        tv=$("$build/tempcert" eval "$m" -i "$word" --beta "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['beta_lo_exact'])" "$work/$c.tight")" --summary --json 2>/dev/null | python3 -c "
 import json, sys
 from fractions import Fraction
 d = json.load(sys.stdin)
-best = max(Fraction(q['tv'][0]) for l in d['soft']['layers'] for h in l['heads'] for q in h['queries'] if 'tv' in q)
+lower = lambda v: Fraction(v[0] if isinstance(v, list) else v)
+best = max(lower(h['largest_tv']) for h in d['soft']['heads'] if h['largest_tv'] is not None)
 print(f'{float(best):.9g}', '> eps' if best > Fraction(1, 100) else 'NOT > eps')" 2>/dev/null ||
-            echo "not evaluated: eval keeps n^2 weights per head, over --max-entries")
+            echo "not evaluated")
         tv="${#word} symbols: $tv"
     fi
     echo "| $c | $n | [$lo, $hi] | $width | $method | $(printf %.2f "$(echo "$t1 - $t0" | bc)") | $conv | $certm | $cs | $checked | $tv |"

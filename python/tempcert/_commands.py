@@ -180,12 +180,15 @@ def _json(args, progress=None):
     return code, result
 
 
-def eval(model, word, beta=None, *, width=None, **limits):
+def eval(model, word, beta=None, *, width=None, summary=False, **limits):
     """Evaluates ``model`` on ``word`` exactly (hard attention) and, with
     ``beta``, softmax in rigorous intervals. beta: Fraction, int, exact
     string, expression in n, "native", per-layer list; a float is taken as
-    the exact binary rational it stores."""
+    the exact binary rational it stores. summary=True keeps per head only
+    its least gap and largest TV (``heads``): memory linear in the word."""
     args = ["eval", _model_file(model), "--input=" + _word(word), "--hard"]
+    if summary:
+        args.append("--summary")
     if beta is not None:
         args.append("--beta=" + _beta(beta))
     if width is not None:

@@ -34,6 +34,23 @@ class EvalResult:
     soft_y: Optional[Interval]
     soft_accept: Any         # True, False or "undecided"
     json: dict = field(repr=False)
+    # summary=True: one entry per head (layer order), else empty
+    heads: List["HeadSummary"] = field(default_factory=list)
+
+
+@dataclass
+class HeadSummary:
+    """One head's extremes over a word's queries (eval with summary=True)."""
+    layer: int
+    head: int
+    kind: str
+    mask: str
+    queries: int                        # queries with an allowed position
+    least_gap: Optional[Interval]       # None: no query with a competitor
+    least_gap_query: Optional[int]
+    largest_tv: Optional[Interval]      # soft: the TV with the greatest lower end
+    largest_tv_query: Optional[int]
+    tv_at_most: Optional[Interval]      # encloses the largest TV over all queries
 
 
 def _decoded(j, categorical):
@@ -57,7 +74,21 @@ def eval_result(j):
         accept=None if accept == "undecided" else accept,
         y=real(hard["y"]) if "y" in hard else None,
         soft_y=real(soft["y"]) if soft and "y" in soft else None,
-        soft_accept=soft.get("accept") if soft else None, json=j)
+        soft_accept=soft.get("accept") if soft else None, json=j,
+        heads=_head_summaries(j) if j.get("summary") else [])
+
+
+def _head_summaries(j):
+    soft = {(h["layer"], h["head"]): h for h in j["soft"]["heads"]} if "soft" in j else {}
+    opt = lambda v: None if v is None else real(v)
+    out = []
+    for h in j["hard"]["heads"]:
+        s = soft.get((h["layer"], h["head"]), {})
+        out.append(HeadSummary(h["layer"], h["head"], h["kind"], h["mask"], h["queries"],
+                               opt(h["least_gap"]), h["least_gap_query"],
+                               opt(s.get("largest_tv")), s.get("largest_tv_query"),
+                               opt(s.get("tv_at_most"))))
+    return out
 
 
 @dataclass

@@ -206,3 +206,25 @@ def test_layerwise_without_exact_rounding_is_the_perturbation_argument():
     # lo: refuted by a pumped word of the whole model (layer 1 alone: ln 100),
     # of length 256 here (the default pumps to 1024: 11.50, slower)
     assert not t.converged and Fraction(10) < t.lo < 11 and len(t.lo_word) == 256
+
+
+def test_eval_summary_matches_the_full_trace(cli):
+    """summary=True: each head's least gap and largest TV are the extremes
+    of the full evaluation's queries, and the JSON is the command line's."""
+    path = os.path.join(CASES, "models", "earlier-b-strict.json")
+    full = tempcert.eval(path, "babaaaaaab", 2)
+    got = tempcert.eval(path, "babaaaaaab", 2, summary=True)
+    code, want, _ = cli("eval", path, "--input", "babaaaaaab", "--hard", "--beta", 2,
+                        "--summary")
+    assert code == 0 and got.json == want
+    assert full.heads == [] and len(got.heads) == 1
+    head = got.heads[0]
+    queries = full.json["soft"]["layers"][0]["heads"][0]["queries"]
+    tvs = [(Fraction(q["tv"][0]), q["query"]) for q in queries if "tv" in q]
+    best = max(tvs, key=lambda t: t[0])
+    assert (head.largest_tv.lo, head.largest_tv_query) == best
+    gaps = [Fraction(q["gap"]) for q in full.json["hard"]["layers"][0]["heads"][0]["queries"]
+            if q["gap"] not in (None, "inf")]
+    assert head.least_gap.exact == min(gaps)
+    assert head.tv_at_most.hi >= max(Fraction(q["tv"][1]) for q in queries if "tv" in q)
+    assert got.soft_y == full.soft_y and got.y == full.y

@@ -139,6 +139,11 @@ const OptionRow kRows[] = {
      .commands = "eval",
      .kind = K::Switch,
      .help = "show the hard model (the default without --beta)"},
+    {.name = "summary",
+     .commands = "eval",
+     .kind = K::Switch,
+     .help = "per head only the least gap and the largest TV with their queries, and the "
+             "read-outs: memory linear in the word's length (for words of thousands of symbols)"},
     {.name = "width",
      .commands = "eval",
      .kind = K::Fraction,

@@ -53,6 +53,15 @@ expect 0 'soft model at beta = 2,5' -- eval "$two" --input aab --beta 2,5
 expect 0 'soft model at beta = 2\*log\(n\)\+3' -- eval "$hasb" --input abab --beta '2*log(n)+3'
 expect 0 'y = \[4\.99999999999e-11, 5e-11\]  accept' -- eval "$hasb" --input ab --beta '1/10000000000' 
 # bad input: exit 2, naming the place
+# --summary: each head's extremes in memory linear in n, where the trace of
+# the same word is refused (--max-entries)
+ebs="$cases/models/earlier-b-strict.json"
+expect 0 'largest TV \[0\.519849947168, 0\.519849947169\] at query 10, every TV <= 0\.519849947169' -- eval "$ebs" --input baaaaaaaaa --beta 2 --summary
+expect 0 'least gap 1 at query 3$' -- eval "$ebs" --input baaaaaaaaa --summary
+expect 0 '"largest_tv_query": 10,' -- eval "$ebs" --input baaaaaaaaa --beta 2 --summary --json
+long_word=b$(printf 'a%.0s' $(seq 1 299))
+expect 3 'keeps about 180000 attention weights .*--summary keeps only' -- eval "$ebs" --input "$long_word" --beta 2 --max-entries 100000
+expect 0 'largest TV \[0\.9758[0-9]*, 0\.9758[0-9]*\] at query 300' -- eval "$ebs" --input "$long_word" --beta 2 --summary --max-entries 100000
 expect 2 '--input, column 3: unknown symbol "c"' -- eval "$hasb" --input abca
 expect 2 'empty word' -- eval "$hasb" --input ''
 expect 2 'beta "0" is not positive' -- eval "$hasb" --input ab --beta 0

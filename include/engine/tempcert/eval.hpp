@@ -6,6 +6,8 @@
 
 #include "tempcert/hard_eval.hpp"
 
+#include <optional>
+
 namespace tempcert {
 
 struct SoftOptions {
@@ -26,5 +28,32 @@ Trace evaluate_soft(const Model &m, const Word &w, const BetaSpec &beta, const T
 Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
                        Prec prec, const Rational &width = Rational(1),
                        const Limits *budget = nullptr);
+
+// One head's extremes over a word's queries (eval --summary), in place of
+// every query's scores and weights.
+struct HeadExtremes {
+    std::size_t queries = 0;         // queries with at least one allowed position
+    std::optional<Real> least_gap;   // hard: the finite gap with the least lower end
+    std::size_t least_gap_query = 0; // its query's position (0: no finite gap)
+    std::optional<Real> tv;          // soft: the TV with the greatest lower end
+    std::size_t tv_query = 0;        // its query's position
+    std::optional<Real> tv_max;      // an enclosure of the largest TV over all queries
+};
+
+// A word evaluated without keeping its trace: per head the extremes above,
+// and the read-outs. Memory O(n (d + heads)) where a Trace holds every
+// query's weights, O(n^2) per head.
+struct EvalSummary {
+    std::size_t n = 0;
+    std::vector<std::vector<HeadExtremes>> heads; // [layer][head]
+    Trace hard;                                   // read-outs only: no layers
+    std::optional<Trace> soft;                    // read-outs, prec, width_reached
+};
+
+// Hard and (with `beta`) soft evaluation in lockstep, one query at a time;
+// the same primitives and precision loop as evaluate_hard and evaluate_soft,
+// so every figure is the one their traces hold.
+EvalSummary evaluate_summary(const Model &m, const Word &w, const std::optional<BetaSpec> &beta,
+                             const SoftOptions &options = {});
 
 } // namespace tempcert

@@ -11,6 +11,7 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/check.hpp"
+#include "tempcert/eval.hpp"
 #include "tempcert/export_coq.hpp"
 #include "tempcert/gap.hpp"
 #include "tempcert/horizon.hpp"
@@ -64,6 +65,9 @@ struct EvalOutcome {
     Trace hard;
     std::optional<Trace> soft;
     std::string beta; // as given, with soft
+    // --summary: per head its extremes and the read-outs, in place of the
+    // traces above (which stay empty)
+    std::optional<EvalSummary> summary;
 };
 
 nlohmann::ordered_json to_json(const EvalOutcome &e);

@@ -1,0 +1,156 @@
+// A word evaluated without its trace (eval --summary): the hard model
+// exactly and the soft one in intervals, layer by layer and one query at a
+// time, each query's scores and weights dropped once its output is added.
+// A word of 10^4 symbols costs O(n d) memory here, where a trace keeps
+// about n^2 weights per head (hundreds of gigabytes).
+//
+// The steps are run_layers' (layer_ops.cpp) with the same primitives
+// (hard_query, soft_query), so every gap, TV and read-out equals the one a
+// full trace holds at the same precision (tests/unit/test_eval_summary.cpp).
+#include "attention_ops.hpp"
+#include "layer_ops.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/eval.hpp"
+
+namespace tempcert {
+
+namespace {
+
+using namespace detail;
+
+Rational lower_end(const Real &r) {
+    return r.is_exact() ? r.exact() : r.interval()->lower_exact();
+}
+
+bool narrow(const RealVector &w, const Rational &width) {
+    for (const auto &x : w)
+        if (!x.is_exact() && !x.interval()->narrower_than(width)) return false;
+    return true;
+}
+
+void note_gap(HeadExtremes &e, const QueryTrace &q) {
+    if (!q.allowed.empty()) ++e.queries;
+    if (!q.gap || (e.least_gap && lower_end(*q.gap) >= lower_end(*e.least_gap))) return;
+    e.least_gap = *q.gap;
+    e.least_gap_query = q.query;
+}
+
+void note_tv(HeadExtremes &e, const QueryTrace &q, Prec prec) {
+    if (!q.tv) return;
+    e.tv_max = e.tv_max ? max(*e.tv_max, *q.tv, prec) : *q.tv;
+    if (e.tv && lower_end(*q.tv) <= lower_end(*e.tv)) return;
+    e.tv = *q.tv;
+    e.tv_query = q.query;
+}
+
+// W_K x and W_V x at every position.
+void keys_values(const Head &head, const std::vector<RealVector> &x, Prec prec,
+                 std::vector<RealVector> &keys, std::vector<RealVector> &values) {
+    keys.clear();
+    values.clear();
+    for (const auto &xt : x) {
+        keys.push_back(matvec(head.key, xt, prec));
+        values.push_back(matvec(head.value, xt, prec));
+    }
+}
+
+struct Pass {
+    const Model &m;
+    const Word &w;
+    std::vector<Real> betas; // empty: hard only
+    Prec prec;
+    const SoftOptions &options;
+    EvalSummary out;
+    std::vector<RealVector> xh, xs; // hard and soft activations
+
+    void head(std::size_t l, std::size_t h, std::vector<RealVector> &half_h,
+              std::vector<RealVector> &half_s) {
+        const Head &hd = m.layers[l].heads[h];
+        const bool bos = m.has_bos();
+        std::vector<RealVector> kh, vh, ks, vs;
+        keys_values(hd, xh, prec, kh, vh);
+        if (!betas.empty()) keys_values(hd, xs, prec, ks, vs);
+        HeadExtremes &e = out.heads[l][h];
+        for (std::size_t t = 0; t < xh.size(); ++t) {
+            if (options.precision.budget) check_budget(*options.precision.budget);
+            QueryTrace qh = hard_query(hd, position_of(t, bos), xh[t], kh, vh, w.size(), bos,
+                                       m.width, l + 1, h + 1, prec);
+            half_h[t] = add_vectors(half_h[t], qh.output, prec);
+            note_gap(e, qh);
+            if (betas.empty()) continue;
+            QueryTrace qs = soft_query(hd, qh, xs[t], ks, vs, bos, m.width, betas[l], prec);
+            if (!narrow(qs.weights, options.target_width)) out.soft->width_reached = false;
+            half_s[t] = add_vectors(half_s[t], qs.output, prec);
+            note_tv(e, qs, prec);
+        }
+    }
+
+    void layer(std::size_t l) {
+        std::vector<RealVector> half_h = xh, half_s = xs;
+        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h)
+            head(l, h, half_h, half_s);
+        if (const auto &ffn = m.layers[l].ffn) {
+            for (auto &v : half_h)
+                v = apply_ffn(*ffn, v, prec);
+            for (auto &v : half_s)
+                v = apply_ffn(*ffn, v, prec);
+        }
+        xh = std::move(half_h);
+        xs = std::move(half_s);
+    }
+
+    void run() {
+        out.n = w.size();
+        for (const auto &layer : m.layers)
+            out.heads.emplace_back(layer.heads.size());
+        xh = initial_activations(m, w, prec);
+        if (!betas.empty()) {
+            xs = xh;
+            out.soft.emplace();
+            out.soft->n = w.size();
+            out.soft->bos = m.has_bos();
+            out.soft->prec = prec;
+        }
+        for (std::size_t l = 0; l < m.layers.size(); ++l)
+            layer(l);
+        out.hard.n = w.size();
+        out.hard.bos = m.has_bos();
+        out.hard.prec = prec;
+        out.hard.outputs = readouts(m, xh, w.size(), m.has_bos(), prec);
+        for (const auto &o : out.hard.outputs)
+            if (o.classes.empty() ? o.accept == Tri::Unknown : !o.decided)
+                throw Undecided("cannot decide the read-out at position " +
+                                std::to_string(o.position));
+        if (out.soft) out.soft->outputs = readouts(m, xs, w.size(), m.has_bos(), prec);
+    }
+};
+
+EvalSummary summary_at(const Model &m, const Word &w, const std::optional<BetaSpec> &beta,
+                       const SoftOptions &options, Prec prec) {
+    Pass pass{m, w, {}, prec, options, {}, {}, {}};
+    if (beta)
+        for (std::size_t l = 0; l < m.layers.size(); ++l)
+            pass.betas.push_back(beta->at(l, w.size(), prec));
+    pass.run();
+    return std::move(pass.out);
+}
+
+} // namespace
+
+EvalSummary evaluate_summary(const Model &m, const Word &w, const std::optional<BetaSpec> &beta,
+                             const SoftOptions &options) {
+    const PrecisionPolicy &p = options.precision;
+    for (Prec prec = p.start;; prec *= 2) {
+        if (prec > p.cap) prec = p.cap;
+        try {
+            EvalSummary s = summary_at(m, w, beta, options, prec);
+            if (!s.soft || s.soft->width_reached || prec >= p.cap) return s;
+        } catch (const Undecided &e) {
+            if (prec >= p.cap)
+                throw Undecided(std::string(e.what()) + " at " + std::to_string(prec) +
+                                " bits (the precision cap, --prec-cap)");
+        }
+    }
+}
+
+} // namespace tempcert
