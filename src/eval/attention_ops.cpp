@@ -170,6 +170,12 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
     return mul(sum, Rational(1, 2), prec);
 }
 
+bool weights_narrower_than(const RealVector &weights, const Rational &width) {
+    for (const auto &x : weights)
+        if (!x.is_exact() && !x.interval()->narrower_than(width)) return false;
+    return true;
+}
+
 QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector &x_query,
                       const std::vector<RealVector> &keys, const std::vector<RealVector> &values,
                       bool bos, std::size_t width, const Real &beta, Prec prec) {

@@ -25,6 +25,10 @@ RealVector compared_weights(AttnKind kind, const QueryTrace &hard);
 // TV(softmax, h) for h uniform on its support, with relative accuracy.
 Real total_variation(const RealVector &h, const Softmax &sm, Prec prec);
 
+// Whether every weight is exact or narrower than `width` (the soft
+// evaluators' precision loop).
+bool weights_narrower_than(const RealVector &weights, const Rational &width);
+
 // The soft counterpart at inverse temperature `beta`; `hard` is the same
 // query's hard trace (its allowed set and the weights TV compares with).
 QueryTrace soft_query(const Head &head, const QueryTrace &hard, const RealVector &x_query,

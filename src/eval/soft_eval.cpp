@@ -16,17 +16,7 @@
 
 namespace tempcert {
 
-namespace {
-
 using namespace detail;
-
-bool narrow(const RealVector &w, const Rational &width) {
-    for (const auto &x : w)
-        if (!x.is_exact() && !x.interval()->narrower_than(width)) return false;
-    return true;
-}
-
-} // namespace
 
 Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, const Trace &hard,
                        Prec prec, const Rational &width, const Limits *budget) {
@@ -44,7 +34,7 @@ Trace evaluate_soft_at(const Model &m, const Word &w, const BetaSpec &beta, cons
                    QueryTrace q =
                        soft_query(m.layers[l].heads[h], hard.layers[l].heads[h].queries[t], xq,
                                   keys, values, tr.bos, m.width, betas[l], prec);
-                   if (!narrow(q.weights, width)) tr.width_reached = false;
+                   if (!weights_narrower_than(q.weights, width)) tr.width_reached = false;
                    return q;
                });
     return tr;

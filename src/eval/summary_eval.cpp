@@ -18,19 +18,14 @@ namespace {
 
 using namespace detail;
 
-Rational lower_end(const Real &r) {
+Rational summary_lower_end(const Real &r) {
     return r.is_exact() ? r.exact() : r.interval()->lower_exact();
-}
-
-bool narrow(const RealVector &w, const Rational &width) {
-    for (const auto &x : w)
-        if (!x.is_exact() && !x.interval()->narrower_than(width)) return false;
-    return true;
 }
 
 void note_gap(HeadExtremes &e, const QueryTrace &q) {
     if (!q.allowed.empty()) ++e.queries;
-    if (!q.gap || (e.least_gap && lower_end(*q.gap) >= lower_end(*e.least_gap))) return;
+    if (!q.gap || (e.least_gap && summary_lower_end(*q.gap) >= summary_lower_end(*e.least_gap)))
+        return;
     e.least_gap = *q.gap;
     e.least_gap_query = q.query;
 }
@@ -38,7 +33,7 @@ void note_gap(HeadExtremes &e, const QueryTrace &q) {
 void note_tv(HeadExtremes &e, const QueryTrace &q, Prec prec) {
     if (!q.tv) return;
     e.tv_max = e.tv_max ? max(*e.tv_max, *q.tv, prec) : *q.tv;
-    if (e.tv && lower_end(*q.tv) <= lower_end(*e.tv)) return;
+    if (e.tv && summary_lower_end(*q.tv) <= summary_lower_end(*e.tv)) return;
     e.tv = *q.tv;
     e.tv_query = q.query;
 }
@@ -79,7 +74,8 @@ struct Pass {
             note_gap(e, qh);
             if (betas.empty()) continue;
             QueryTrace qs = soft_query(hd, qh, xs[t], ks, vs, bos, m.width, betas[l], prec);
-            if (!narrow(qs.weights, options.target_width)) out.soft->width_reached = false;
+            if (!weights_narrower_than(qs.weights, options.target_width))
+                out.soft->width_reached = false;
             half_s[t] = add_vectors(half_s[t], qs.output, prec);
             note_tv(e, qs, prec);
         }
