@@ -111,18 +111,27 @@ CertifyOptions tight_options_at(std::size_t n, const Rational &eps, const Limits
 constexpr std::uint64_t kTheoremTightWords = 1024;
 
 // The text after "certified (layerwise)" at n: the tight bracket when the
-// words fit the enumeration budget (t becomes its upper end, or 0 when no
-// word refutes anything: nothing is needed, no point to fit), else
-// `need_text` with t left as the certified sufficient beta.
+// words fit the enumeration budget, or (`beyond`) by the layerwise bracket
+// past it (proofs/tight-bracket.md, "Beyond enumeration"); t becomes its
+// upper end, or 0 when no word refutes anything (nothing is needed, no
+// point to fit). Otherwise `need_text`, with t left as the certified
+// sufficient beta.
 std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, const Limits &limits,
-                          Rational &t, const std::string &need_text) {
+                          Rational &t, const std::string &need_text, bool beyond) {
     CertifyOptions o = tight_options_at(n, eps, limits);
-    if (choose_tight_method(m, o, kTheoremTightWords).method != TightMethod::Exhaustive)
-        return need_text;
+    const bool enumerated =
+        choose_tight_method(m, o, kTheoremTightWords).method == TightMethod::Exhaustive;
+    if (!enumerated && !beyond) return need_text;
     TightResult tr = tight_auto(m, o, Rational(1, 10000), kTheoremTightWords);
+    if (!enumerated && !tr.lo_witness)
+        return need_text + "; no word refutes below " + decimal_significant(tr.beta_hi, 8, true);
     t = tr.lo_witness ? tr.beta_hi : Rational(0);
-    return ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
-           decimal_significant(tr.beta_hi, 8, true) + "]";
+    std::string line = ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
+                       decimal_significant(tr.beta_hi, 8, true) + "]";
+    if (!enumerated)
+        line += " (layerwise, refuted below by a word of length " +
+                std::to_string(tr.lo_witness->word.size()) + ")";
+    return line;
 }
 
 // A word in a line: whole up to 24 characters, else its ends and length.
@@ -305,7 +314,7 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
             return out;
         }
         Rational t = lw.profile_up;
-        std::string tight = tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t));
+        std::string tight = tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t), true);
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
         fit.add(n, t);
@@ -354,7 +363,7 @@ TheoremOutcome check_counting_temperature(const std::string &formula,
         }
         Rational t = lw.beta_up;
         std::string tight =
-            tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t) + " (Lemma GT)");
+            tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t) + " (Lemma GT)", false);
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
         fit.add(n, t);

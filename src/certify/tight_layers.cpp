@@ -3,7 +3,7 @@
 // layerwise method (exact rounding, else the perturbation argument); beta_lo
 // the larger of two refuted betas, each with its word: (tv) layer 1 alone,
 // whose soft weights the whole model shares (its symbolic bracket's lower
-// end over words up to 1024, which are words up to n), and the whole model
+// end over words up to n, or up to 1024 past --max-queries), and the whole model
 // on short and pumped words (src/certify/tight_lower.cpp).
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
@@ -86,8 +86,8 @@ std::string why_not_converged(LayersMethod used, const std::string &lower_search
     return "not converged, either end may be loose: " + upper + "; " + lower;
 }
 
-// Layer 1 alone: its symbolic bracket's lower end over words up to
-// min(n, 1024), refuted by the word it names; that word refutes the whole
+// Layer 1 alone: its symbolic bracket's lower end over words up to n (or
+// 1024 past --max-queries), refuted by the word it names; that word refutes the whole
 // model (layer 1's soft weights are the whole model's). Raises t's lower end
 // and says what was searched in `searched`.
 void lower_end_of_layer_one(const Model &m, const CertifyOptions &o, const Rational &rel,
@@ -99,13 +99,24 @@ void lower_end_of_layer_one(const Model &m, const CertifyOptions &o, const Ratio
         t.note += "; layer 1 alone gives no lower end (" + why_not + ")";
         return;
     }
-    // layer 1's profile scan examines every length when its masks look
-    // forward or its features read n (seconds at 1000, hours at 10^4): a
-    // witness of length at most 1024 is a word of length at most n as well
+    // Layer 1 over every word up to n: its need grows with n where its
+    // features read n (compiled formulas with the bounded encoding), so
+    // only words up to n show it. Its profile scan then examines every
+    // length (minutes at 10^4); past --max-queries, words up to 1024, which
+    // are words up to n as well.
     CertifyOptions short_words = o;
-    short_words.n = std::min<std::size_t>(o.n, kLowerEndLength);
-    TightResult one = tight_symbolic(first, short_words, rel);
-    searched.push_back("layer 1 alone on words up to " + std::to_string(short_words.n));
+    std::optional<TightResult> full;
+    std::string limited;
+    try {
+        full = tight_symbolic(first, o, rel);
+    } catch (const LimitError &e) {
+        if (o.n <= kLowerEndLength) throw;
+        check_budget(o.limits); // --time-limit is spent: no fallback
+        limited = std::string(" (up to n: ") + e.what() + ")";
+        short_words.n = kLowerEndLength;
+    }
+    TightResult one = full ? *full : tight_symbolic(first, short_words, rel);
+    searched.push_back("layer 1 alone on words up to " + std::to_string(short_words.n) + limited);
     if (!one.lo_witness || one.beta_lo >= t.beta_hi || one.beta_lo <= t.beta_lo) return;
     t.beta_lo = one.beta_lo;
     t.lo_witness = one.lo_witness;
