@@ -65,6 +65,34 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features) {
 // over-approximation, so the gap is a lower bound). BOS holds one element
 // of B in a word: one analysis per element, the least gap over them. With
 // profiles, widens `info.profile` by the head's.
+namespace {
+
+// Layer 1's value set is the embeddings: the word attaining the value-set
+// model's profile bound, read back in m's alphabet (a symbol with that
+// embedding), is a word of m attaining head h's profile bound.
+void keep_layer_one_witness(const Model &m, const ProfileReport &profile,
+                            const std::vector<const Vector *> &symbol_values, std::size_t h,
+                            LayerwiseLayer &info) {
+    const HeadProfile *top = profile.attaining();
+    if (!top || profile.bound.lo <= 0 ||
+        (info.profile_witness && info.profile_witness_lo >= profile.bound.lo))
+        return;
+    Witness w = *top->witness;
+    for (int &symbol : w.word) {
+        const Vector &d = *symbol_values.at(static_cast<std::size_t>(symbol));
+        auto same = std::find_if(m.alphabet.begin(), m.alphabet.end(),
+                                 [&](const std::string &s) { return m.embedding.at(s) == d; });
+        if (same == m.alphabet.end()) return;
+        symbol = static_cast<int>(same - m.alphabet.begin());
+    }
+    w.layer = 1;
+    w.head = h + 1;
+    info.profile_witness = std::move(w);
+    info.profile_witness_lo = profile.bound.lo;
+}
+
+} // namespace
+
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
                           const Rational &eps, const Limits &limits, bool with_profile,
@@ -79,10 +107,12 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
     v.width = m.width;
     v.positions = m.positions;
     std::size_t k = 0;
+    std::vector<const Vector *> symbol_values; // the value set's vector of each symbol
     for (const auto &[key, d] : reps) {
         std::string sym = "s" + std::to_string(k++);
         v.alphabet.push_back(sym);
         v.embedding[sym] = d;
+        symbol_values.push_back(&d);
     }
     Layer vl;
     Head vh = head;
@@ -105,6 +135,8 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
         SymbolicReport sr = analyse_symbolic(v, n, so);
         if (with_profile) {
             info.has_profile = true;
+            if (l == 0 && head.kind != AttnKind::Average && B.size() <= 1)
+                keep_layer_one_witness(m, sr.profile, symbol_values, h, info);
             info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
             info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
         }

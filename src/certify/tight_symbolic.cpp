@@ -14,16 +14,14 @@
 
 namespace tempcert {
 
-namespace {
-
 // The tv criterion at the one first-layer query the profile bound names,
 // evaluated exactly (hard) and in intervals (soft) by the evaluator's own
 // primitives: a refuting word of length n costs O(n) memory, where a whole
 // trace (every query of every head, certify_word) holds O(n^2) scores
 // (8.3 GB for prev-is-a-bos at n = 10^4). Precision is raised as
 // certify_word raises it.
-Tri judge_witness_query(const Model &m, const Witness &w, const BetaSpec &beta,
-                        const CertifyOptions &o, Violation &v) {
+Tri judge_first_layer_witness(const Model &m, const Witness &w, const BetaSpec &beta,
+                              const CertifyOptions &o, Violation &v) {
     const Head &head = m.layers[0].heads[w.head - 1]; // heads of layer 1 (symbolic_applies)
     for (Prec prec = o.precision.start;; prec *= 2) {
         if (prec > o.precision.cap) prec = o.precision.cap;
@@ -41,8 +39,6 @@ Tri judge_witness_query(const Model &m, const Witness &w, const BetaSpec &beta,
         if (t != Tri::Unknown || prec >= o.precision.cap) return t;
     }
 }
-
-} // namespace
 
 TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel) {
     SymbolicOptions so;
@@ -75,7 +71,8 @@ TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Ration
     Violation v;
     Prec used = 0;
     BetaSpec lo = BetaSpec::parse(to_string(t.beta_lo), m.layers.size());
-    if (top->witness->layer == 1 && judge_witness_query(m, *top->witness, lo, o, v) == Tri::False) {
+    if (top->witness->layer == 1 &&
+        judge_first_layer_witness(m, *top->witness, lo, o, v) == Tri::False) {
         t.lo_witness = v;
         t.certify_runs = 1;
     } else if (certify_word(m, top->witness->word, lo, o, v, used) == Tri::False) {

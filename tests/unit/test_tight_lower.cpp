@@ -80,6 +80,30 @@ TEST_CASE("lower ends beyond enumeration: refuted by their words on the plain pa
     }
 }
 
+TEST_CASE("layer 1's lower end from the upper end's analysis equals layer 1 analysed alone") {
+    // features read n (j/n): layer 1 binds and its need grows with n; the
+    // upper end's layerwise analysis names its word, which the bracket
+    // reuses instead of analysing layer 1 again
+    for (const char *name : {"every-a-after-b-bounded", "prev-a-earlier-b"}) {
+        CAPTURE(name);
+        Model m = load_case(name);
+        const std::size_t n = reduced() ? 30 : 80;
+        TightResult t = checked_bracket(m, options(n));
+        Model first = m;
+        first.layers.resize(1);
+        TightResult alone = tight_symbolic(first, options(n), Rational(1, 100000));
+        CHECK(t.beta_lo >= alone.beta_lo);
+        CHECK(t.beta_lo <= alone.beta_hi);
+    }
+    TightResult eab =
+        tight_by_layers(load_case("every-a-after-b-bounded"), options(40), Rational(1, 1000000));
+    CHECK(eab.converged);
+    CHECK(eab.note.find("from the upper end's layerwise analysis") != std::string::npos);
+    // [184.2067174, 184.2068836]: about n ln(99), growing like n
+    CHECK(eab.beta_lo > Rational(1842067, 10000));
+    CHECK(eab.beta_hi < Rational(1842069, 10000));
+}
+
 TEST_CASE("lower ends within enumeration meet the exhaustive bracket") {
     const std::size_t n = reduced() ? 5 : 8; // every word is in the seed
     for (const char *name : {"has-ab-two-layer", "has-abb-three-layer", "prev-a-earlier-b"}) {
