@@ -88,10 +88,6 @@ std::string why_not_converged(LayersMethod used, const std::string &lower_search
     return "not converged, either end may be loose: " + upper + "; " + lower;
 }
 
-// Layer 1 alone: its symbolic bracket's lower end over words up to n (or
-// 1024 past --max-queries), refuted by the word it names; that word refutes the whole
-// model (layer 1's soft weights are the whole model's). Raises t's lower end
-// and says what was searched in `searched`.
 // The upper end's layerwise analysis found layer 1's profile bound over
 // words up to n, with a word attaining it: refuting its lower end there
 // spares analysing layer 1 again (minutes at 10^4 where features read n).
@@ -114,6 +110,10 @@ bool lower_end_from_upper(const Model &m, const CertifyOptions &o, const Layerwi
     return true;
 }
 
+// Layer 1 alone: its symbolic bracket's lower end over words up to n (or
+// 1024 past --max-queries), refuted by the word it names; that word refutes the whole
+// model (layer 1's soft weights are the whole model's). Raises t's lower end
+// and says what was searched in `searched`.
 void lower_end_of_layer_one(const Model &m, const CertifyOptions &o, const Rational &rel,
                             TightResult &t, std::vector<std::string> &searched) {
     Model first = m;
