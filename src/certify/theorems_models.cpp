@@ -164,6 +164,28 @@ LayerwiseResult layers_at(const Model &m, std::size_t n, const Rational &eps,
     return lw;
 }
 
+// Past enumeration: the tight bracket at n when beta(n) is at least its
+// certified upper end (t fitted as tight_or_need fits it); nullopt within
+// enumeration, or when beta(n) is below the upper end (the caller then
+// compares it with the layers' need and looks for a refuting word).
+std::optional<std::string> bracket_line_beyond(const Model &m, std::size_t n, const Rational &eps,
+                                               const Limits &limits, const Rational &beta,
+                                               GrowthFit &fit) {
+    CertifyOptions o = tight_options_at(n, eps, limits);
+    if (choose_tight_method(m, o, kTheoremTightWords).method == TightMethod::Exhaustive)
+        return std::nullopt;
+    TightResult tr = tight_auto(m, o, Rational(1, 10000), kTheoremTightWords);
+    if (beta < tr.beta_hi) return std::nullopt;
+    fit.add(n, tr.lo_witness ? tr.beta_hi : Rational(0));
+    if (!tr.lo_witness)
+        return ", layers need " + dec(tr.beta_hi) + "; no word refutes below " +
+               decimal_significant(tr.beta_hi, 8, true);
+    return ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
+           decimal_significant(tr.beta_hi, 8, true) +
+           "] (layerwise, refuted below by a word of length " +
+           std::to_string(tr.lo_witness->word.size()) + ")";
+}
+
 } // namespace
 
 TheoremOutcome check_ahat_simulation(const Model &m, std::size_t n, const Rational &eps,
@@ -305,6 +327,13 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
         check_budget(limits);
         if (n < 2) continue;
         Rational b = proof_beta(n);
+        // past enumeration the tight bracket's upper end is the layers' need,
+        // certified: one layerwise analysis for both when beta(n) meets it
+        if (std::optional<std::string> line = bracket_line_beyond(m, n, eps, limits, b, fit)) {
+            out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
+                                " certified (layerwise)" + *line);
+            continue;
+        }
         LayerwiseResult lw = layers_at(m, n, eps, limits);
         if (b < lw.profile_up) {
             out.counterexample = refuting_word(
