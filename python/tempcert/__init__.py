@@ -26,7 +26,7 @@ from ._model import Model, load_model
 from ._commands import (bound, certify, check, compile, eval, gap, horizon, import_tracr,
                         report, run, tight)
 from ._results import (BoundResult, CertifyResult, CheckResult, EvalResult, GapResult,
-                       HorizonResult, Output, ReportResult, TightResult)
+                       HeadSummary, HorizonResult, Output, ReportResult, TightResult)
 from . import _core
 
 __version__ = _core.version
@@ -34,5 +34,5 @@ __version__ = _core.version
 __all__ = ["BadInput", "Error", "InternalError", "LimitReached", "Undecided", "Interval", "exact",
            "Model", "load_model", "bound", "certify", "check", "compile", "eval", "gap",
            "horizon", "import_tracr", "report", "run", "tight", "BoundResult", "CertifyResult",
-           "CheckResult", "EvalResult", "GapResult", "HorizonResult", "Output", "ReportResult",
+           "CheckResult", "EvalResult", "GapResult", "HeadSummary", "HorizonResult", "Output", "ReportResult",
            "TightResult"]
