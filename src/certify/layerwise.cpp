@@ -60,11 +60,6 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features) {
     }
 }
 
-// The head's gap by the symbolic method over the virtual alphabet S
-// projected on what the head reads (every position picks any element: an
-// over-approximation, so the gap is a lower bound). BOS holds one element
-// of B in a word: one analysis per element, the least gap over them. With
-// profiles, widens `info.profile` by the head's.
 namespace {
 
 // Layer 1's value set is the embeddings: the word attaining the value-set
@@ -93,6 +88,11 @@ void keep_layer_one_witness(const Model &m, const ProfileReport &profile,
 
 } // namespace
 
+// The head's gap by the symbolic method over the virtual alphabet S
+// projected on what the head reads (every position picks any element: an
+// over-approximation, so the gap is a lower bound). BOS holds one element
+// of B in a word: one analysis per element, the least gap over them. With
+// profiles, widens `info.profile` by the head's.
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
                           const Rational &eps, const Limits &limits, bool with_profile,

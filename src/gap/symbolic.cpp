@@ -77,13 +77,17 @@ Vector plus(const Vector &a, const Vector &b) {
 // The positional rows as W x0 + j W dx when every feature is affine in j at
 // this length (affine_features.hpp): equal to evaluating each position,
 // by linearity, without an expression evaluation per position.
-bool affine_tables(const Model &m, const Head &head, std::size_t n, Tables &t) {
+// Polls --time-limit and Ctrl-C every 1024 positions (n reaches 10^7 in
+// horizon).
+bool affine_tables(const Model &m, const Head &head, std::size_t n, const Limits &limits,
+                   Tables &t) {
     std::optional<std::pair<Vector, Vector>> x = detail::affine_positions(m, n);
     if (!x) return false;
     check_length(m, n);
     auto fill = [&](const Matrix &w, std::vector<Vector> &rows) {
         const Vector base = matvec(w, x->first), step = matvec(w, x->second);
         for (std::size_t j = t.first; j <= n; ++j) {
+            if (j % 1024 == 0) check_budget(limits);
             rows[j] = base;
             const Rational jq(static_cast<long>(j));
             for (std::size_t r = 0; r < step.size(); ++r)
@@ -128,7 +132,7 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     t.QP.resize(n + 1);
     t.KP.resize(n + 1);
     t.VP.resize(n + 1);
-    if (affine_tables(m, head, n, t)) return t;
+    if (affine_tables(m, head, n, limits, t)) return t;
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
     detail::run_tasks(chunks, n >= chunk ? limits.threads() : 1, [&](std::size_t c) {
         // 10^7 positions take seconds: within the run's budget (docs/reliability.md, Long steps
