@@ -110,19 +110,18 @@ CertifyOptions tight_options_at(std::size_t n, const Rational &eps, const Limits
 // Words a theorem line's tight bracket may enumerate.
 constexpr std::uint64_t kTheoremTightWords = 1024;
 
-// The text after "certified (layerwise)" at n: the tight bracket when the
-// words fit the enumeration budget, or (`beyond`) by the layerwise bracket
-// past it (proofs/tight-bracket.md, "Beyond enumeration"); t becomes its
-// upper end, or 0 when no word refutes anything (nothing is needed, no
-// point to fit). Otherwise `need_text`, with t left as the certified
-// sufficient beta.
-std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, const Limits &limits,
-                          Rational &t, const std::string &need_text, bool beyond) {
-    CertifyOptions o = tight_options_at(n, eps, limits);
-    const bool enumerated =
-        choose_tight_method(m, o, kTheoremTightWords).method == TightMethod::Exhaustive;
-    if (!enumerated && !beyond) return need_text;
-    TightResult tr = tight_auto(m, o, Rational(1, 10000), kTheoremTightWords);
+// Whether the tight bracket at n enumerates every word (kTheoremTightWords).
+bool enumerated_at(const Model &m, std::size_t n, const Rational &eps, const Limits &limits) {
+    return choose_tight_method(m, tight_options_at(n, eps, limits), kTheoremTightWords).method ==
+           TightMethod::Exhaustive;
+}
+
+// The text after "certified (layerwise)" for the tight bracket tr: t
+// becomes its upper end, or 0 when an enumerated bracket refutes nothing
+// (nothing is needed, no point to fit). Past enumeration without a refuting
+// word: `need_text` and the certified upper end, with t left as it is.
+std::string tight_text(const TightResult &tr, bool enumerated, const std::string &need_text,
+                       Rational &t) {
     if (!enumerated && !tr.lo_witness)
         return need_text + "; no word refutes below " + decimal_significant(tr.beta_hi, 8, true);
     t = tr.lo_witness ? tr.beta_hi : Rational(0);
@@ -132,6 +131,17 @@ std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, co
         line += " (layerwise, refuted below by a word of length " +
                 std::to_string(tr.lo_witness->word.size()) + ")";
     return line;
+}
+
+// The text after "certified (layerwise)" at n: the tight bracket when the
+// words fit the enumeration budget (tight_text), else `need_text` with t
+// left as the certified sufficient beta.
+std::string tight_or_need(const Model &m, std::size_t n, const Rational &eps, const Limits &limits,
+                          Rational &t, const std::string &need_text) {
+    if (!enumerated_at(m, n, eps, limits)) return need_text;
+    TightResult tr =
+        tight_auto(m, tight_options_at(n, eps, limits), Rational(1, 10000), kTheoremTightWords);
+    return tight_text(tr, true, need_text, t);
 }
 
 // A word in a line: whole up to 24 characters, else its ends and length.
@@ -162,28 +172,6 @@ LayerwiseResult layers_at(const Model &m, std::size_t n, const Rational &eps,
         throw Undecided("the layerwise method does not apply at n = " + std::to_string(n) + ": " +
                         lw.failure);
     return lw;
-}
-
-// Past enumeration: the tight bracket at n when beta(n) is at least its
-// certified upper end (t fitted as tight_or_need fits it); nullopt within
-// enumeration, or when beta(n) is below the upper end (the caller then
-// compares it with the layers' need and looks for a refuting word).
-std::optional<std::string> bracket_line_beyond(const Model &m, std::size_t n, const Rational &eps,
-                                               const Limits &limits, const Rational &beta,
-                                               GrowthFit &fit) {
-    CertifyOptions o = tight_options_at(n, eps, limits);
-    if (choose_tight_method(m, o, kTheoremTightWords).method == TightMethod::Exhaustive)
-        return std::nullopt;
-    TightResult tr = tight_auto(m, o, Rational(1, 10000), kTheoremTightWords);
-    if (beta < tr.beta_hi) return std::nullopt;
-    fit.add(n, tr.lo_witness ? tr.beta_hi : Rational(0));
-    if (!tr.lo_witness)
-        return ", layers need " + dec(tr.beta_hi) + "; no word refutes below " +
-               decimal_significant(tr.beta_hi, 8, true);
-    return ", tight in [" + decimal_significant(tr.beta_lo, 8, false) + ", " +
-           decimal_significant(tr.beta_hi, 8, true) +
-           "] (layerwise, refuted below by a word of length " +
-           std::to_string(tr.lo_witness->word.size()) + ")";
 }
 
 } // namespace
@@ -327,23 +315,30 @@ TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,
         check_budget(limits);
         if (n < 2) continue;
         Rational b = proof_beta(n);
-        // past enumeration the tight bracket's upper end is the layers' need,
-        // certified: one layerwise analysis for both when beta(n) meets it
-        if (std::optional<std::string> line = bracket_line_beyond(m, n, eps, limits, b, fit)) {
-            out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
-                                " certified (layerwise)" + *line);
-            continue;
+        // past enumeration the tight bracket's certified upper end is the
+        // layers' need: one layerwise analysis for both where beta(n) meets it
+        std::optional<TightResult> beyond;
+        if (!enumerated_at(m, n, eps, limits))
+            beyond = tight_auto(m, tight_options_at(n, eps, limits), Rational(1, 10000),
+                                kTheoremTightWords);
+        Rational t;
+        std::string tight;
+        if (beyond && b >= beyond->beta_hi) {
+            t = beyond->beta_hi;
+            tight = tight_text(*beyond, false, ", layers need " + dec(t), t);
+        } else {
+            LayerwiseResult lw = layers_at(m, n, eps, limits);
+            if (b < lw.profile_up) {
+                out.counterexample = refuting_word(
+                    m, ns, proof_beta, eps, limits, "beta(n)",
+                    "ltl-temperature-scaling: beta(" + std::to_string(n) + ") = " + dec(b) +
+                        " is below the layers' need " + dec(lw.profile_up));
+                return out;
+            }
+            t = lw.profile_up;
+            tight = beyond ? tight_text(*beyond, false, ", layers need " + dec(t), t)
+                           : tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t));
         }
-        LayerwiseResult lw = layers_at(m, n, eps, limits);
-        if (b < lw.profile_up) {
-            out.counterexample = refuting_word(
-                m, ns, proof_beta, eps, limits, "beta(n)",
-                "ltl-temperature-scaling: beta(" + std::to_string(n) + ") = " + dec(b) +
-                    " is below the layers' need " + dec(lw.profile_up));
-            return out;
-        }
-        Rational t = lw.profile_up;
-        std::string tight = tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t), true);
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
         fit.add(n, t);
@@ -392,7 +387,7 @@ TheoremOutcome check_counting_temperature(const std::string &formula,
         }
         Rational t = lw.beta_up;
         std::string tight =
-            tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t) + " (Lemma GT)", false);
+            tight_or_need(m, n, eps, limits, t, ", layers need " + dec(t) + " (Lemma GT)");
         out.lines.push_back("n = " + std::to_string(n) + ": beta(n) = " + dec(b) +
                             " certified (layerwise)" + tight);
         fit.add(n, t);
