@@ -11,10 +11,7 @@ FirstLayerQuery first_layer_query(const Model &m, const Word &w, std::size_t hea
     const bool bos = m.has_bos();
     FirstLayerQuery q;
     q.x = initial_activations(m, w, prec);
-    for (const auto &xt : q.x) {
-        q.keys.push_back(matvec(head.key, xt, prec));
-        q.values.push_back(matvec(head.value, xt, prec));
-    }
+    head_keys_values(head, q.x, prec, q.keys, q.values);
     q.query_index = index_of(query, bos);
     q.hard = hard_query(head, query, q.x[q.query_index], q.keys, q.values, w.size(), bos, m.width,
                         1, head_index + 1, prec);

@@ -49,6 +49,16 @@ RealVector scores(const RealVector &q, const std::vector<RealVector> &keys,
     return s;
 }
 
+void head_keys_values(const Head &head, const std::vector<RealVector> &x, Prec prec,
+                      std::vector<RealVector> &keys, std::vector<RealVector> &values) {
+    keys.clear();
+    values.clear();
+    for (const auto &xt : x) {
+        keys.push_back(matvec(head.key, xt, prec));
+        values.push_back(matvec(head.value, xt, prec));
+    }
+}
+
 RealVector head_output(const Head &h, const RealVector &weights,
                        const std::vector<RealVector> &values,
                        const std::vector<std::size_t> &allowed, bool bos, Prec prec) {
@@ -194,10 +204,7 @@ void run_layers(const Model &m, Trace &tr, std::vector<RealVector> x, Prec prec,
         for (std::size_t h = 0; h < layer.heads.size(); ++h) {
             const Head &head = layer.heads[h];
             std::vector<RealVector> keys, values;
-            for (const auto &xt : x) {
-                keys.push_back(matvec(head.key, xt, prec));
-                values.push_back(matvec(head.value, xt, prec));
-            }
+            head_keys_values(head, x, prec, keys, values);
             HeadTrace ht;
             for (std::size_t t = 0; t < x.size(); ++t) {
                 QueryTrace q = query(l, h, t, x[t], keys, values);

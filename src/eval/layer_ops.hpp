@@ -38,6 +38,10 @@ using tempcert::allowed_positions;
 RealVector scores(const RealVector &q, const std::vector<RealVector> &keys,
                   const std::vector<std::size_t> &allowed, bool bos, Prec prec);
 
+// W_K x_t and W_V x_t at every position t of x (replacing keys and values).
+void head_keys_values(const Head &head, const std::vector<RealVector> &x, Prec prec,
+                      std::vector<RealVector> &keys, std::vector<RealVector> &values);
+
 // sum_j a_j v_j, then W_O times that.
 RealVector head_output(const Head &h, const RealVector &weights,
                        const std::vector<RealVector> &values,

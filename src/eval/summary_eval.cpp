@@ -38,17 +38,6 @@ void note_tv(HeadExtremes &e, const QueryTrace &q, Prec prec) {
     e.tv_query = q.query;
 }
 
-// W_K x and W_V x at every position.
-void keys_values(const Head &head, const std::vector<RealVector> &x, Prec prec,
-                 std::vector<RealVector> &keys, std::vector<RealVector> &values) {
-    keys.clear();
-    values.clear();
-    for (const auto &xt : x) {
-        keys.push_back(matvec(head.key, xt, prec));
-        values.push_back(matvec(head.value, xt, prec));
-    }
-}
-
 struct Pass {
     const Model &m;
     const Word &w;
@@ -63,8 +52,8 @@ struct Pass {
         const Head &hd = m.layers[l].heads[h];
         const bool bos = m.has_bos();
         std::vector<RealVector> kh, vh, ks, vs;
-        keys_values(hd, xh, prec, kh, vh);
-        if (!betas.empty()) keys_values(hd, xs, prec, ks, vs);
+        head_keys_values(hd, xh, prec, kh, vh);
+        if (!betas.empty()) head_keys_values(hd, xs, prec, ks, vs);
         HeadExtremes &e = out.heads[l][h];
         for (std::size_t t = 0; t < xh.size(); ++t) {
             if (options.precision.budget) check_budget(*options.precision.budget);
