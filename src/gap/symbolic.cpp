@@ -52,12 +52,67 @@ struct Offer {
     int symbol;           // alphabet index, -1 for BOS
 };
 
-// W_Q, W_K, W_V applied to the embeddings and to the positional parts.
-struct Tables {
-    std::vector<Vector> QE, KE, VE; // [symbol], index |Sigma| = BOS
-    std::vector<Vector> QP, KP, VP; // [position 0..n]; without BOS, 0 is empty
-    std::size_t first = 0;          // the first position: 0 with BOS, else 1
+// The positional rows as W x0 + j W dx (every feature affine in j at this
+// length, affine_features.hpp), per matrix: the row at 0 and the step.
+struct AffineRows {
+    Vector q0, dq, k0, dk, v0, dv;
 };
+
+// W_Q, W_K, W_V applied to the embeddings and to the positional parts.
+// Affine rows are kept as such, and their per-position rows (QP, KP, VP)
+// filled only when a query needs them: the closed form reads the affine
+// rows alone, and the n + 1 rows of each of n lengths were a tenth of a
+// long scan with features that read n. Filling on first use is not
+// thread-safe: tables shared between tasks are made with their rows.
+class Tables {
+  public:
+    std::vector<Vector> QE, KE, VE; // [symbol], index |Sigma| = BOS
+    std::size_t first = 0;          // the first position: 0 with BOS, else 1
+    std::size_t n = 0;              // the last position
+    std::optional<AffineRows> affine;
+
+    // [position 0..n]; without BOS, 0 is empty
+    const std::vector<Vector> &QP() const { return filled().qp_; }
+    const std::vector<Vector> &KP() const { return filled().kp_; }
+    const std::vector<Vector> &VP() const { return filled().vp_; }
+
+    // The rows of positions first..n from the affine rows, exactly, polling
+    // `limits` every 1024 positions (n reaches 10^7 in horizon).
+    void fill_affine_rows(const Limits &limits) const;
+    // Rows computed otherwise, position by position.
+    void set_rows(std::vector<Vector> qp, std::vector<Vector> kp, std::vector<Vector> vp) {
+        qp_ = std::move(qp);
+        kp_ = std::move(kp);
+        vp_ = std::move(vp);
+        filled_ = true;
+    }
+
+  private:
+    mutable std::vector<Vector> qp_, kp_, vp_;
+    mutable bool filled_ = false;
+
+    const Tables &filled() const {
+        if (!filled_) fill_affine_rows(Limits{});
+        return *this;
+    }
+};
+
+void Tables::fill_affine_rows(const Limits &limits) const {
+    auto fill = [&](const Vector &base, const Vector &step, std::vector<Vector> &rows) {
+        rows.assign(n + 1, Vector{});
+        for (std::size_t j = first; j <= n; ++j) {
+            if (j % 1024 == 0) check_budget(limits);
+            rows[j] = base;
+            const Rational jq(static_cast<long>(j));
+            for (std::size_t r = 0; r < step.size(); ++r)
+                if (step[r] != 0) rows[j][r] += jq * step[r];
+        }
+    };
+    fill(affine->q0, affine->dq, qp_);
+    fill(affine->k0, affine->dk, kp_);
+    fill(affine->v0, affine->dv, vp_);
+    filled_ = true;
+}
 
 Vector exact_vector(const RealVector &r) {
     Vector out;
@@ -74,34 +129,23 @@ Vector plus(const Vector &a, const Vector &b) {
     return out;
 }
 
-// The positional rows as W x0 + j W dx when every feature is affine in j at
-// this length (affine_features.hpp): equal to evaluating each position,
-// by linearity, without an expression evaluation per position.
-// Polls --time-limit and Ctrl-C every 1024 positions (n reaches 10^7 in
-// horizon).
-bool affine_tables(const Model &m, const Head &head, std::size_t n, const Limits &limits,
-                   Tables &t) {
+// The affine rows when every feature is affine in j at length n
+// (affine_features.hpp): equal to evaluating each position, by linearity,
+// without an expression evaluation per position.
+bool affine_tables(const Model &m, const Head &head, std::size_t n, Tables &t) {
     std::optional<std::pair<Vector, Vector>> x = detail::affine_positions(m, n);
     if (!x) return false;
     check_length(m, n);
-    auto fill = [&](const Matrix &w, std::vector<Vector> &rows) {
-        const Vector base = matvec(w, x->first), step = matvec(w, x->second);
-        for (std::size_t j = t.first; j <= n; ++j) {
-            if (j % 1024 == 0) check_budget(limits);
-            rows[j] = base;
-            const Rational jq(static_cast<long>(j));
-            for (std::size_t r = 0; r < step.size(); ++r)
-                if (step[r] != 0) rows[j][r] += jq * step[r];
-        }
-    };
-    fill(head.query, t.QP);
-    fill(head.key, t.KP);
-    fill(head.value, t.VP);
+    t.affine = AffineRows{matvec(head.query, x->first), matvec(head.query, x->second),
+                          matvec(head.key, x->first),   matvec(head.key, x->second),
+                          matvec(head.value, x->first), matvec(head.value, x->second)};
     return true;
 }
 
 // Positional rows are computed in parallel chunks (threads from limits).
-Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits) {
+// Without `rows`, affine rows are filled on first use (one task's tables).
+Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &limits,
+              bool rows = true) {
     // n + 1 rows of query, key and value entries: the tables' memory is
     // linear in n and bounded, like a model's, by --max-entries (an n of
     // 10^7 reached 1.7 GB before --time-limit stopped it; docs/reliability.md, Long steps obey
@@ -119,6 +163,7 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
     }
     Tables t;
     t.first = m.has_bos() ? 0 : 1;
+    t.n = n;
     const Prec p = kPrecStart;
     std::size_t k = m.alphabet.size();
     for (std::size_t s = 0; s <= k; ++s) {
@@ -129,10 +174,11 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
         t.KE.push_back(exact_vector(matvec(head.key, x, p)));
         t.VE.push_back(exact_vector(matvec(head.value, x, p)));
     }
-    t.QP.resize(n + 1);
-    t.KP.resize(n + 1);
-    t.VP.resize(n + 1);
-    if (affine_tables(m, head, n, limits, t)) return t;
+    if (affine_tables(m, head, n, t)) {
+        if (rows) t.fill_affine_rows(limits);
+        return t;
+    }
+    std::vector<Vector> QP(n + 1), KP(n + 1), VP(n + 1);
     const std::size_t chunk = 1024, chunks = n / chunk + 1;
     detail::run_tasks(chunks, n >= chunk ? limits.threads() : 1, [&](std::size_t c) {
         // 10^7 positions take seconds: within the run's budget (docs/reliability.md, Long steps
@@ -147,11 +193,12 @@ Tables tables(const Model &m, const Head &head, std::size_t n, const Limits &lim
             // exact product, which skips the zero weights of sparse heads
             const Vector x =
                 exact_vector(detail::initial_activation(m, Vector(m.width, Rational(0)), j, n, p));
-            t.QP[j] = matvec(head.query, x);
-            t.KP[j] = matvec(head.key, x);
-            t.VP[j] = matvec(head.value, x);
+            QP[j] = matvec(head.query, x);
+            KP[j] = matvec(head.key, x);
+            VP[j] = matvec(head.value, x);
         }
     });
+    t.set_rows(std::move(QP), std::move(KP), std::move(VP));
     return t;
 }
 
@@ -176,8 +223,9 @@ bool fixed_slot(const QueryView &qv, std::size_t j) {
 // The fixed offer of the query's own position or BOS.
 Offer fixed_offer(const QueryView &qv, const Tables &t, const Vector &q, std::size_t j,
                   std::size_t ksym) {
-    if (j == 0) return {qv.A[ksym] + dot(q, t.KP[0]), 0, -1};
-    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot(q, t.KP[j]), j, qv.query_symbol};
+    if (j == 0) return {qv.A[ksym] + dot(q, t.KP()[0]), 0, -1};
+    return {qv.A[static_cast<std::size_t>(qv.query_symbol)] + dot(q, t.KP()[j]), j,
+            qv.query_symbol};
 }
 
 // Keeps, in `b`, the best offer below L and the best from another position.
@@ -254,7 +302,7 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     std::size_t k = m.alphabet.size();
     qv.positions = allowed_positions(head.mask, i, len, m.has_bos());
     if (qv.positions.empty()) return qv;
-    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP[i]);
+    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP()[i]);
     order_symbols(qv, t, q, k);
     const Rational &amin = qv.A[static_cast<std::size_t>(qv.by_A.back())];
     // L: the largest least offer of a position (the maximum is at least L)
@@ -263,7 +311,7 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     for (std::size_t s = 0; s < qv.positions.size(); ++s) {
         std::size_t j = qv.positions[s];
         Rational least = fixed_slot(qv, j) ? fixed_offer(qv, t, q, j, k).value
-                                           : Rational(amin + (B[s] = dot(q, t.KP[j])));
+                                           : Rational(amin + (B[s] = dot(q, t.KP()[j])));
         if (!have_L || least > qv.L) qv.L = least;
         have_L = true;
     }
@@ -325,7 +373,7 @@ QueryTrace replay(const Model &m, const Word &w, std::size_t head_index, std::si
 }
 
 Vector value_of(const Tables &t, const Offer &o, std::size_t ksym) {
-    return plus(t.VE[o.symbol < 0 ? ksym : static_cast<std::size_t>(o.symbol)], t.VP[o.position]);
+    return plus(t.VE[o.symbol < 0 ? ksym : static_cast<std::size_t>(o.symbol)], t.VP()[o.position]);
 }
 
 // Minimum gap and ties of one query view; updates `best` and `tie`.
@@ -458,23 +506,36 @@ struct AffineHead {
     std::vector<int> value_class; // per symbol, BOS last
 };
 
+bool is_zero(const Vector &v) {
+    return std::all_of(v.begin(), v.end(), [](const Rational &x) { return x == 0; });
+}
+
 std::optional<AffineHead> affine_head(const Tables &t) {
     const std::size_t f = t.first;
-    if (t.KP.size() < f + 2) return std::nullopt;
+    if (t.n < f + 1) return std::nullopt;
     AffineHead a;
-    // K(j) = K0 + j D through the first two positions
-    a.D = t.KP[f + 1];
-    a.K0 = t.KP[f];
-    for (std::size_t c = 0; c < a.D.size(); ++c) {
-        a.D[c] -= t.KP[f][c];
-        a.K0[c] -= Rational(static_cast<long>(f)) * a.D[c];
+    if (t.affine) {
+        // affine rows are K0 + j D by construction; values are constant
+        // exactly when their step is 0 (two positions differ by it)
+        if (!is_zero(t.affine->dv)) return std::nullopt;
+        a.K0 = t.affine->k0;
+        a.D = t.affine->dk;
+    } else {
+        const std::vector<Vector> &KP = t.KP(), &VP = t.VP();
+        // K(j) = K0 + j D through the first two positions
+        a.D = KP[f + 1];
+        a.K0 = KP[f];
+        for (std::size_t c = 0; c < a.D.size(); ++c) {
+            a.D[c] -= KP[f][c];
+            a.K0[c] -= Rational(static_cast<long>(f)) * a.D[c];
+        }
+        for (std::size_t j = f + 2; j < KP.size(); ++j)
+            for (std::size_t c = 0; c < a.D.size(); ++c)
+                if (KP[j][c] != a.K0[c] + Rational(static_cast<long>(j)) * a.D[c])
+                    return std::nullopt;
+        for (std::size_t j = f; j < VP.size(); ++j)
+            if (VP[j] != VP[f]) return std::nullopt;
     }
-    for (std::size_t j = f + 2; j < t.KP.size(); ++j)
-        for (std::size_t c = 0; c < a.D.size(); ++c)
-            if (t.KP[j][c] != a.K0[c] + Rational(static_cast<long>(j)) * a.D[c])
-                return std::nullopt;
-    for (std::size_t j = f; j < t.VP.size(); ++j)
-        if (t.VP[j] != t.VP[f]) return std::nullopt;
     // a symbol's class: the first symbol with its value vector (one lookup
     // each: comparing with every earlier symbol was quadratic, 2^31 vector
     // comparisons unpolled over a layerwise value set of 2^16)
@@ -501,9 +562,6 @@ void merge(Scan &into, Scan &part) {
     into.profile.hi = std::max(into.profile.hi, part.profile.hi);
 }
 
-// One query (len, i, a) by the closed form: its least gap and tie, and with
-// opt.eps its profile (keys constant in the key position only, see
-// HeadScanner::closed_form).
 // A query's scores in the closed form's terms: A(sigma) for the alphabet
 // and, last, BOS; b0 = q . K0 and c = q . D. They depend on the query
 // position only through its positional query row, so positions with the
@@ -513,10 +571,9 @@ struct QueryScores {
     Rational b0, c;
 };
 
-QueryScores query_scores(const Tables &t, const AffineHead &ah, std::size_t i, int a) {
-    // BOS's row follows the alphabet's (a = -1 only with BOS)
-    Vector q = plus(t.QE[a < 0 ? t.QE.size() - 1 : static_cast<std::size_t>(a)], t.QP[i]);
+QueryScores scores_of(const Vector &q, const Tables &t, const AffineHead &ah) {
     QueryScores s;
+    s.A.reserve(t.KE.size());
     for (const auto &ke : t.KE)
         s.A.push_back(dot(q, ke));
     s.b0 = dot(q, ah.K0);
@@ -524,6 +581,50 @@ QueryScores query_scores(const Tables &t, const AffineHead &ah, std::size_t i, i
     return s;
 }
 
+QueryScores query_scores(const Tables &t, const AffineHead &ah, std::size_t i, int a) {
+    // BOS's row follows the alphabet's (a = -1 only with BOS)
+    return scores_of(plus(t.QE[a < 0 ? t.QE.size() - 1 : static_cast<std::size_t>(a)], t.QP()[i]),
+                     t, ah);
+}
+
+// With affine rows the query row of (i, a) is QE[a] + q0 + i dq, so every
+// score is affine in i: its value at 0 plus i times its step, exactly. One
+// product per score and query instead of a dot product per score.
+struct AffineScores {
+    std::vector<QueryScores> at0; // per query symbol, BOS last
+    QueryScores step;             // the same for every symbol
+};
+
+AffineScores affine_scores(const Tables &t, const AffineHead &ah) {
+    AffineScores out;
+    for (const auto &qe : t.QE)
+        out.at0.push_back(scores_of(plus(qe, t.affine->q0), t, ah));
+    out.step = scores_of(t.affine->dq, t, ah);
+    return out;
+}
+
+QueryScores query_scores(const AffineScores &as, std::size_t i, int a) {
+    QueryScores s = as.at0[a < 0 ? as.at0.size() - 1 : static_cast<std::size_t>(a)];
+    const Rational iq(static_cast<long>(i));
+    auto move = [&](Rational &x, const Rational &step) {
+        if (step != 0) x += iq * step;
+    };
+    for (std::size_t x = 0; x < s.A.size(); ++x)
+        move(s.A[x], as.step.A[x]);
+    move(s.b0, as.step.b0);
+    move(s.c, as.step.c);
+    return s;
+}
+
+// Whether queries at i and j have the same positional query row.
+bool same_query_row(const Tables &t, std::size_t i, std::size_t j) {
+    if (t.affine) return i == j || is_zero(t.affine->dq);
+    return t.QP()[i] == t.QP()[j];
+}
+
+// One query (len, i, a) by the closed form: its least gap and tie, and with
+// opt.eps its profile (keys constant in the key position only, see
+// HeadScanner::closed_form).
 void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryScores &qs,
                  std::size_t len, std::size_t i, int a, bool unique,
                  const std::vector<int> &value_class, const SymbolicOptions &opt,
@@ -588,6 +689,8 @@ class HeadScanner {
         if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
         one_length_ = looks_backward(head.mask) && fixed_;
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
+        if (fixed_affine_ && fixed_->affine && few_symbols())
+            fixed_scores_ = affine_scores(*fixed_, *fixed_affine_);
         used_closed_form_ = fixed_affine_.has_value();
         // Whether keys are affine in the key position, from the tables of
         // length n (with features that read n, an estimate for the other
@@ -600,7 +703,7 @@ class HeadScanner {
         std::optional<AffineHead> at_n =
             fixed_ && opt.closed_form
                 ? fixed_affine_ // already tested on these tables
-                : affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits));
+                : affine_head(fixed_ ? *fixed_ : tables(m, head, n, opt.limits, false));
         affine_at_n_ = opt.closed_form && at_n;
         descending_ =
             opt.eps && at_n &&
@@ -620,21 +723,24 @@ class HeadScanner {
     void scan_unit(std::size_t u, std::size_t first, Scan &scan) {
         if (one_length_) {
             std::size_t i = first + u;
-            scan_length(i == 0 ? 1 : i, i, i, *fixed_, fixed_affine_, scan);
+            scan_length(i == 0 ? 1 : i, i, i, *fixed_, fixed_affine_, fixed_scores(), scan);
             return;
         }
         std::size_t len = u + 1;
         if (fixed_) {
-            scan_length(len, first, len, *fixed_, fixed_affine_, scan);
+            scan_length(len, first, len, *fixed_, fixed_affine_, fixed_scores(), scan);
             return;
         }
         // tables inside a task on one thread (no run: the tasks are the
         // parallel part, and the run's budget is checked between them)
         const Limits one_thread;
-        Tables local = tables(m_, head_, len, one_thread);
+        // (rows filled only if a query's general scan needs them)
+        Tables local = tables(m_, head_, len, one_thread, false);
         std::optional<AffineHead> ah = closed_form(local);
         if (ah) used_closed_form_ = true;
-        scan_length(len, first, len, local, ah, scan);
+        std::optional<AffineScores> as;
+        if (ah && local.affine && few_symbols()) as = affine_scores(local, *ah);
+        scan_length(len, first, len, local, ah, as ? &*as : nullptr, scan);
     }
 
   private:
@@ -644,6 +750,7 @@ class HeadScanner {
     bool unique_, one_length_ = false, descending_ = false, affine_at_n_ = false;
     std::optional<Tables> fixed_;
     std::optional<AffineHead> fixed_affine_;
+    std::optional<AffineScores> fixed_scores_; // with affine fixed tables
     std::atomic<bool> used_closed_form_{false};
     DInterval eps_ratio_; // eps/(1-eps), the profile filter's bound
 
@@ -651,9 +758,18 @@ class HeadScanner {
         return opt_.closed_form ? affine_head(t) : std::nullopt;
     }
 
+    // Alphabets whose (|Sigma| + 1)^2 scores may be computed up front,
+    // unpolled (a virtual alphabet of 2^16 symbols computes each symbol's
+    // when its query comes, between budget checks).
+    bool few_symbols() const { return m_.alphabet.size() <= kKeptScoresSymbols; }
+
+    const AffineScores *fixed_scores() const { return fixed_scores_ ? &*fixed_scores_ : nullptr; }
+
     // Queries of one length: (i, a) in order.
+    // `as`: the closed form's scores from affine rows, when kept.
     void scan_length(std::size_t len, std::size_t i_lo, std::size_t i_hi, const Tables &t,
-                     const std::optional<AffineHead> &ah, Scan &scan) const {
+                     const std::optional<AffineHead> &ah, const AffineScores *as,
+                     Scan &scan) const {
         const std::size_t ksym = m_.alphabet.size();
         // the closed form's scores per symbol, each computed when its query
         // comes (between budget checks: a virtual alphabet of 2^16 symbols
@@ -666,7 +782,7 @@ class HeadScanner {
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);
             // (without `keep` each query drops its scores itself, below)
-            if (ah && keep && (i == 0 || scores_at == 0 || t.QP[i] != t.QP[scores_at])) {
+            if (ah && keep && (i == 0 || scores_at == 0 || !same_query_row(t, i, scores_at))) {
                 for (auto &sc : scores)
                     sc.reset();
                 scores_at = i;
@@ -676,7 +792,7 @@ class HeadScanner {
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
                     std::optional<QueryScores> &sc = scores[static_cast<std::size_t>(a)];
-                    if (!sc) sc = query_scores(t, *ah, i, sym);
+                    if (!sc) sc = as ? query_scores(*as, i, sym) : query_scores(t, *ah, i, sym);
                     scan_affine(m_, head_, t, *sc, len, i, sym, unique_, ah->value_class, opt_,
                                 eps_ratio_, scan);
                     if (!keep) sc.reset();
