@@ -550,6 +550,7 @@ struct Scan {
     std::optional<Candidate> best, tie;
     Bracket profile{0, 0};
     std::optional<WordPlan> profile_word;
+    detail::AffineQuery query; // the closed form's current query (storage reused)
 };
 
 void merge(Scan &into, Scan &part) {
@@ -603,17 +604,19 @@ AffineScores affine_scores(const Tables &t, const AffineHead &ah) {
     return out;
 }
 
-QueryScores query_scores(const AffineScores &as, std::size_t i, int a) {
-    QueryScores s = as.at0[a < 0 ? as.at0.size() - 1 : static_cast<std::size_t>(a)];
+// Into s, reusing its storage (a scan's queries, one after another).
+void query_scores(const AffineScores &as, std::size_t i, int a, QueryScores &s) {
+    const QueryScores &at0 = as.at0[a < 0 ? as.at0.size() - 1 : static_cast<std::size_t>(a)];
     const Rational iq(static_cast<long>(i));
-    auto move = [&](Rational &x, const Rational &step) {
+    auto move = [&](Rational &x, const Rational &x0, const Rational &step) {
+        x = x0;
         if (step != 0) x += iq * step;
     };
+    s.A.resize(at0.A.size());
     for (std::size_t x = 0; x < s.A.size(); ++x)
-        move(s.A[x], as.step.A[x]);
-    move(s.b0, as.step.b0);
-    move(s.c, as.step.c);
-    return s;
+        move(s.A[x], at0.A[x], as.step.A[x]);
+    move(s.b0, at0.b0, as.step.b0);
+    move(s.c, at0.c, as.step.c);
 }
 
 // Whether queries at i and j have the same positional query row.
@@ -630,8 +633,8 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
                  const std::vector<int> &value_class, const SymbolicOptions &opt,
                  const DInterval &eps_ratio, Scan &scan) {
     const Limits &limits = opt.limits;
-    detail::AffineQuery aq =
-        detail::affine_query(qs.A, qs.b0, qs.c, head.mask, len, i, a, m.has_bos());
+    detail::AffineQuery &aq = scan.query;
+    detail::affine_query(aq, qs.A, qs.b0, qs.c, head.mask, len, i, a, m.has_bos());
     if (aq.runs.empty()) return;
     auto plan = [&](const detail::AffinePair &p) {
         return WordPlan{len,
@@ -777,25 +780,30 @@ class HeadScanner {
         // query row stays the same, for alphabets small enough to keep
         // |Sigma|^2 of them
         const bool keep = ksym <= kKeptScoresSymbols;
-        std::vector<std::optional<QueryScores>> scores(ah ? ksym : 0);
+        // (without `keep` one slot, refilled by every query)
+        std::vector<QueryScores> scores(ah ? (keep ? ksym : 1) : 0);
+        std::vector<char> have(scores.size(), 0); // scores[a] is for this row
         std::size_t scores_at = 0;
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);
-            // (without `keep` each query drops its scores itself, below)
             if (ah && keep && (i == 0 || scores_at == 0 || !same_query_row(t, i, scores_at))) {
-                for (auto &sc : scores)
-                    sc.reset();
+                std::fill(have.begin(), have.end(), 0);
                 scores_at = i;
             }
             for (int a = 0; a < symbols; ++a) {
                 check_budget(opt_.limits);
                 int sym = i == 0 ? -1 : a;
                 if (ah) {
-                    std::optional<QueryScores> &sc = scores[static_cast<std::size_t>(a)];
-                    if (!sc) sc = as ? query_scores(*as, i, sym) : query_scores(t, *ah, i, sym);
-                    scan_affine(m_, head_, t, *sc, len, i, sym, unique_, ah->value_class, opt_,
-                                eps_ratio_, scan);
-                    if (!keep) sc.reset();
+                    const std::size_t x = keep ? static_cast<std::size_t>(a) : 0;
+                    if (!have[x]) {
+                        if (as)
+                            query_scores(*as, i, sym, scores[x]);
+                        else
+                            scores[x] = query_scores(t, *ah, i, sym);
+                    }
+                    have[x] = keep;
+                    scan_affine(m_, head_, t, scores[x], len, i, sym, unique_, ah->value_class,
+                                opt_, eps_ratio_, scan);
                     continue;
                 }
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());

@@ -60,8 +60,29 @@ AffinePair pick(const AffineRun &u, long ulo, const AffineRun &v, long k, Ration
 AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, const Rational &c,
                          Mask mask, std::size_t len, std::size_t i, int a, bool bos) {
     AffineQuery q;
+    affine_query(q, A, b0, c, mask, len, i, a, bos);
+    return q;
+}
+
+void affine_query(AffineQuery &q, const std::vector<Rational> &A, const Rational &b0,
+                  const Rational &c, Mask mask, std::size_t len, std::size_t i, int a, bool bos) {
     q.c = c;
-    q.runs.reserve(2 * A.size() + 2);
+    q.least_symbol = 0;
+    q.L_run = 0;
+    q.L_position = 0;
+    q.L = 0;
+    // runs assigned in place over the previous query's (their rationals'
+    // storage reused), the extra ones dropped at the end
+    std::size_t used = 0;
+    auto add_run = [&](int symbol, long lo, long hi, const Rational &offer_constant) {
+        if (used == q.runs.size()) q.runs.emplace_back();
+        AffineRun &r = q.runs[used++];
+        r.symbol = symbol;
+        r.lo = lo;
+        r.hi = hi;
+        r.alpha = offer_constant;
+        if (b0 != 0) r.alpha += b0;
+    };
     const std::size_t k = A.size() - (bos ? 1 : 0); // alphabet size
     for (std::size_t s = 1; s < k; ++s)
         if (A[s] < A[static_cast<std::size_t>(q.least_symbol)])
@@ -73,13 +94,8 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
     // BOS is position 0: seen from i >= 1 by masks looking back, from the
     // BOS query itself by masks including the query.
     bool sees_bos = bos && (i == 0 ? self : before);
-    // the offer constants A(sigma) + b0 (BOS last), each computed once: a
-    // fixed position's run has alpha = its offer - c p = A(sigma) + b0 too
-    std::vector<std::optional<Rational>> offer(A.size());
-    auto alpha = [&](std::size_t s) -> const Rational & {
-        if (!offer[s]) offer[s] = b0 == 0 ? A[s] : Rational(A[s] + b0);
-        return *offer[s];
-    };
+    // a run's alpha is its symbol's offer constant A(sigma) + b0 (BOS
+    // last): a fixed position's run has alpha = its offer - c p too
     // L, the largest least offer alpha + c p of a position: compared in
     // enclosures, exactly where they overlap, and computed once at the end
     const DInterval cd = enclose(c);
@@ -105,14 +121,14 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
         have_L = true;
     };
     auto fixed = [&](long p, int symbol) {
-        q.runs.push_back({symbol, p, p, alpha(symbol < 0 ? k : static_cast<std::size_t>(symbol))});
-        note_least(q.runs.size() - 1, p);
+        add_run(symbol, p, p, A[symbol < 0 ? k : static_cast<std::size_t>(symbol)]);
+        note_least(used - 1, p);
     };
     auto free_run = [&](long lo, long hi) {
         if (lo > hi) return;
-        const std::size_t first_run = q.runs.size();
+        const std::size_t first_run = used;
         for (std::size_t s = 0; s < k; ++s)
-            q.runs.push_back({static_cast<int>(s), lo, hi, alpha(s)});
+            add_run(static_cast<int>(s), lo, hi, A[s]);
         // the least offer of these positions: the least symbol at the end
         // where c j is least
         note_least(first_run + static_cast<std::size_t>(q.least_symbol), c >= 0 ? hi : lo);
@@ -123,8 +139,8 @@ AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, con
         if (self) fixed(li, a);
     }
     if (after) free_run(li + 1, ln);
+    q.runs.resize(used);
     if (have_L) q.L = offer_exact(q.L_run, q.L_position);
-    return q;
 }
 
 std::optional<AffinePair> affine_min_gap(const AffineQuery &q, const Limits &limits) {

@@ -38,6 +38,10 @@ struct AffineQuery {
 // holds A(sigma) for the alphabet and, last, for BOS when bos.
 AffineQuery affine_query(const std::vector<Rational> &A, const Rational &b0, const Rational &c,
                          Mask mask, std::size_t len, std::size_t i, int a, bool bos);
+// The same into q, reusing the storage of q's previous runs (a scan's
+// queries, one after another).
+void affine_query(AffineQuery &q, const std::vector<Rational> &A, const Rational &b0,
+                  const Rational &c, Mask mask, std::size_t len, std::size_t i, int a, bool bos);
 
 struct Pick {
     std::size_t position;
