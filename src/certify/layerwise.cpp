@@ -62,12 +62,14 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features) {
 
 namespace {
 
-// Layer 1's value set is the embeddings: the word attaining the value-set
-// model's profile bound, read back in m's alphabet (a symbol with that
-// embedding), is a word of m attaining head h's profile bound.
-void keep_layer_one_witness(const Model &m, const ProfileReport &profile,
-                            const std::vector<const Vector *> &symbol_values, std::size_t h,
-                            LayerwiseLayer &info) {
+// At the first layer with heads the value set is each symbol's input there
+// (its embedding through the feed-forward sublayers before, `inputs`): the
+// word attaining the value-set model's profile bound, read back in m's
+// alphabet (a symbol with that input), is a word of m attaining head h's
+// profile bound.
+void keep_first_layer_witness(const std::vector<Vector> &inputs, const ProfileReport &profile,
+                              const std::vector<const Vector *> &symbol_values, std::size_t l,
+                              std::size_t h, LayerwiseLayer &info) {
     const HeadProfile *top = profile.attaining();
     if (!top || profile.bound.lo <= 0 ||
         (info.profile_witness && info.profile_witness_lo >= profile.bound.lo))
@@ -75,12 +77,11 @@ void keep_layer_one_witness(const Model &m, const ProfileReport &profile,
     Witness w = *top->witness;
     for (int &symbol : w.word) {
         const Vector &d = *symbol_values.at(static_cast<std::size_t>(symbol));
-        auto same = std::find_if(m.alphabet.begin(), m.alphabet.end(),
-                                 [&](const std::string &s) { return m.embedding.at(s) == d; });
-        if (same == m.alphabet.end()) return;
-        symbol = static_cast<int>(same - m.alphabet.begin());
+        auto same = std::find(inputs.begin(), inputs.end(), d);
+        if (same == inputs.end()) return;
+        symbol = static_cast<int>(same - inputs.begin());
     }
-    w.layer = 1;
+    w.layer = l + 1;
     w.head = h + 1;
     info.profile_witness = std::move(w);
     info.profile_witness_lo = profile.bound.lo;
@@ -96,7 +97,7 @@ void keep_layer_one_witness(const Model &m, const ProfileReport &profile,
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
                           const Rational &eps, const Limits &limits, bool with_profile,
-                          LayerwiseLayer &info) {
+                          const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info) {
     std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
     for (const auto &d : S)
         reps.emplace(
@@ -135,8 +136,8 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
         SymbolicReport sr = analyse_symbolic(v, n, so);
         if (with_profile) {
             info.has_profile = true;
-            if (l == 0 && head.kind != AttnKind::Average && B.size() <= 1)
-                keep_layer_one_witness(m, sr.profile, symbol_values, h, info);
+            if (symbol_inputs && head.kind != AttnKind::Average && B.size() <= 1)
+                keep_first_layer_witness(*symbol_inputs, sr.profile, symbol_values, l, h, info);
             info.profile.lo = std::max(info.profile.lo, sr.profile.bound.lo);
             info.profile.hi = std::max(info.profile.hi, sr.profile.bound.hi);
         }
@@ -327,6 +328,9 @@ struct State {
     std::vector<Vector> S, B;
     std::set<std::size_t> tainted;
     CountCoords counts;
+    // each symbol's input to this layer, while no layer before had heads
+    // (alphabet order; their set is S)
+    std::optional<std::vector<Vector>> symbol_inputs;
 };
 
 // What one layer's heads may add: per head, the hard outputs at real
@@ -368,7 +372,8 @@ void gap_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_t n,
         g = layerwise_detail::counting_head_gap(head, l, h, st.S, st.B, st.counts, n, m.has_bos(),
                                                 limits);
     } else {
-        g = symbolic_head_gap(m, head, l, h, st.S, st.B, n, eps, limits, with_profile, info);
+        g = symbolic_head_gap(m, head, l, h, st.S, st.B, n, eps, limits, with_profile,
+                              st.symbol_inputs ? &*st.symbol_inputs : nullptr, info);
     }
     GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
     if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up)) info.beta = b;
@@ -435,6 +440,14 @@ LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, c
     std::set<std::size_t> perturbed_B = perturbation(out.span_B, eps, st.tainted, radius_B);
     std::set<std::size_t> next_tainted;
     if (!layer.ffn) next_tainted = perturbed;
+    if (st.symbol_inputs && layer.heads.empty()) {
+        // the same step per symbol: the feed-forward sublayer alone
+        std::set<std::size_t> unused;
+        for (Vector &d : *st.symbol_inputs)
+            d = LayerStep{layer, l, perturbed, radius, limits.max_values, unused}({d}, {}).at(0);
+    } else {
+        st.symbol_inputs.reset();
+    }
     st.S = LayerStep{layer, l, perturbed, radius, limits.max_values, next_tainted}(st.S, out.S);
     st.B = LayerStep{layer, l, perturbed_B, radius_B, limits.max_values, next_tainted}(st.B, out.B);
     st.tainted = next_tainted;
@@ -456,6 +469,7 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
         State st; // S_0, B_0: the embeddings (feature parts are added per position)
         for (const auto &sym : m.alphabet)
             st.S.push_back(m.embedding.at(sym));
+        st.symbol_inputs = st.S;
         if (m.has_bos()) st.B.push_back(m.embedding.at(*m.bos));
         for (std::size_t l = 0; l < m.layers.size(); ++l) {
             check_budget(limits);

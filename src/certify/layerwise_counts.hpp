@@ -87,11 +87,13 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features);
 // the head's least gap over the value set S (every position picks any
 // element) and BOS's set B, by the symbolic method; fails on a possible tie
 // between positions with different values. With profiles, widens
-// info.profile by the head's.
+// info.profile by the head's, and with `symbol_inputs` (each symbol's input
+// to layer l, no layer before having heads) keeps in info the word
+// attaining the profile's lower end.
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
                           const Rational &eps, const Limits &limits, bool with_profile,
-                          LayerwiseLayer &info);
+                          const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info);
 // the half-activations: every start vector plus one output of each head in
 // turn, distinct; fails beyond `cap` of them (--max-values) at layer l.
 std::vector<Vector> add_outputs(std::vector<Vector> start,

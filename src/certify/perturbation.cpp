@@ -317,7 +317,7 @@ HeadPlan plan_head(const Model &m, std::size_t l, std::size_t h, std::size_t n,
     HeadPlan hp;
     LayerwiseLayer unused;
     hp.gap = layerwise_detail::symbolic_head_gap(m, head, l, h, S, B, n, Rational(1, 2), limits,
-                                                 false, unused);
+                                                 false, nullptr, unused);
     hp.mask = head.mask;
     hp.abs_q = abs_of(head.query);
     hp.abs_k = abs_of(head.key);

@@ -5,6 +5,7 @@
 // whose soft weights the whole model shares (its symbolic bracket's lower
 // end over words up to n, or up to 1024 past --max-queries), and the whole model
 // on short and pumped words (src/certify/tight_lower.cpp).
+#include "../eval/first_layer_query.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
@@ -41,11 +42,12 @@ const char *upper_text(LayersMethod used) {
 // (proofs/layerwise.md, "The sharper per-layer need").
 Rational certified_upper(const Model &m, const CertifyOptions &o, const Rational &rel,
                          LayersMethod &used, std::optional<Real> &least_gap,
-                         std::optional<LayerwiseLayer> &layer_one) {
+                         std::optional<LayerwiseLayer> &first_layer) {
     LayersChoice choice =
         choose_layers_method(m, o.n, o.eps, o.limits, LayersQuestion::TightBracket);
     const LayerwiseResult &lw = choice.layerwise;
-    if (lw.applies && !lw.layers.empty()) layer_one = lw.layers.front();
+    if (const std::size_t l = detail::first_heads_layer(m); lw.applies && l < lw.layers.size())
+        first_layer = lw.layers[l];
     if (choice.method == LayersMethod::ExactRounding) {
         least_gap = least_layer_gap(lw, o.precision.start);
         LayerwiseVerdict v = layerwise_verdict(lw, BetaSpec::constant(lw.profile_up), o.n,
@@ -88,9 +90,12 @@ std::string why_not_converged(LayersMethod used, const std::string &lower_search
     return "not converged, either end may be loose: " + upper + "; " + lower;
 }
 
-// The upper end's layerwise analysis found layer 1's profile bound over
-// words up to n, with a word attaining it: refuting its lower end there
-// spares analysing layer 1 again (minutes at 10^4 where features read n).
+// The upper end's layerwise analysis found the profile bound of the first
+// layer with heads (layer 1, or a later one after feed-forward sublayers
+// alone) over words up to n, with a word attaining it: refuting its lower
+// end there spares analysing the layer again (minutes at 10^4 where
+// features read n), and past layer 1 it is the only lower end that does
+// not evaluate the whole model on long words.
 bool lower_end_from_upper(const Model &m, const CertifyOptions &o, const LayerwiseLayer &one,
                           TightResult &t, std::vector<std::string> &searched) {
     if (!one.profile_witness || one.profile_witness_lo <= t.beta_lo ||
@@ -100,11 +105,13 @@ bool lower_end_from_upper(const Model &m, const CertifyOptions &o, const Layerwi
     if (judge_first_layer_witness(m, *one.profile_witness,
                                   BetaSpec::constant(one.profile_witness_lo), o, v) != Tri::False)
         return false;
-    searched.push_back("layer 1 alone on words up to " + std::to_string(o.n));
+    const std::string layer = "layer " + std::to_string(one.profile_witness->layer);
+    searched.push_back(layer + " alone on words up to " + std::to_string(o.n));
     t.beta_lo = one.profile_witness_lo;
     t.lo_witness = v;
-    t.note += "; beta_lo refuted at layer 1, whose profile bound up to n = " + std::to_string(o.n) +
-              " is in [" + decimal_significant(one.profile_witness_lo, 9, false) + ", " +
+    t.note += "; beta_lo refuted at " + layer +
+              ", whose profile bound up to n = " + std::to_string(o.n) + " is in [" +
+              decimal_significant(one.profile_witness_lo, 9, false) + ", " +
               decimal_significant(one.profile.hi, 9, true) +
               "] (from the upper end's layerwise analysis, proofs/tight-bracket.md)";
     return true;
@@ -116,6 +123,7 @@ bool lower_end_from_upper(const Model &m, const CertifyOptions &o, const Layerwi
 // and says what was searched in `searched`.
 void lower_end_of_layer_one(const Model &m, const CertifyOptions &o, const Rational &rel,
                             TightResult &t, std::vector<std::string> &searched) {
+    if (m.layers.empty() || m.layers[0].heads.empty()) return; // nothing to refute there
     Model first = m;
     first.layers.resize(1);
     std::string why_not;
@@ -174,15 +182,15 @@ TightResult tight_by_layers(const Model &m, const CertifyOptions &o, const Ratio
     t.kind = BracketKind::Bracket;
     t.gaps.method = GapMethod::Layerwise;
     LayersMethod used = LayersMethod::Neither;
-    std::optional<LayerwiseLayer> layer_one;
-    t.beta_hi = certified_upper(m, o, rel, used, t.gaps.min_gap, layer_one);
+    std::optional<LayerwiseLayer> first_layer;
+    t.beta_hi = certified_upper(m, o, rel, used, t.gaps.min_gap, first_layer);
     t.beta_lo = 0;
     t.note = std::string("beta_hi certified by ") + upper_text(used) + ", no enumeration";
     std::vector<std::string> searched;
     // layer 1 analysed again only where the upper end's word leaves the
     // bracket open (an average head's bound is not kept, for one)
     if (o.criterion == Criterion::Tv &&
-        !(layer_one && lower_end_from_upper(m, o, *layer_one, t, searched) &&
+        !(first_layer && lower_end_from_upper(m, o, *first_layer, t, searched) &&
           t.beta_hi - t.beta_lo <= rel * t.beta_hi))
         lower_end_of_layer_one(m, o, rel, t, searched);
     // words cost seconds at n >= 256: only when layer 1 left the bracket open

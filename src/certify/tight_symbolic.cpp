@@ -22,7 +22,11 @@ namespace tempcert {
 // certify_word raises it.
 Tri judge_first_layer_witness(const Model &m, const Witness &w, const BetaSpec &beta,
                               const CertifyOptions &o, Violation &v) {
-    const Head &head = m.layers[0].heads[w.head - 1]; // heads of layer 1 (symbolic_applies)
+    const std::size_t l = detail::first_heads_layer(m);
+    if (w.layer != l + 1)
+        throw std::logic_error("judge_first_layer_witness: the witness is not of the first layer "
+                               "with heads");
+    const Head &head = m.layers[l].heads.at(w.head - 1);
     for (Prec prec = o.precision.start;; prec *= 2) {
         if (prec > o.precision.cap) prec = o.precision.cap;
         Tri t = Tri::Unknown;
@@ -31,8 +35,8 @@ Tri judge_first_layer_witness(const Model &m, const Witness &w, const BetaSpec &
                 detail::first_layer_query(m, w.word, w.head - 1, w.query, prec);
             QueryTrace soft =
                 detail::soft_query(head, q.hard, q.x[q.query_index], q.keys, q.values, m.has_bos(),
-                                   m.width, beta.at(0, w.word.size(), prec), prec);
-            t = judge_query(soft, 1, w.head, o.eps, prec, w.word, v);
+                                   m.width, beta.at(l, w.word.size(), prec), prec);
+            t = judge_query(soft, l + 1, w.head, o.eps, prec, w.word, v);
         } catch (const Undecided &e) {
             v = Violation{w.word, "precision", 0, 0, 0, Real(0L), Real(0L), e.what()};
         }

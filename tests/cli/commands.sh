@@ -269,13 +269,15 @@ fi
 # need over its value set: prev-a-earlier-b converges at n = 1000 (Lemma GT
 # alone gave 11.50)
 expect 0 'tight beta in \[4\.6051701[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- tight "$cases/models/prev-a-earlier-b.json" --n 1000 --eps 1/100
-# a S b: layer 1 alone refutes nothing; the whole model on short words
-# does, within rel of the upper end (the construction's constant beta)
+# a S b: layer 1 has no heads; layer 2's profile witness from the upper
+# end's analysis refutes within rel of the upper end (the construction's
+# constant beta)
 expect 0 'tight beta in \[4\.605170[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- tight "$work/asb.json" --n 1000 --eps 1/100
-expect 0 'beta_lo 4\.605170[0-9]*: refuted by a+ \(TV at layer 2 head 1' -- tight "$work/asb.json" --n 1000 --eps 1/100
+expect 0 'beta_lo 4\.605170[0-9]*: refuted by [ab]+ \(TV at layer 2 head 1' -- tight "$work/asb.json" --n 1000 --eps 1/100
+expect 0 'beta_lo refuted at layer 2, whose profile bound up to n = 1000' -- tight "$work/asb.json" --n 1000 --eps 1/100
 # a bracket that did not converge says which end may be loose, and why
 expect 3 'not converged, either end may be loose: the upper end is each layer.s need over its value set' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
-expect 3 'the lower end is the best refuting word among layer 1 alone on words up to 1000, the whole model on every word up to 11 and their runs pumped to length 1000' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
+expect 3 'the lower end is the best refuting word among layer 2 alone on words up to 1000, the whole model on every word up to 11 and their runs pumped to length 1000' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
 expect 3 'not converged, either end may be loose: the upper end is the perturbation argument' -- tight "$two" --n 1000 --eps 1/100
 
 # tempcert-check takes every resource limit tempcert's commands take, from
@@ -332,8 +334,8 @@ pab="$cases/models/prev-a-earlier-b.json"
 expect 0 'n = 8: layers need beta >= 4\.6051730' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
 expect 0 'theorem ltl-unbounded-pe: confirmed' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100
 # two-sided at every n: the bracket tight finds (beyond enumeration, its
-# lower end refuted by the whole model's words) around the constant need
-expect 0 'n = 1000: layers need beta >= 4\.60517443934 \(Lemma GT alone: 11\.5018746288\); tight in \[4\.605170[0-9]*, 4\.60517443934\], refuted below by a+$' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..4,1000 --eps 1/100
+# lower end refuted by layer 2's profile witness) around the constant need
+expect 0 'n = 1000: layers need beta >= 4\.60517443934 \(Lemma GT alone: 11\.5018746288\); tight in \[4\.605170[0-9]*, 4\.60517443934\], refuted below by [ab.]+( \(length 218\))?$' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..4,1000 --eps 1/100
 expect 1 'counterexample: beta = 3\.07 fails: n = 2, word aa' -- theorem ltl-unbounded-pe "a S b" --alphabet a,b --range 2..8 --eps 1/100 --beta 3.07
 expect 0 'n = 4: beta\(n\) = 22\.774928.*tight in \[18\.4198' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..6 --eps 1/100
 expect 0 'beta ~ n\^(0\.9[5-9]|1\.0)' -- theorem ltl-temperature-scaling "a S b" --alphabet a,b --range 2..6 --eps 1/100

@@ -104,6 +104,62 @@ TEST_CASE("layer 1's lower end from the upper end's analysis equals layer 1 anal
     CHECK(eab.beta_hi < Rational(1842069, 10000));
 }
 
+TEST_CASE("a first layer with heads after feed-forward layers: its word from the upper end") {
+    // `a S b` with the bounded encoding: layer 1 is a feed-forward sublayer
+    // alone, layer 2 the one head, whose need grows like n. Its profile
+    // witness over the value set is read back as a word of the model (each
+    // value is a symbol's input to layer 2) and refutes the whole model.
+    Model m =
+        compile_formula(Formula::parse("a S b", {"a", "b"}), PositionEncoding::Bounded, false);
+    REQUIRE(m.layers.size() == 2);
+    REQUIRE(m.layers[0].heads.empty());
+    const std::size_t n = reduced() ? 30 : 80;
+    TightResult t = checked_bracket(m, options(n));
+    CHECK(t.lo_witness->layer == 2);
+    CHECK(t.note.find("refuted at layer 2, whose profile bound") != std::string::npos);
+    CHECK(t.beta_hi - t.beta_lo <= t.beta_hi / 100000);
+    // about n ln 100 (gaps 1/n): 138.15 at 30, 368.41 at 80
+    CHECK(t.beta_lo > Rational(459, 100) * Rational(static_cast<long>(n)));
+    CHECK(t.beta_hi < Rational(461, 100) * Rational(static_cast<long>(n)));
+    // within enumeration the bracket meets the exhaustive one
+    const std::size_t small = reduced() ? 6 : 9;
+    TightResult e = tight_exhaustive(m, options(small), Rational(1, 100000));
+    TightResult l = checked_bracket(m, options(small));
+    CHECK(l.beta_lo <= e.beta_hi);
+    CHECK(e.beta_lo <= l.beta_hi);
+}
+
+TEST_CASE("the first layer's word is read back through the feed-forward layers before it") {
+    // last-cd-is-d behind a feed-forward layer that swaps the coordinates
+    // of a and c, with a's and c's embeddings swapped: the same function of
+    // the word, its head now in layer 2. Its witness must be read back by
+    // each symbol's input to layer 2: read back by the embeddings, a and c
+    // would be exchanged, and that word does not refute.
+    Model original = load_case("last-cd-is-d");
+    Model m = original;
+    std::swap(m.embedding.at("a"), m.embedding.at("c"));
+    Ffn swap;
+    swap.w1 = Matrix(2, Vector(m.width, Rational(0)));
+    swap.w1[0][0] = swap.w1[1][2] = 1; // ReLU of the two coordinates (0 or 1)
+    swap.b1 = Vector(2, Rational(0));
+    swap.w2 = Matrix(m.width, Vector(2, Rational(0)));
+    swap.w2[0][0] = swap.w2[2][1] = -1; // x0 - x0 + x2, x2 - x2 + x0
+    swap.w2[0][1] = swap.w2[2][0] = 1;
+    swap.b2 = Vector(m.width, Rational(0));
+    m.layers.insert(m.layers.begin(), Layer{{}, swap});
+    const std::size_t n = reduced() ? 12 : 40;
+    TightResult t = checked_bracket(m, options(n));
+    TightResult alone = tight_symbolic(original, options(n), Rational(1, 100000));
+    CHECK(t.lo_witness->layer == 2);
+    CHECK(t.note.find("refuted at layer 2, whose profile bound") != std::string::npos);
+    Word exchanged = t.lo_witness->word;
+    for (int &x : exchanged)
+        x = x == 0 ? 2 : x == 2 ? 0 : x;
+    CHECK_FALSE(refutes_plainly(m, exchanged, t.beta_lo, options(n)));
+    CHECK(t.beta_lo <= alone.beta_hi);
+    CHECK(alone.beta_lo <= t.beta_hi);
+}
+
 TEST_CASE("lower ends within enumeration meet the exhaustive bracket") {
     const std::size_t n = reduced() ? 5 : 8; // every word is in the seed
     for (const char *name : {"has-ab-two-layer", "has-abb-three-layer", "prev-a-earlier-b"}) {

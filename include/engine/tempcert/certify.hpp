@@ -143,10 +143,12 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
 // symbolic profile bound (every word up to o.n), beta_lo refuted by the word
 // attaining it. Undecided for unique-hard ties between different values.
 TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel);
-// The tv criterion at the one layer-1 query `w` names (w.head is 1-based),
+// The tv criterion at the one query `w` names of a head of the first layer
+// with heads (w.layer must be that layer; w.layer and w.head are 1-based),
 // the hard model exactly and the soft one in intervals, precision raised as
-// certify_word raises it: O(n) memory where a trace holds O(n^2). False
-// (with `v`) when the query fails at beta.
+// certify_word raises it: O(n) memory where a trace holds O(n^2). The
+// layers before have no heads, so that query's soft weights are the whole
+// soft model's. False (with `v`) when the query fails at beta.
 Tri judge_first_layer_witness(const Model &m, const Witness &w, const BetaSpec &beta,
                               const CertifyOptions &o, Violation &v);
 // Beyond enumeration, multi-layer models (src/certify/tight_layers.cpp):

@@ -26,10 +26,11 @@ struct LayerwiseLayer {
     // beta. {0, 0}: not computed, or no query needs beta > 0.
     Bracket profile{0, 0};
     bool has_profile = false;
-    // Layer 1 with profiles: a word of the model attaining the profile bound
-    // of a head that is not an average head (whose value-set analysis runs
-    // as leftmost) and its lower end, so that a tight bracket refutes it
-    // without analysing layer 1 again (src/certify/tight_layers.cpp).
+    // The first layer with heads, with profiles: a word of the model
+    // attaining the profile bound of a head that is not an average head
+    // (whose value-set analysis runs as leftmost) and its lower end, so that
+    // a tight bracket refutes it without analysing the layer again
+    // (src/certify/tight_layers.cpp).
     std::optional<Witness> profile_witness;
     Rational profile_witness_lo;
     // What beta this layer needs: the sharper of Lemma GT's bound and, where
