@@ -108,8 +108,29 @@ void BM_layerwise(benchmark::State &state) {
     }
 }
 
+// The layerwise need with profiles of every-a-after-b-bounded (features j/n:
+// every length has its own position tables, its layer-1 and layer-4 heads
+// scan every query of every length), one thread. Arg: n.
+void BM_layerwise_bounded(benchmark::State &state) {
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/every-a-after-b-bounded.json", Limits{});
+    Limits lim;
+    lim.run = run_with_threads(1);
+    for (auto _ : state) {
+        LayerwiseResult r = certify_layerwise(m, static_cast<std::size_t>(state.range(0)),
+                                              Rational(1, 100), lim, true);
+        if (!r.applies) state.SkipWithError("layerwise does not apply");
+    }
+}
+
 } // namespace
 
+BENCHMARK(BM_layerwise_bounded)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_symbolic_gap)
     ->Args({4096, 1, 0})
     ->Args({4096, 2, 0})
