@@ -5,6 +5,7 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tempcert {
@@ -13,7 +14,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// An empty profile: irrational scores. Layerwise (beyond enumeration): no
+// An empty profile: irrational scores, or no heads. Layerwise (beyond enumeration): no
 // profile and no model gap, shown as null in --json and left out of the text.
 bool profiled(const TightResult &t) {
     return !t.profile.heads.empty();
@@ -75,6 +76,9 @@ std::string to_text(const TightOutcome &o) {
             out << "  profile bound (hard scores, proofs/profile-bound.md): ["
                 << decimal_significant(t.profile.bound.lo, 15, false) << ", "
                 << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
+        else if (std::none_of(m.layers.begin(), m.layers.end(),
+                              [](const Layer &l) { return !l.heads.empty(); }))
+            out << "  profile bound: none (the model has no heads: every beta works)\n";
         else
             out << "  profile bound: not computed (irrational scores)\n";
         out << "  Lemma GT beta_gap: " << beta_shown_up(t.beta_gap) << " (minimum gap "

@@ -275,6 +275,10 @@ expect 0 'tight beta in \[4\.6051701[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- t
 expect 0 'tight beta in \[4\.605170[0-9]*, 4\.6051744[0-9]*\] \(bracket\)' -- tight "$work/asb.json" --n 1000 --eps 1/100
 expect 0 'beta_lo 4\.605170[0-9]*: refuted by [ab]+ \(TV at layer 2 head 1' -- tight "$work/asb.json" --n 1000 --eps 1/100
 expect 0 'beta_lo refuted at layer 2, whose profile bound up to n = 1000' -- tight "$work/asb.json" --n 1000 --eps 1/100
+# a model without heads: every beta works, and the text says so (it said
+# "irrational scores")
+printf '%s' '{"format": "tempcert-model/1", "name": "no-heads", "alphabet": ["a"], "bos": null, "width": 1, "embedding": {"a": [1]}, "positions": [], "layers": [], "output": {"position": "last", "weights": [1], "bias": "-1/2"}}' >"$work/noheads.json"
+expect 0 'profile bound: none \(the model has no heads: every beta works\)' -- tight "$work/noheads.json" --n 100 --eps 1/100
 # a bracket that did not converge says which end may be loose, and why
 expect 3 'not converged, either end may be loose: the upper end is each layer.s need over its value set' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
 expect 3 'the lower end is the best refuting word among layer 2 alone on words up to 1000, the whole model on every word up to 11 and their runs pumped to length 1000' -- tight "$work/asb.json" --n 1000 --eps 1/100 --rel 1e-9
