@@ -761,9 +761,10 @@ class HeadScanner {
         return opt_.closed_form ? affine_head(t) : std::nullopt;
     }
 
-    // Alphabets whose (|Sigma| + 1)^2 scores may be computed up front,
-    // unpolled (a virtual alphabet of 2^16 symbols computes each symbol's
-    // when its query comes, between budget checks).
+    // Alphabets small enough to keep |Sigma|^2 scores while a query row
+    // repeats, and to compute (|Sigma| + 1)^2 of them up front, unpolled,
+    // from affine rows (a virtual alphabet of 2^16 symbols computes each
+    // symbol's when its query comes, between budget checks).
     bool few_symbols() const { return m_.alphabet.size() <= kKeptScoresSymbols; }
 
     const AffineScores *fixed_scores() const { return fixed_scores_ ? &*fixed_scores_ : nullptr; }
@@ -779,7 +780,7 @@ class HeadScanner {
         // costs 2^16 dot products per symbol) and kept while the positional
         // query row stays the same, for alphabets small enough to keep
         // |Sigma|^2 of them
-        const bool keep = ksym <= kKeptScoresSymbols;
+        const bool keep = few_symbols();
         // (without `keep` one slot, refilled by every query)
         std::vector<QueryScores> scores(ah ? (keep ? ksym : 1) : 0);
         std::vector<char> have(scores.size(), 0); // scores[a] is for this row
