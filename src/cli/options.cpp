@@ -116,6 +116,30 @@ std::string abbreviate_long_words(const std::string &text) {
     return out;
 }
 
+// Boost.Program_options (1.74) builds an error message by replacing each
+// "%option%", "%value%", ... in it with the offending text until none is
+// left, so an argument that itself contains such a token makes that loop
+// endless. Any "%name%" in an argument is refused before parsing.
+namespace {
+void refuse_placeholder_tokens(const std::vector<std::string> &args, const std::string &shown) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        for (std::size_t open = arg.find('%'); open != std::string::npos;
+             open = arg.find('%', open + 1)) {
+            std::size_t close = open + 1;
+            while (close < arg.size() &&
+                   (std::isalpha(static_cast<unsigned char>(arg[close])) || arg[close] == '_'))
+                ++close;
+            if (close == open + 1 || close == arg.size() || arg[close] != '%') continue;
+            throw InputError("", shown,
+                             "argument " + std::to_string(i + 1) + " ('" + abbreviated(arg) +
+                                 "') contains '" + arg.substr(open, close + 1 - open) +
+                                 "': text of the form %name% is not accepted in arguments");
+        }
+    }
+}
+} // namespace
+
 bool parse_command(const std::string &name, const std::string &usage, po::options_description &desc,
                    const std::vector<std::string> &args, const char *positional, int max_positional,
                    po::variables_map &vm) {
@@ -129,6 +153,7 @@ bool parse_command(const std::string &name, const std::string &usage, po::option
     }
     // "" is the main job (no command): `tempcert --threads 1`
     const std::string shown = name.empty() ? "tempcert" : "tempcert " + name;
+    refuse_placeholder_tokens(args, shown);
     try {
         po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
         po::notify(vm);
