@@ -2,6 +2,7 @@
 // form: proofs/symbolic-gap.md, "Affine scores"). A second implementation on
 // purpose: it shares no code with src/certify/layerwise.cpp or src/gap/.
 #include "check_layerwise.hpp"
+#include "../distributed/task_pool.hpp"
 #include "check_counts.hpp"
 #include "check_fields.hpp"
 #include "check_profile.hpp"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -227,7 +229,6 @@ struct ProfileRequest {
     std::vector<Rational> beta;
     Rational eps;
     PrecisionPolicy policy;
-    std::map<Rational, ProfileJudge> judges; // by beta: their weights cached
 };
 
 // One query's offers, grouped by positions (the runs of one block share them).
@@ -246,13 +247,13 @@ QueryOffers query_offers(const Offers &o) {
 }
 
 // Rejects unless every configuration of the query keeps TV <= eps at beta.
-void judge_query(ProfileRequest &pr, const Offers &o, const Rational &beta, std::size_t len,
-                 std::size_t i, const std::string &where) {
-    auto it = pr.judges.find(beta);
-    if (it == pr.judges.end())
-        it = pr.judges.emplace(beta, ProfileJudge(beta, pr.eps, pr.policy.start, pr.policy.cap))
-                 .first;
-    ProfileFinding f = it->second.judge(query_offers(o));
+// `judge` holds the judge of the last beta (its weights cached), replaced
+// when beta changes.
+void judge_query(const ProfileRequest &pr, std::optional<ProfileJudge> &judge, const Offers &o,
+                 const Rational &beta, std::size_t len, std::size_t i, const std::string &where) {
+    if (!judge || judge->beta() != beta)
+        judge.emplace(beta, pr.eps, pr.policy.start, pr.policy.cap);
+    ProfileFinding f = judge->judge(query_offers(o));
     if (f.within == Tri::True) return;
     reject(where, std::string("its profile bound does not hold: at beta ") + to_string(beta) +
                       ", the query at position " + std::to_string(i) + " of length " +
@@ -263,13 +264,40 @@ void judge_query(ProfileRequest &pr, const Offers &o, const Rational &beta, std:
                                                     std::to_string(pr.policy.cap) + " bits"));
 }
 
+// The lengths one task of head_facts examines: lo..hi.
+struct LengthBlock {
+    std::size_t lo, hi;
+};
+
+// Lengths 1..n cut into about 64 blocks of equal work: a length costs its
+// queries, len of them, or one where only its last position is examined.
+std::vector<LengthBlock> length_blocks(std::size_t n, bool one_length) {
+    auto cost = [&](std::size_t len) { return one_length ? 1.0 : static_cast<double>(len); };
+    double total = 0;
+    for (std::size_t len = 1; len <= n; ++len)
+        total += cost(len);
+    std::vector<LengthBlock> blocks;
+    double part = 0;
+    for (std::size_t len = 1; len <= n; ++len) {
+        if (blocks.empty() || part >= total / 64) {
+            blocks.push_back({len, len});
+            part = 0;
+        }
+        blocks.back().hi = len;
+        part += cost(len);
+    }
+    return blocks;
+}
+
 // Minimum gap and different-value ties of one head over every sequence of
 // `S` (one element per position) of length up to n; with `profile`, also
 // every query's profile judged at its beta.
-// `bos`: the vector BOS holds (nullptr: no BOS).
+// `bos`: the vector BOS holds (nullptr: no BOS). The queries are split into
+// blocks run on --threads threads; the facts are a minimum and an "or", and
+// a rejection is the first block's in order, so neither depends on them.
 GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> &S,
                     const Vector *bos, std::size_t n, const std::string &where,
-                    const Limits &limits, ProfileRequest *profile = nullptr) {
+                    const Limits &limits, const ProfileRequest *profile = nullptr) {
     const HeadAlphabet h = head_alphabet(head, S, bos);
     const Sight sight{sees_before(head.mask), sees_after(head.mask), includes_self(head.mask)};
     bool uses_n = false;
@@ -283,9 +311,8 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
         throw LimitError(where + ": re-deriving its gap would examine more than " +
                          std::to_string(limits.max_queries) +
                          " query configurations (--max-queries); nothing was verified");
-    GapFacts out;
-    PositionTables t;
-    if (!uses_n) t = position_tables(m, head, n, where);
+    PositionTables shared;
+    if (!uses_n) shared = position_tables(m, head, n, where);
     // a query at the end of length len stands for the same position of every
     // longer input when one_length: the least beta over those lengths
     std::vector<Rational> beta;
@@ -295,21 +322,37 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
             for (std::size_t len = beta.size() - 1; len-- > 1;)
                 beta[len] = std::min(beta[len], beta[len + 1]);
     }
-    auto query = [&](std::size_t len, std::size_t i, std::size_t a) {
-        check_budget(limits);
-        Offers o = offers(h, t, sight, bos != nullptr, len, i, a);
-        if (o.runs.empty()) return;
-        fold_query(h, o, out);
-        if (profile) judge_query(*profile, o, beta[std::min(len, beta.size() - 1)], len, i, where);
-    };
-    for (std::size_t len = 1; len <= n; ++len) {
-        if (uses_n) t = position_tables(m, head, len, where);
-        if (bos && (!one_length || len == 1)) query(len, 0, h.k); // the BOS query
-        for (std::size_t i = one_length ? len : 1; i <= len; ++i)
-            for (std::size_t a = 0; a < h.k; ++a)
-                query(len, i, a);
+    const std::vector<LengthBlock> blocks = length_blocks(n, one_length);
+    std::vector<GapFacts> found(blocks.size());
+    detail::run_tasks(blocks.size(), limits.threads(), [&](std::size_t b) {
+        const LengthBlock &block = blocks[b];
+        std::optional<ProfileJudge> judge;
+        GapFacts &out = found[b];
+        auto query = [&](const PositionTables &t, std::size_t len, std::size_t i, std::size_t a) {
+            check_budget(limits);
+            Offers o = offers(h, t, sight, bos != nullptr, len, i, a);
+            if (o.runs.empty()) return;
+            fold_query(h, o, out);
+            if (profile)
+                judge_query(*profile, judge, o, beta[std::min(len, beta.size() - 1)], len, i,
+                            where);
+        };
+        for (std::size_t len = block.lo; len <= block.hi; ++len) {
+            PositionTables own;
+            if (uses_n) own = position_tables(m, head, len, where);
+            const PositionTables &t = uses_n ? own : shared;
+            if (bos && (!one_length || len == 1)) query(t, len, 0, h.k); // the BOS query
+            for (std::size_t i = one_length ? len : 1; i <= len; ++i)
+                for (std::size_t a = 0; a < h.k; ++a)
+                    query(t, len, i, a);
+        }
+    });
+    GapFacts all;
+    for (const GapFacts &f : found) {
+        if (f.gap && (!all.gap || *f.gap < *all.gap)) all.gap = f.gap;
+        all.tie = all.tie || f.tie;
     }
-    return out;
+    return all;
 }
 
 std::string list_text(const std::set<std::size_t> &s) {

@@ -73,15 +73,26 @@ Interval ProfileJudge::weight(const Rational &gap) {
     auto it = weights_.find(gap);
     if (it != weights_.end()) return it->second;
     Interval w = exp(Interval(-(beta_ * gap), prec_), prec_);
+    if (weights_.size() >= kCached) weights_.clear();
     weights_.emplace(gap, w);
     return w;
+}
+
+// expm1(-beta s), s > 0: the ratio's denominator of run_sum.
+Interval ProfileJudge::step_expm1(const Rational &s) {
+    auto it = steps_.find(s);
+    if (it != steps_.end()) return it->second;
+    Interval d = expm1(Interval(-(beta_ * s), prec_), prec_);
+    if (steps_.size() >= kCached) steps_.clear();
+    steps_.emplace(s, d);
+    return d;
 }
 
 // sum over m = 0..count-1 of e^(-beta (g0 + m step)), step > 0, count >= 1.
 Interval ProfileJudge::run_sum(const Rational &g0, const Rational &step, const Rational &count) {
     if (count == 1) return weight(g0);
     Interval num = expm1(Interval(-(beta_ * step * count), prec_), prec_);
-    Interval den = expm1(Interval(-(beta_ * step), prec_), prec_);
+    Interval den = step_expm1(step);
     return mul(weight(g0), div(num, den, prec_), prec_);
 }
 

@@ -45,10 +45,12 @@ class ProfileJudge {
     // beta, so every larger one is judged too); beta > 0.
     ProfileJudge(const Rational &beta, const Rational &eps, Prec start, Prec cap);
     ProfileFinding judge(const QueryOffers &q);
+    const Rational &beta() const { return beta_; }
 
   private:
     struct AtMax; // one maximum's worst configuration
     Interval weight(const Rational &gap);
+    Interval step_expm1(const Rational &s);
     Interval run_sum(const Rational &g0, const Rational &step, const Rational &count);
     AtMax at_max(const QueryOffers &q, const Rational &t);
     Tri exact_within(const QueryOffers &q, const Rational &t);
@@ -60,7 +62,10 @@ class ProfileJudge {
 
     Rational beta_, eps_, allowance_; // allowance: eps / (1 - eps), one maximal position
     Prec prec_, cap_;
-    std::map<Rational, Interval> weights_; // e^(-beta g) by g
+    // e^(-beta g) by g, and expm1(-beta s) by s; each emptied when it
+    // reaches kCached entries (where features read n, gaps rarely repeat)
+    static constexpr std::size_t kCached = 1 << 14;
+    std::map<Rational, Interval> weights_, steps_;
 };
 
 } // namespace tempcert::check

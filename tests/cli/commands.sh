@@ -217,6 +217,17 @@ expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw5.cert" 
 # n = 1000 is 4.6051701): the checker finds the query itself
 sed 's/"spec": "4.6052"/"spec": "4.6051"/' "$work/lw5.cert" > "$work/lw5-low.cert"
 expect 1 'profile bound does not hold: at beta 46051/10000, the query at position' -- check "$work/lw5-low.cert" --model "$pae"
+# the checker splits a head's lengths over --threads; the first failing
+# query (in length order) is the one reported whatever their number: the
+# bounded model's features read n, so every length is examined; at beta 200
+# lengths 44 to 60 fail (the need at length L is about L ln 100)
+fb="$cases/models/first-is-a-bounded.json"
+expect 0 'certificate of beta_hi written to' -- tight "$fb" --n 60 --eps 0.01 --threads 1 -o "$work/fb.cert"
+sed -E 's/"spec": "[0-9/]+"/"spec": "200"/' "$work/fb.cert" > "$work/fb-low.cert"
+for t in 1 2 3; do
+    expect 1 'at beta 200, the query at position 1 of length 44 has a configuration with maximum score -1/44 whose TV exceeds eps' -- check "$work/fb-low.cert" --model "$fb" --threads $t
+done
+expect 0 's VERIFIED' -- check "$work/fb.cert" --model "$fb" --threads 2
 expect 3 'no certificate written: the layerwise claim is undecided \(layer 1 needs beta >= 4.605173' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6051 -o "$work/lw6.cert"
 [ ! -e "$work/lw6.cert" ] || { echo "FAIL: a certificate at an undecided beta"; fail=1; }
 # beyond enumeration the lower end pumps its words up to --pump-length (or
