@@ -72,24 +72,35 @@ Search search_beta(Rational hi, bool hi_certified,
                  " is certified; no refuting word was found";
         return r;
     }
-    // Bisection. The previous refuting word is tried first: it often refutes
-    // the midpoint too, at the cost of one word instead of all.
+    // Bisection. The refuting word's own threshold first, one word per step
+    // (down to half the tolerance), then one enumeration at the least beta
+    // that word did not refute: certified ends the search; refuted gives a
+    // word refuting a larger beta, whose threshold is sought in turn. Each
+    // enumeration either ends the search or raises the lower end past a
+    // word's threshold (before, every midpoint the word did not refute cost
+    // one).
     while (hi - lo > rel * hi) {
-        Rational mid = midpoint(lo, hi);
-        Violation v;
-        if (r.lo_witness && refutes(r.lo_witness->word, mid, v)) {
-            lo = mid;
-            r.lo_witness = v;
-            continue;
+        Rational wl = lo, wh = hi;
+        while (wh - wl > rel * wh / 2) {
+            Rational mid = midpoint(wl, wh);
+            Violation v;
+            if (refutes(r.lo_witness->word, mid, v)) {
+                wl = mid;
+                r.lo_witness = v;
+            } else {
+                wh = mid;
+            }
         }
-        CertifyResult c = run(mid);
-        if (c.verdict == Verdict::Certified)
-            hi = mid;
-        else if (c.verdict == Verdict::Refuted) {
-            lo = mid;
+        lo = wl;
+        if (wh == hi) break; // hi is certified: converged
+        CertifyResult c = run(wh);
+        if (c.verdict == Verdict::Certified) {
+            hi = wh;
+        } else if (c.verdict == Verdict::Refuted) {
+            lo = wh;
             r.lo_witness = c.counterexample;
         } else {
-            r.note = "stopped: the criterion is undecided at beta = " + to_string(mid) +
+            r.note = "stopped: the criterion is undecided at beta = " + to_string(wh) +
                      " at the precision cap";
             break;
         }
