@@ -1,5 +1,6 @@
 // The tight question's method chooser (include/engine/tempcert/method.hpp).
 #include "tempcert/enumerate.hpp"
+#include "tempcert/error.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -17,8 +18,19 @@ const char *to_string(TightMethod m) {
     return "?";
 }
 
-TightChoice choose_tight_method(const Model &m, const CertifyOptions &o,
-                                std::uint64_t word_budget) {
+TightMethodAsked tight_method_asked(const std::string &name) {
+    if (name == "auto") return TightMethodAsked::Auto;
+    if (name == "exhaustive" || name == "plain") return TightMethodAsked::Enumeration;
+    if (name == "layerwise") return TightMethodAsked::Layerwise;
+    throw InputError("", "--method", "expected auto, exhaustive, plain or layerwise, got " + name);
+}
+
+TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::uint64_t word_budget,
+                                TightMethodAsked asked) {
+    if (asked == TightMethodAsked::Enumeration)
+        return {TightMethod::Exhaustive, "asked for (--method exhaustive or plain)"};
+    if (asked == TightMethodAsked::Layerwise)
+        return {TightMethod::Layers, "asked for (--method layerwise)"};
     std::uint64_t words = count_words(m.alphabet.size(), o.n);
     if (words <= word_budget)
         return {TightMethod::Exhaustive,
@@ -32,8 +44,8 @@ TightChoice choose_tight_method(const Model &m, const CertifyOptions &o,
 }
 
 TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
-                       std::uint64_t word_budget, TightChoice *chosen) {
-    TightChoice c = choose_tight_method(m, o, word_budget);
+                       std::uint64_t word_budget, TightChoice *chosen, TightMethodAsked asked) {
+    TightChoice c = choose_tight_method(m, o, word_budget, asked);
     if (chosen) *chosen = c;
     switch (c.method) {
     case TightMethod::Exhaustive:

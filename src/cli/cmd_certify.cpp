@@ -82,7 +82,12 @@ int run_tight(const Args &args) {
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");
+    const TightMethodAsked asked = tight_method_asked(vm["method"].as<std::string>());
     if (vm["per-layer"].as<bool>()) {
+        if (asked == TightMethodAsked::Layerwise)
+            throw InputError("", "--method",
+                             "--per-layer lowers each layer's beta by enumeration; it takes "
+                             "--method auto, exhaustive or plain, not layerwise");
         if (vm.count("output"))
             throw InputError("", "-o",
                              "tight writes a certificate of its one beta_hi, not of "
@@ -91,8 +96,9 @@ int run_tight(const Args &args) {
         render(out, common);
         return exit_code(out);
     }
-    TightOutcome out{&m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words),
-                     {}, {}};
+    TightOutcome out{
+        &m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words, nullptr, asked),
+        {}, {}};
     if (vm.count("output"))
         write_upper_end_certificate(out, path, o, vm["output"].as<std::string>());
     render(out, common);

@@ -103,6 +103,12 @@ expect 0 '"lo_witness": "ab"' -- tight "$hasb" --n 6 --eps 0.01 --json
 expect 0 'tight beta in \[2\.2975577[0-9]*, 2\.2975599[0-9]*\] \(threshold\)' -- tight "$hasb" --n 6 --eps 0.01 --max-words 10
 expect 0 'beta_lo 2\.2975577[0-9]*: refuted by ba \(TV at layer 1 head 1 query 2' -- tight "$hasb" --n 200 --eps 0.01
 expect 0 '"method": "symbolic"' -- tight "$hasb" --n 200 --eps 0.01 --json
+# --method is the method asked for, whatever the word budget (tight
+# accepted it and chose by itself before)
+expect 0 '"method": "exhaustive-prefix"' -- tight "$cases/models/prev-a-earlier-b.json" --n 6 --eps 0.01 --json
+expect 0 '"method": "layerwise"' -- tight "$cases/models/prev-a-earlier-b.json" --n 6 --eps 0.01 --json --method layerwise
+expect 3 'visits more than 2\^64 words, more than the limit 20000000 \(--max-words\)' -- tight "$hasb" --n 200 --eps 0.01 --method plain
+expect 2 '--method: --per-layer lowers each layer.s beta by enumeration' -- tight "$hasb" --n 4 --eps 0.01 --per-layer --method layerwise
 # per-layer betas: has-ab-two-layer's second layer binds (split ties); layer 1 goes lower
 expect 0 'layer 1: beta in \[6\.21925[0-9]*, 6\.21925[0-9]*\] \(bracket\); beta_lo refuted by bbabbb' -- tight "$two" --n 6 --eps 0.01 --per-layer
 expect 0 'whole model at beta = \(6\.21925[0-9]*, 6\.219427[0-9]*\): certified for every word of length 1\.\.6' -- tight "$two" --n 6 --eps 0.01 --per-layer

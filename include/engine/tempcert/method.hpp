@@ -81,15 +81,26 @@ struct TightChoice {
     std::string why; // one line: why this method and not an earlier one
 };
 
-// Enumeration while the words up to o.n number at most `word_budget`;
+// What `tight --method` asks for: the chooser's choice, enumeration (with
+// or without prefix sharing: CertifyOptions::allow_prefix), or the
+// layerwise bracket.
+enum class TightMethodAsked { Auto, Enumeration, Layerwise };
+
+// "auto", "exhaustive" or "plain" (Enumeration), "layerwise".
+TightMethodAsked tight_method_asked(const std::string &name);
+
+// Auto: enumeration while the words up to o.n number at most `word_budget`;
 // beyond it the symbolic bracket where it applies (tv, heads in layer 1),
 // else the layerwise bracket (which may still be Undecided when neither
-// layerwise argument applies).
-TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::uint64_t word_budget);
+// layerwise argument applies). Otherwise the method asked for, whatever
+// the budget (enumeration stops at --max-words with a LimitError).
+TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::uint64_t word_budget,
+                                TightMethodAsked asked = TightMethodAsked::Auto);
 
 // The tight bracket by the chosen method; `chosen` (if given) receives the
 // choice. Throws what the method throws (Undecided, LimitError).
 TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
-                       std::uint64_t word_budget, TightChoice *chosen = nullptr);
+                       std::uint64_t word_budget, TightChoice *chosen = nullptr,
+                       TightMethodAsked asked = TightMethodAsked::Auto);
 
 } // namespace tempcert
