@@ -141,6 +141,16 @@ def test_bound_is_exact(cli):
     assert got.beta_up <= got.beta
 
 
+def test_tight_method_asked_is_the_method_used():
+    # enumeration by default at n = 6; the layerwise bracket when asked
+    # (tight accepted --method and ignored it before); the two overlap
+    path = model_path("prev-a-earlier-b")
+    auto = tempcert.tight(path, 6, "1/100")
+    layers = tempcert.tight(path, 6, "1/100", method="layerwise")
+    assert auto.json["method"] == "exhaustive-prefix" and layers.json["method"] == "layerwise"
+    assert layers.lo <= auto.hi and auto.lo <= layers.hi
+
+
 def test_symbolic_tight_at_n_1000():
     # has-b at n = 1000: ln(99)/2 to 1e-6 (proofs/tight-bracket.md), through the module
     t = tempcert.tight(model_path("has-b"), 1000, "1/100")
