@@ -69,23 +69,25 @@ struct ProfileJudge::AtMax {
 ProfileJudge::ProfileJudge(const Rational &beta, const Rational &eps, Prec start, Prec cap)
     : beta_(beta), eps_(eps), allowance_(eps / (1 - eps)), prec_(start), cap_(cap) {}
 
+// f(-beta x) for f = exp or expm1, from `cache` (x -> value), which is
+// emptied when it reaches kCached entries.
+Interval ProfileJudge::cached(std::map<Rational, Interval> &cache, const Rational &x,
+                              Interval (*f)(const Interval &, Prec)) {
+    auto it = cache.find(x);
+    if (it != cache.end()) return it->second;
+    Interval v = f(Interval(-(beta_ * x), prec_), prec_);
+    if (cache.size() >= kCached) cache.clear();
+    cache.emplace(x, v);
+    return v;
+}
+
 Interval ProfileJudge::weight(const Rational &gap) {
-    auto it = weights_.find(gap);
-    if (it != weights_.end()) return it->second;
-    Interval w = exp(Interval(-(beta_ * gap), prec_), prec_);
-    if (weights_.size() >= kCached) weights_.clear();
-    weights_.emplace(gap, w);
-    return w;
+    return cached(weights_, gap, exp);
 }
 
 // expm1(-beta s), s > 0: the ratio's denominator of run_sum.
 Interval ProfileJudge::step_expm1(const Rational &s) {
-    auto it = steps_.find(s);
-    if (it != steps_.end()) return it->second;
-    Interval d = expm1(Interval(-(beta_ * s), prec_), prec_);
-    if (steps_.size() >= kCached) steps_.clear();
-    steps_.emplace(s, d);
-    return d;
+    return cached(steps_, s, expm1);
 }
 
 // sum over m = 0..count-1 of e^(-beta (g0 + m step)), step > 0, count >= 1.

@@ -49,6 +49,8 @@ class ProfileJudge {
 
   private:
     struct AtMax; // one maximum's worst configuration
+    Interval cached(std::map<Rational, Interval> &cache, const Rational &x,
+                    Interval (*f)(const Interval &, Prec));
     Interval weight(const Rational &gap);
     Interval step_expm1(const Rational &s);
     Interval run_sum(const Rational &g0, const Rational &step, const Rational &count);
