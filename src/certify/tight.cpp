@@ -12,6 +12,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/symbolic.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace tempcert {
@@ -74,14 +75,16 @@ Search search_beta(Rational hi, bool hi_certified,
     }
     // Bisection. The refuting word's own threshold first, one word per step
     // (down to half the tolerance), then one enumeration at the least beta
-    // that word did not refute: certified ends the search; refuted gives a
-    // word refuting a larger beta, whose threshold is sought in turn. Each
-    // enumeration either ends the search or raises the lower end past a
-    // word's threshold (before, every midpoint the word did not refute cost
-    // one).
+    // that word did not refute: certified there ends the search, refuted
+    // gives a word refuting a larger beta, whose threshold is sought in
+    // turn. Mostly one or two enumerations (before, every midpoint the word
+    // did not refute cost one).
+    constexpr int kFreeRefutations = 8;
+    int refuted_runs = 0;
     while (hi - lo > rel * hi) {
         Rational wl = lo, wh = hi;
-        while (wh - wl > rel * wh / 2) {
+        if (!r.lo_witness) wh = midpoint(lo, hi); // a refutation without a word: plain bisection
+        while (r.lo_witness && wh - wl > rel * wh / 2) {
             Rational mid = midpoint(wl, wh);
             Violation v;
             if (refutes(r.lo_witness->word, mid, v)) {
@@ -93,14 +96,21 @@ Search search_beta(Rational hi, bool hi_certified,
         }
         lo = wl;
         if (wh == hi) break; // hi is certified: converged
-        CertifyResult c = run(wh);
+        // after kFreeRefutations refuted enumerations, at the midpoint when
+        // the word stops refuting below it: each enumeration then halves
+        // the bracket at least, or ends the search, so words found refuting
+        // one after another cannot cost more than kFreeRefutations beyond
+        // plain bisection's enumerations
+        const Rational at = refuted_runs >= kFreeRefutations ? std::max(wh, midpoint(lo, hi)) : wh;
+        CertifyResult c = run(at);
+        refuted_runs += c.verdict == Verdict::Refuted;
         if (c.verdict == Verdict::Certified) {
-            hi = wh;
+            hi = at;
         } else if (c.verdict == Verdict::Refuted) {
-            lo = wh;
+            lo = at;
             r.lo_witness = c.counterexample;
         } else {
-            r.note = "stopped: the criterion is undecided at beta = " + to_string(wh) +
+            r.note = "stopped: the criterion is undecided at beta = " + to_string(at) +
                      " at the precision cap";
             break;
         }
