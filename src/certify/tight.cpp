@@ -77,10 +77,9 @@ Search search_beta(Rational hi, bool hi_certified,
     // (down to half the tolerance), then one enumeration at the least beta
     // that word did not refute: certified there ends the search, refuted
     // gives a word refuting a larger beta, whose threshold is sought in
-    // turn. Mostly one or two enumerations (before, every midpoint the word
-    // did not refute cost one).
-    constexpr int kFreeRefutations = 8;
-    int refuted_runs = 0;
+    // turn. Only a certifying enumeration visits every word, and after a
+    // word's bisection it ends the search; a refuting one stops at its first
+    // failing word.
     while (hi - lo > rel * hi) {
         Rational wl = lo, wh = hi;
         if (!r.lo_witness) wh = midpoint(lo, hi); // a refutation without a word: plain bisection
@@ -96,14 +95,8 @@ Search search_beta(Rational hi, bool hi_certified,
         }
         lo = wl;
         if (wh == hi) break; // hi is certified: converged
-        // after kFreeRefutations refuted enumerations, at the midpoint when
-        // the word stops refuting below it: each enumeration then halves
-        // the bracket at least, or ends the search, so words found refuting
-        // one after another cannot cost more than kFreeRefutations beyond
-        // plain bisection's enumerations
-        const Rational at = refuted_runs >= kFreeRefutations ? std::max(wh, midpoint(lo, hi)) : wh;
+        const Rational at = wh;
         CertifyResult c = run(at);
-        refuted_runs += c.verdict == Verdict::Refuted;
         if (c.verdict == Verdict::Certified) {
             hi = at;
         } else if (c.verdict == Verdict::Refuted) {

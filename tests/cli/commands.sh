@@ -110,8 +110,8 @@ expect 0 '"method": "layerwise"' -- tight "$cases/models/prev-a-earlier-b.json" 
 expect 3 'visits more than 2\^64 words, more than the limit 20000000 \(--max-words\)' -- tight "$hasb" --n 200 --eps 0.01 --method plain
 expect 2 '--method: --per-layer lowers each layer.s beta by enumeration' -- tight "$hasb" --n 4 --eps 0.01 --per-layer --method layerwise
 # per-layer betas: has-ab-two-layer's second layer binds (split ties); layer 1 goes lower
-expect 0 'layer 1: beta in \[6\.21925[0-9]*, 6\.21925[0-9]*\] \(bracket\); beta_lo refuted by bbabbb' -- tight "$two" --n 6 --eps 0.01 --per-layer
-expect 0 'whole model at beta = \(6\.21925[0-9]*, 6\.219427[0-9]*\): certified for every word of length 1\.\.6' -- tight "$two" --n 6 --eps 0.01 --per-layer
+expect 0 'layer 1: beta in \[6\.219[0-9]*, 6\.219[0-9]*\] \(bracket\); beta_lo refuted by bbabbb' -- tight "$two" --n 6 --eps 0.01 --per-layer
+expect 0 'whole model at beta = \(6\.219[0-9]*, 6\.2194[0-9]*\): certified for every word of length 1\.\.6' -- tight "$two" --n 6 --eps 0.01 --per-layer
 expect 0 '"whole_model": "certified"' -- tight "$two" --n 6 --eps 0.01 --per-layer --json
 expect 2 '--per-layer: per-layer betas need --criterion tv' -- tight "$two" --n 4 --eps 0.01 --per-layer --criterion output
 expect 2 '--eps: expected a number strictly between 0 and 1' -- certify "$hasb" --n 3 --eps 1
