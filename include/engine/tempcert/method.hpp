@@ -98,7 +98,10 @@ TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::ui
                                 TightMethodAsked asked = TightMethodAsked::Auto);
 
 // The tight bracket by the chosen method; `chosen` (if given) receives the
-// choice. Throws what the method throws (Undecided, LimitError).
+// method that answered. Under Auto, where the choice is enumeration but the
+// features read n (no prefix to share: every word evaluated whole), tv and
+// more than 4096 words, the layerwise bracket is tried first and kept when
+// it converges. Throws what the method throws (Undecided, LimitError).
 TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
                        std::uint64_t word_budget, TightChoice *chosen = nullptr,
                        TightMethodAsked asked = TightMethodAsked::Auto);
