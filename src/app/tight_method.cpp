@@ -75,8 +75,9 @@ TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &
                                "layerwise bracket, which converged"};
                 return t;
             }
-        } catch (const Undecided &) {  // neither layerwise argument applies: enumerate
-        } catch (const LimitError &) { // --max-queries (or the deadline, met again below)
+        } catch (const Undecided &) { // neither layerwise argument applies: enumerate
+        } catch (const LimitError &) {
+            check_budget(o.limits); // the deadline ends the command; --max-queries: enumerate
         }
     }
     if (chosen) *chosen = c;
