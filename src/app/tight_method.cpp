@@ -1,6 +1,7 @@
 // The tight question's method chooser (include/engine/tempcert/method.hpp).
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/limits.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -18,18 +19,11 @@ const char *to_string(TightMethod m) {
     return "?";
 }
 
-TightMethodAsked tight_method_asked(const std::string &name) {
-    if (name == "auto") return TightMethodAsked::Auto;
-    if (name == "exhaustive" || name == "plain") return TightMethodAsked::Enumeration;
-    if (name == "layerwise") return TightMethodAsked::Layerwise;
-    throw InputError("", "--method", "expected auto, exhaustive, plain or layerwise, got " + name);
-}
-
 TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::uint64_t word_budget,
-                                TightMethodAsked asked) {
-    if (asked == TightMethodAsked::Enumeration)
+                                CertifyMethodAsked asked) {
+    if (asked == CertifyMethodAsked::Exhaustive || asked == CertifyMethodAsked::Plain)
         return {TightMethod::Exhaustive, "asked for (--method exhaustive or plain)"};
-    if (asked == TightMethodAsked::Layerwise)
+    if (asked == CertifyMethodAsked::Layerwise)
         return {TightMethod::Layers, "asked for (--method layerwise)"};
     std::uint64_t words = count_words(m.alphabet.size(), o.n);
     if (words <= word_budget)
@@ -62,9 +56,9 @@ bool layers_before_words(const Model &m, const CertifyOptions &o) {
 } // namespace
 
 TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
-                       std::uint64_t word_budget, TightChoice *chosen, TightMethodAsked asked) {
+                       std::uint64_t word_budget, TightChoice *chosen, CertifyMethodAsked asked) {
     TightChoice c = choose_tight_method(m, o, word_budget, asked);
-    if (asked == TightMethodAsked::Auto && c.method == TightMethod::Exhaustive &&
+    if (asked == CertifyMethodAsked::Auto && c.method == TightMethod::Exhaustive &&
         layers_before_words(m, o)) {
         try {
             TightResult t = tight_by_layers(m, o, rel);

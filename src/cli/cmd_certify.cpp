@@ -82,9 +82,9 @@ int run_tight(const Args &args) {
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");
-    const TightMethodAsked asked = tight_method_asked(vm["method"].as<std::string>());
+    const CertifyMethodAsked asked = certify_method_asked(vm["method"].as<std::string>());
     if (vm["per-layer"].as<bool>()) {
-        if (asked == TightMethodAsked::Layerwise)
+        if (asked == CertifyMethodAsked::Layerwise)
             throw InputError("", "--method",
                              "--per-layer lowers each layer's beta by enumeration; it takes "
                              "--method auto, exhaustive or plain, not layerwise");

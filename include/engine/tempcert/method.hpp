@@ -81,13 +81,13 @@ struct TightChoice {
     std::string why; // one line: why this method and not an earlier one
 };
 
-// What `tight --method` asks for: the chooser's choice, enumeration (with
-// or without prefix sharing: CertifyOptions::allow_prefix), or the
-// layerwise bracket.
-enum class TightMethodAsked { Auto, Enumeration, Layerwise };
-
-// "auto", "exhaustive" or "plain" (Enumeration), "layerwise".
-TightMethodAsked tight_method_asked(const std::string &name);
+// What `--method` asks of certify and tight: the chooser's choice,
+// enumeration with prefix sharing where the masks allow it (Exhaustive) or
+// every word whole (Plain: CertifyOptions::allow_prefix), or the layerwise
+// method.
+enum class CertifyMethodAsked { Auto, Exhaustive, Plain, Layerwise };
+// The --method name; InputError naming --method otherwise.
+CertifyMethodAsked certify_method_asked(const std::string &name);
 
 // Auto: enumeration while the words up to o.n number at most `word_budget`;
 // beyond it the symbolic bracket where it applies (tv, heads in layer 1),
@@ -95,7 +95,7 @@ TightMethodAsked tight_method_asked(const std::string &name);
 // layerwise argument applies). Otherwise the method asked for, whatever
 // the budget (enumeration stops at --max-words with a LimitError).
 TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::uint64_t word_budget,
-                                TightMethodAsked asked = TightMethodAsked::Auto);
+                                CertifyMethodAsked asked = CertifyMethodAsked::Auto);
 
 // The tight bracket by the chosen method; `chosen` (if given) receives the
 // method that answered. Under Auto, where the choice is enumeration but the
@@ -104,6 +104,6 @@ TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::ui
 // it converges. Throws what the method throws (Undecided, LimitError).
 TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &rel,
                        std::uint64_t word_budget, TightChoice *chosen = nullptr,
-                       TightMethodAsked asked = TightMethodAsked::Auto);
+                       CertifyMethodAsked asked = CertifyMethodAsked::Auto);
 
 } // namespace tempcert

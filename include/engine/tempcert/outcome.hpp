@@ -16,6 +16,7 @@
 #include "tempcert/gap.hpp"
 #include "tempcert/horizon.hpp"
 #include "tempcert/layerwise.hpp"
+#include "tempcert/method.hpp"
 #include "tempcert/model.hpp"
 #include "tempcert/perturbation.hpp"
 #include "tempcert/report.hpp"
@@ -168,10 +169,7 @@ int exit_code(const PerturbationCertifyOutcome &c); // 0 certified, else 3
 // beyond --max-words: the layerwise method where exact rounding applies,
 // else the perturbation argument (Auto: where it applies); otherwise
 // enumeration (Plain: every word whole), which refuses a word count over
-// --max-words (LimitError).
-enum class CertifyMethodAsked { Auto, Exhaustive, Plain, Layerwise };
-// The --method name; InputError naming --method otherwise.
-CertifyMethodAsked certify_method_asked(const std::string &name);
+// --max-words (LimitError). (CertifyMethodAsked: tempcert/method.hpp.)
 using CertifyAnswer =
     std::variant<CertifyOutcome, LayerwiseCertifyOutcome, PerturbationCertifyOutcome>;
 CertifyAnswer certify_chosen(const Model &m, const std::string &model_file, CertifyOptions o,
