@@ -1,11 +1,11 @@
 // The tight (whole and per layer) and check answers rendered (include/engine/tempcert/outcome.hpp).
+#include "../eval/first_layer_query.hpp"
 #include "render_parts.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
-#include <algorithm>
 #include <sstream>
 
 namespace tempcert {
@@ -76,8 +76,7 @@ std::string to_text(const TightOutcome &o) {
             out << "  profile bound (hard scores, proofs/profile-bound.md): ["
                 << decimal_significant(t.profile.bound.lo, 15, false) << ", "
                 << decimal_significant(t.profile.bound.hi, 15, true) << "]\n";
-        else if (std::none_of(m.layers.begin(), m.layers.end(),
-                              [](const Layer &l) { return !l.heads.empty(); }))
+        else if (detail::first_heads_layer(m) == m.layers.size())
             out << "  profile bound: none (the model has no heads: every beta works)\n";
         else
             out << "  profile bound: not computed (irrational scores)\n";
