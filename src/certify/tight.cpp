@@ -95,15 +95,14 @@ Search search_beta(Rational hi, bool hi_certified,
         }
         lo = wl;
         if (wh == hi) break; // hi is certified: converged
-        const Rational at = wh;
-        CertifyResult c = run(at);
+        CertifyResult c = run(wh);
         if (c.verdict == Verdict::Certified) {
-            hi = at;
+            hi = wh;
         } else if (c.verdict == Verdict::Refuted) {
-            lo = at;
+            lo = wh;
             r.lo_witness = c.counterexample;
         } else {
-            r.note = "stopped: the criterion is undecided at beta = " + to_string(at) +
+            r.note = "stopped: the criterion is undecided at beta = " + to_string(wh) +
                      " at the precision cap";
             break;
         }
