@@ -56,26 +56,68 @@ Vector position(const Model &m, std::size_t j, std::size_t len, const std::strin
 // alpha + c j. The query's own position is a run with lo == hi.
 struct Run {
     std::size_t symbol;
-    Rational lo, hi, alpha;
+    long lo, hi;
+    Rational alpha;
 };
 
-// Least positive value of delta + c k over integers k in [lo, hi].
-std::optional<Rational> least_positive(const Rational &delta, const Rational &c, const Rational &lo,
-                                       const Rational &hi) {
-    if (lo > hi) return std::nullopt;
-    if (c == 0) return delta > 0 ? std::optional<Rational>(delta) : std::nullopt;
-    Rational k = c > 0 ? std::max(lo, floor_of(-delta / c) + 1) // increasing: first positive
-                       : std::min(hi, ceil_of(-delta / c) - 1); // decreasing: last positive
-    if (k < lo || k > hi) return std::nullopt;
-    return delta + c * k;
+// An integer as a machine integer clamped to +-2^62: ordered as it is
+// against any position or difference of positions.
+long clamped(const Rational &integer) {
+    constexpr long kEdge = 1L << 62;
+    if (mpq_cmp_si(integer.backend().data(), kEdge, 1) > 0) return kEdge;
+    if (mpq_cmp_si(integer.backend().data(), -kEdge, 1) < 0) return -kEdge;
+    return numerator(integer).convert_to<long>();
 }
 
-bool has_zero(const Rational &delta, const Rational &c, const Rational &lo, const Rational &hi) {
-    if (lo > hi) return false;
-    if (c == 0) return delta == 0;
-    Rational k = -delta / c;
-    return denominator(k) == 1 && lo <= k && k <= hi;
-}
+// delta + c k over the integers k: the score difference of two offers k
+// positions apart. Its root -delta / c and the integers just past it on
+// either side are computed once for every range of k asked about
+// (fold_query asks about four per pair of runs, and pairs of runs of the
+// same two symbols share a line); they are kept as machine integers clamped
+// to +-2^62, which orders them correctly against any position difference.
+class ScoreLine {
+  public:
+    ScoreLine(const Rational &delta, const Rational &c)
+        : delta_(delta), c_(c), delta_sign_(delta.sign()), c_sign_(c.sign()) {
+        if (c_sign_ == 0) return;
+        if (delta_sign_ == 0) { // the root 0, without a division
+            integral_ = true, above_ = 1, below_ = -1;
+            return;
+        }
+        Rational root = -delta_ / c_;
+        Rational f = floor_of(root);
+        integral_ = f == root;
+        root_ = clamped(f);
+        above_ = clamped(f + 1);
+        below_ = integral_ ? clamped(f - 1) : root_;
+    }
+
+    // Least positive value over the integers k of [lo, hi]: at the first k
+    // above the root when increasing, the last k below it when decreasing.
+    // (null: none).
+    const Rational *least_positive(long lo, long hi) const {
+        if (lo > hi) return nullptr;
+        if (c_sign_ == 0) return delta_sign_ > 0 ? &delta_ : nullptr;
+        if (c_sign_ > 0 ? above_ > hi : below_ < lo) return nullptr;
+        const long k = c_sign_ > 0 ? std::max(lo, above_) : std::min(hi, below_);
+        if (!at_ || at_->first != k) at_.emplace(k, delta_ + c_ * k);
+        return &at_->second;
+    }
+
+    // Whether the value is 0 at an integer k of [lo, hi].
+    bool has_zero(long lo, long hi) const {
+        if (lo > hi) return false;
+        if (c_sign_ == 0) return delta_sign_ == 0;
+        return integral_ && lo <= root_ && root_ <= hi;
+    }
+
+  private:
+    Rational delta_, c_;
+    int delta_sign_, c_sign_;
+    long root_ = 0, above_ = 0, below_ = 0; // root_: floor of the root
+    bool integral_ = false;
+    mutable std::optional<std::pair<long, Rational>> at_; // the last k asked and the value there
+};
 
 struct GapFacts {
     std::optional<Rational> gap;
@@ -174,9 +216,8 @@ Offers offers(const HeadAlphabet &h, const PositionTables &t, const Sight &sight
     auto block = [&](std::size_t lo, std::size_t hi) {
         Rational L = 0;
         for (std::size_t s = 0; s < h.k; ++s) {
-            o.runs.push_back(
-                {s, Rational(static_cast<long>(lo)), Rational(static_cast<long>(hi)), alpha_of[s]});
-            Rational best = alpha_of[s] + o.c * Rational(static_cast<long>(o.c >= 0 ? hi : lo));
+            o.runs.push_back({s, static_cast<long>(lo), static_cast<long>(hi), alpha_of[s]});
+            Rational best = alpha_of[s] + o.c * static_cast<long>(o.c >= 0 ? hi : lo);
             if (s == 0 || best < L) L = best;
         }
         least_at.push_back(L);
@@ -184,12 +225,12 @@ Offers offers(const HeadAlphabet &h, const PositionTables &t, const Sight &sight
     // BOS (position 0): seen by masks looking back, or by its own query when
     // the mask includes the query
     if (bos && (i == 0 ? sight.self : sight.back)) {
-        o.runs.push_back({h.k, Rational(0), Rational(0), alpha_of[h.k]});
+        o.runs.push_back({h.k, 0, 0, alpha_of[h.k]});
         least_at.push_back(o.runs.back().alpha);
     }
     if (sight.back && i >= 2) block(1, i - 1);
     if (sight.self && i >= 1) {
-        Rational li(static_cast<long>(i));
+        const long li = static_cast<long>(i);
         o.runs.push_back({a, li, li, alpha_of[a]});
         least_at.push_back(o.runs.back().alpha + o.c * li);
     }
@@ -202,21 +243,36 @@ Offers offers(const HeadAlphabet &h, const PositionTables &t, const Sight &sight
 // pairs of runs u (the positions of u whose offer is >= L) and v, at
 // different positions k = j_u - j_v != 0.
 void fold_query(const HeadAlphabet &h, const Offers &o, GapFacts &out) {
+    // a run's alpha is its symbol's (BOS is symbol k): one line per pair
+    const std::size_t symbols = h.KE.size();
+    std::vector<std::optional<ScoreLine>> lines(symbols * symbols);
+    // per symbol, the first (c > 0) or last (c < 0) position whose offer is
+    // at least L
+    std::vector<std::optional<long>> edges(symbols);
+    const int c_sign = o.c.sign();
     for (const auto &u : o.runs) {
-        Rational lo = u.lo, hi = u.hi;
-        if (o.c > 0) lo = std::max(lo, ceil_of((o.L - u.alpha) / o.c));
-        if (o.c < 0) hi = std::min(hi, floor_of((o.L - u.alpha) / o.c));
-        if (o.c == 0 && u.alpha < o.L) continue;
+        long lo = u.lo, hi = u.hi;
+        if (c_sign == 0 && u.alpha < o.L) continue;
+        if (c_sign != 0) {
+            std::optional<long> &edge = edges[u.symbol];
+            if (!edge) {
+                Rational x = (o.L - u.alpha) / o.c;
+                edge = clamped(c_sign > 0 ? ceil_of(x) : floor_of(x));
+            }
+            if (c_sign > 0) lo = std::max(lo, *edge);
+            if (c_sign < 0) hi = std::min(hi, *edge);
+        }
         if (lo > hi) continue;
         for (const auto &v : o.runs) {
-            Rational delta = u.alpha - v.alpha, klo = lo - v.hi, khi = hi - v.lo;
-            const Rational ends[2][2] = {{klo, std::min(khi, Rational(-1))},
-                                         {std::max(klo, Rational(1)), khi}};
+            std::optional<ScoreLine> &line = lines[u.symbol * symbols + v.symbol];
+            if (!line) line.emplace(u.alpha - v.alpha, o.c);
+            const bool differ = h.VE[u.symbol] != h.VE[v.symbol];
+            const long klo = lo - v.hi, khi = hi - v.lo;
+            const long ends[2][2] = {{klo, std::min(khi, -1L)}, {std::max(klo, 1L), khi}};
             for (const auto &[from, to] : ends) {
-                if (auto g = least_positive(delta, o.c, from, to); g && (!out.gap || *g < *out.gap))
-                    out.gap = *g;
-                if (h.VE[u.symbol] != h.VE[v.symbol] && has_zero(delta, o.c, from, to))
-                    out.tie = true;
+                const Rational *g = line->least_positive(from, to);
+                if (g && (!out.gap || *g < *out.gap)) out.gap = *g;
+                if (differ && line->has_zero(from, to)) out.tie = true;
             }
         }
     }
@@ -231,9 +287,13 @@ struct ProfileRequest {
     PrecisionPolicy policy;
 };
 
-// One query's offers, grouped by positions (the runs of one block share them).
+// One query's offers, grouped by positions (the runs of one block share
+// them); adjacent groups offering the same alphas are one group (each of
+// their positions offers the same scores either way), so that queries
+// differing only in where the query's own position splits a block compare
+// equal.
 QueryOffers query_offers(const Offers &o) {
-    std::map<std::pair<Rational, Rational>, std::vector<Rational>> by_range;
+    std::map<std::pair<long, long>, std::vector<Rational>> by_range;
     for (const auto &r : o.runs)
         by_range[{r.lo, r.hi}].push_back(r.alpha);
     QueryOffers q;
@@ -241,20 +301,36 @@ QueryOffers query_offers(const Offers &o) {
     for (auto &[range, alphas] : by_range) {
         std::sort(alphas.begin(), alphas.end());
         alphas.erase(std::unique(alphas.begin(), alphas.end()), alphas.end());
-        q.groups.push_back({range.first, range.second, std::move(alphas)});
+        if (!q.groups.empty() && q.groups.back().hi + 1 == range.first &&
+            q.groups.back().alphas == alphas)
+            q.groups.back().hi = range.second;
+        else
+            q.groups.push_back({range.first, range.second, std::move(alphas)});
     }
     return q;
 }
 
+// The judge of the last beta (its weights cached) and the last query it
+// held within eps: the same offers at the same beta need no second look.
+struct LastJudged {
+    std::optional<ProfileJudge> judge;
+    std::optional<QueryOffers> held;
+};
+
 // Rejects unless every configuration of the query keeps TV <= eps at beta.
-// `judge` holds the judge of the last beta (its weights cached), replaced
-// when beta changes.
-void judge_query(const ProfileRequest &pr, std::optional<ProfileJudge> &judge, const Offers &o,
-                 const Rational &beta, std::size_t len, std::size_t i, const std::string &where) {
-    if (!judge || judge->beta() != beta)
-        judge.emplace(beta, pr.eps, pr.policy.start, pr.policy.cap);
-    ProfileFinding f = judge->judge(query_offers(o));
-    if (f.within == Tri::True) return;
+void judge_query(const ProfileRequest &pr, LastJudged &last, const Offers &o, const Rational &beta,
+                 std::size_t len, std::size_t i, const std::string &where) {
+    if (!last.judge || last.judge->beta() != beta) {
+        last.judge.emplace(beta, pr.eps, pr.policy.start, pr.policy.cap);
+        last.held.reset();
+    }
+    QueryOffers q = query_offers(o);
+    if (last.held && *last.held == q) return;
+    ProfileFinding f = last.judge->judge(q);
+    if (f.within == Tri::True) {
+        last.held = std::move(q);
+        return;
+    }
     reject(where, std::string("its profile bound does not hold: at beta ") + to_string(beta) +
                       ", the query at position " + std::to_string(i) + " of length " +
                       std::to_string(len) + " has a configuration with maximum score " +
@@ -326,7 +402,7 @@ GapFacts head_facts(const Model &m, const Head &head, const std::vector<Vector> 
     std::vector<GapFacts> found(blocks.size());
     detail::run_tasks(blocks.size(), limits.threads(), [&](std::size_t b) {
         const LengthBlock &block = blocks[b];
-        std::optional<ProfileJudge> judge;
+        LastJudged judge;
         GapFacts &out = found[b];
         auto query = [&](const PositionTables &t, std::size_t len, std::size_t i, std::size_t a) {
             check_budget(limits);

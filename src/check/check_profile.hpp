@@ -18,6 +18,7 @@ namespace tempcert::check {
 struct OfferGroup {
     Rational lo, hi;
     std::vector<Rational> alphas;
+    bool operator==(const OfferGroup &) const = default;
 };
 
 // Everything one query compares: its groups, and c, the slope all offers
@@ -25,6 +26,7 @@ struct OfferGroup {
 struct QueryOffers {
     std::vector<OfferGroup> groups;
     Rational c;
+    bool operator==(const QueryOffers &) const = default;
 };
 
 // Tri::True: every choice of one offer per position has TV <= eps against
