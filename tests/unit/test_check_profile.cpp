@@ -118,3 +118,42 @@ TEST_CASE("checker profile judge: spread competitors at the threshold") {
     CHECK(below.maximum == 1000);
     // Lemma GT at the least gap 1 would need ln(999 * 99) = 11.5
 }
+
+TEST_CASE("checker profile judge: a group split in two judges as the whole group") {
+    // check_layerwise.cpp merges adjacent groups offering the same alphas
+    // (so that queries differing only in where the query's own position
+    // splits a block compare equal): the configurations are the same, so
+    // must the verdicts be, and both agree with brute force.
+    std::mt19937 rng(20261206);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    int compared = 0, exceeds = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        QueryOffers whole;
+        whole.c = pick(0, 3) == 0 ? Rational(0) : Rational(pick(-4, 4), pick(1, 3));
+        std::vector<Rational> alphas;
+        for (int s = pick(1, 2); s > 0; --s)
+            alphas.push_back(Rational(pick(-6, 6), pick(1, 2)));
+        std::sort(alphas.begin(), alphas.end());
+        alphas.erase(std::unique(alphas.begin(), alphas.end()), alphas.end());
+        const int lo = pick(0, 1), hi = lo + pick(1, 6);
+        whole.groups.push_back({Rational(lo), Rational(hi), alphas});
+        const Rational own(pick(-6, 6), pick(1, 2)); // a fixed position after the block
+        whole.groups.push_back({Rational(hi + 1), Rational(hi + 1), {own}});
+        QueryOffers split = whole;
+        const int cut = pick(lo, hi - 1);
+        split.groups[0].hi = cut;
+        split.groups.insert(split.groups.begin() + 1, {Rational(cut + 1), Rational(hi), alphas});
+        const Rational beta(pick(1, 60), 8), eps(1, pick(2, 100));
+        Tri a = ProfileJudge(beta, eps, 128, 1024).judge(whole).within;
+        Tri b = ProfileJudge(beta, eps, 128, 1024).judge(split).within;
+        CAPTURE(trial);
+        REQUIRE(a != Tri::Unknown);
+        CHECK(a == b);
+        CHECK(brute(whole, beta, eps) != tri_not(a));
+        ++compared;
+        exceeds += a == Tri::False;
+    }
+    MESSAGE("compared " << compared << ", exceeds " << exceeds);
+    CHECK(exceeds > 40);
+    CHECK(compared - exceeds > 40);
+}
