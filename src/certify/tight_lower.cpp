@@ -15,6 +15,7 @@
 // end's word is then evaluated exactly at the end's beta, as certify does.
 #include "tempcert/certify.hpp"
 #include "tempcert/enumerate.hpp"
+#include "tempcert/error.hpp"
 
 #include <functional>
 
@@ -53,6 +54,22 @@ std::size_t seed_length(std::size_t symbols, std::size_t n, std::uint64_t max_wo
     while (n0 < n && count_words(symbols, n0 + 1) <= most)
         ++n0;
     return n0;
+}
+
+// A pumped word is judged as certify judges a word where the filter does
+// not decide it, and the end's word always: its hard and soft weights are
+// kept whole, about 2 length^2 per head. Bounded by --max-entries as eval's
+// traces are, per head (docs/reliability.md): refused up front, before any
+// word is pumped, rather than left to exhaust the memory (--pump-length 4096
+// on has-ab-two-layer took 7.2 GB).
+void check_pump_entries(std::size_t longest, const Limits &limits) {
+    const double entries = 2.0 * static_cast<double>(longest) * static_cast<double>(longest);
+    if (entries <= static_cast<double>(limits.max_entries)) return;
+    throw LimitError(
+        "the lower end's search would judge pumped words of length " + std::to_string(longest) +
+        ", keeping about " + std::to_string(static_cast<long long>(entries)) +
+        " attention weights per head, more than the limit " + std::to_string(limits.max_entries) +
+        " (--max-entries; or a smaller --pump-length)");
 }
 
 // w with its maximal run starting at `start` lengthened to make the word
@@ -135,6 +152,8 @@ std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOpti
                                                const Rational &hi, const Rational &rel) {
     std::size_t n0 = seed_length(m.alphabet.size(), o.n, o.limits.max_words);
     if (n0 == 0) return std::nullopt;
+    const std::size_t cap = std::min(o.n, std::max(o.pump_length, n0));
+    check_pump_entries(cap, o.limits);
     CertifyOptions seed = o;
     seed.n = n0;
     CertifyOptions start_precision = o;
@@ -162,7 +181,7 @@ std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOpti
     if (!found) return exact;
     Found end = *found;
     const Word seed_word = end.word;
-    std::size_t cap = std::min(o.n, std::max(o.pump_length, n0)), longest = n0;
+    std::size_t longest = n0;
     const Rational gate = rel * hi / kProbe; // the least raise worth a bisection
     for (std::size_t length = 2 * seed_word.size(); length / 2 < cap && hi - end.beta > rel * hi;
          length *= 2) {

@@ -122,7 +122,8 @@ const OptionRow kRows[] = {
      .lo = 1,
      .hi = kMaxCount,
      .help = "beyond enumeration, the lower end's search pumps its words' runs up to this length "
-             "(or n): longer refutes more where the need grows with n, at O(length^2) per word"},
+             "(or n): longer refutes more where the need grows with n, at O(length^2) per word "
+             "(2 length^2 weights per head, at most --max-entries)"},
     {.name = "tight-words",
      .commands = "report",
      .kind = K::Count,
