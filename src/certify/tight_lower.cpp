@@ -58,8 +58,10 @@ std::size_t seed_length(std::size_t symbols, std::size_t n, std::uint64_t max_wo
 
 // A pumped word is judged as certify judges a word where the filter does
 // not decide it, and the end's word always: its hard and soft weights are
-// kept whole, about 2 length^2 per head. Bounded by --max-entries as eval's
-// traces are, per head (docs/reliability.md): refused up front, before any
+// kept whole, about 2 length^2 per head. Bounded by --max-entries for one
+// head (eval bounds the sum over heads; summed over two heads, the default
+// --pump-length 1024 would pass the default limit; docs/reliability.md,
+// Limits and what they bound): refused up front, before any
 // word is pumped, rather than left to exhaust the memory (--pump-length 4096
 // on has-ab-two-layer took 7.2 GB).
 void check_pump_entries(std::size_t longest, const Limits &limits) {
