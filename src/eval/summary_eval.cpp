@@ -7,10 +7,16 @@
 // The steps are run_layers' (layer_ops.cpp) with the same primitives
 // (hard_query, soft_query), so every gap, TV and read-out equals the one a
 // full trace holds at the same precision (tests/unit/test_eval_summary.cpp).
+// A head's queries, O(n) each, are cut into a fixed number of blocks run on
+// --threads threads and merged in order, so the result does not depend on
+// the thread count.
+#include "../distributed/task_pool.hpp"
 #include "attention_ops.hpp"
 #include "layer_ops.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/eval.hpp"
+
+#include <algorithm>
 
 namespace tempcert {
 
@@ -38,6 +44,32 @@ void note_tv(HeadExtremes &e, const QueryTrace &q, Prec prec) {
     e.tv_query = q.query;
 }
 
+// A block's extremes merged into those of the blocks before it: the
+// earliest least gap and largest TV win, as query by query.
+void merge_extremes(HeadExtremes &into, const HeadExtremes &block, Prec prec) {
+    into.queries += block.queries;
+    if (block.least_gap && (!into.least_gap || summary_lower_end(*block.least_gap) <
+                                                   summary_lower_end(*into.least_gap))) {
+        into.least_gap = block.least_gap;
+        into.least_gap_query = block.least_gap_query;
+    }
+    if (block.tv_max)
+        into.tv_max = into.tv_max ? max(*into.tv_max, *block.tv_max, prec) : block.tv_max;
+    if (block.tv && (!into.tv || summary_lower_end(*block.tv) > summary_lower_end(*into.tv))) {
+        into.tv = block.tv;
+        into.tv_query = block.tv_query;
+    }
+}
+
+// Blocks per head: enough to keep 64 threads busy, few enough that a block
+// of a short word is not one query.
+constexpr std::size_t kQueryBlocks = 64;
+
+struct QueryBlock {
+    HeadExtremes extremes;
+    bool width_reached = true;
+};
+
 struct Pass {
     const Model &m;
     const Word &w;
@@ -54,19 +86,29 @@ struct Pass {
         std::vector<RealVector> kh, vh, ks, vs;
         head_keys_values(hd, xh, prec, kh, vh);
         if (!betas.empty()) head_keys_values(hd, xs, prec, ks, vs);
+        const std::size_t count = xh.size(), blocks = std::min(count, kQueryBlocks);
+        std::vector<QueryBlock> found(blocks);
+        const Limits *budget = options.precision.budget;
+        detail::run_tasks(blocks, budget ? budget->threads() : 1, [&](std::size_t b) {
+            QueryBlock &block = found[b];
+            for (std::size_t t = count * b / blocks; t < count * (b + 1) / blocks; ++t) {
+                if (budget) check_budget(*budget);
+                QueryTrace qh = hard_query(hd, position_of(t, bos), xh[t], kh, vh, w.size(), bos,
+                                           m.width, l + 1, h + 1, prec);
+                half_h[t] = add_vectors(half_h[t], qh.output, prec);
+                note_gap(block.extremes, qh);
+                if (betas.empty()) continue;
+                QueryTrace qs = soft_query(hd, qh, xs[t], ks, vs, bos, m.width, betas[l], prec);
+                if (!weights_narrower_than(qs.weights, options.target_width))
+                    block.width_reached = false;
+                half_s[t] = add_vectors(half_s[t], qs.output, prec);
+                note_tv(block.extremes, qs, prec);
+            }
+        });
         HeadExtremes &e = out.heads[l][h];
-        for (std::size_t t = 0; t < xh.size(); ++t) {
-            if (options.precision.budget) check_budget(*options.precision.budget);
-            QueryTrace qh = hard_query(hd, position_of(t, bos), xh[t], kh, vh, w.size(), bos,
-                                       m.width, l + 1, h + 1, prec);
-            half_h[t] = add_vectors(half_h[t], qh.output, prec);
-            note_gap(e, qh);
-            if (betas.empty()) continue;
-            QueryTrace qs = soft_query(hd, qh, xs[t], ks, vs, bos, m.width, betas[l], prec);
-            if (!weights_narrower_than(qs.weights, options.target_width))
-                out.soft->width_reached = false;
-            half_s[t] = add_vectors(half_s[t], qs.output, prec);
-            note_tv(e, qs, prec);
+        for (const QueryBlock &block : found) {
+            merge_extremes(e, block.extremes, prec);
+            if (!block.width_reached) out.soft->width_reached = false;
         }
     }
 

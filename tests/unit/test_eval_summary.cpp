@@ -53,10 +53,16 @@ void same_outputs(const std::vector<OutputValue> &a, const std::vector<OutputVal
     }
 }
 
-void compare_on(const Model &m, const Word &w, const BetaSpec &beta) {
+// The summary on `threads` threads against the full traces (on one).
+void compare_on(const Model &m, const Word &w, const BetaSpec &beta, unsigned threads = 1) {
     SoftOptions o;
     Trace hard = evaluate_hard(m, w);
     Trace soft = evaluate_soft(m, w, beta, hard, o);
+    Run run;
+    run.threads = threads;
+    Limits limits;
+    limits.run = &run;
+    o.precision.budget = &limits;
     EvalSummary s = evaluate_summary(m, w, beta, o);
     REQUIRE(s.soft);
     CHECK(s.n == w.size());
@@ -128,4 +134,24 @@ TEST_CASE("eval --summary: hard only, and a refuting word's largest TV above eps
     REQUIRE(s.heads[0][0].tv);
     CHECK(summary_lower(*s.heads[0][0].tv) > Rational(1, 2));
     CHECK(s.heads[0][0].tv_query == 10);
+}
+
+TEST_CASE("eval --summary on 3 threads: the same as the full traces on longer words") {
+    // words longer than the 64 blocks a head's queries are cut into, so
+    // that blocks hold several queries and their merge decides between them
+    std::mt19937 rng(11);
+    int compared = 0;
+    for (unsigned seed = 1; seed <= (reduced() ? 6u : 16u); ++seed) {
+        CAPTURE(seed);
+        Model m = load_model_text(seed % 2 ? random_deep_model_json(seed) : random_model_json(seed),
+                                  "random", Limits{});
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(65, 150)(rng);
+        Word w(n);
+        for (auto &c : w)
+            c = static_cast<int>(
+                std::uniform_int_distribution<std::size_t>(0, m.alphabet.size() - 1)(rng));
+        compare_on(m, w, BetaSpec::parse(seed % 3 ? "3" : "10", m.layers.size()), 3);
+        ++compared;
+    }
+    CHECK(compared >= 6);
 }
