@@ -194,10 +194,12 @@ std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOpti
         longest = len;
     }
     // the end's word, evaluated exactly as certify evaluates a word (the
-    // filter's refutation is certain, but the witness reported is this one)
+    // filter's refutation is certain, but the witness reported is this one),
+    // without its traces: O(length) memory where they hold 2 length^2
+    // weights per head
     Violation v;
     Prec used = 0;
-    if (certify_word(m, end.word, BetaSpec::constant(end.beta), o, v, used) == Tri::False)
+    if (certify_word_streamed(m, end.word, BetaSpec::constant(end.beta), o, v, used) == Tri::False)
         return WordLowerEnd{end.beta, v, n0, longest};
     return exact; // not decided at the precision cap: the enumeration's own end
 }

@@ -17,6 +17,7 @@
 #include "tempcert/eval.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace tempcert {
 
@@ -68,6 +69,7 @@ constexpr std::size_t kQueryBlocks = 64;
 struct QueryBlock {
     HeadExtremes extremes;
     bool width_reached = true;
+    std::optional<QueryTrace> first_false, first_unknown; // judged by a QueryVerdict
 };
 
 struct Pass {
@@ -77,7 +79,8 @@ struct Pass {
     Prec prec;
     const SoftOptions &options;
     EvalSummary out;
-    std::vector<RealVector> xh, xs; // hard and soft activations
+    std::vector<RealVector> xh, xs;        // hard and soft activations
+    const QueryVerdict *verdict = nullptr; // judges every soft query (if given)
 
     void head(std::size_t l, std::size_t h, std::vector<RealVector> &half_h,
               std::vector<RealVector> &half_s) {
@@ -89,9 +92,12 @@ struct Pass {
         const std::size_t count = xh.size(), blocks = std::min(count, kQueryBlocks);
         std::vector<QueryBlock> found(blocks);
         const Limits *budget = options.precision.budget;
+        // the first block holding a query judged False: later blocks stop
+        std::atomic<std::size_t> first_failing_block{blocks};
         detail::run_tasks(blocks, budget ? budget->threads() : 1, [&](std::size_t b) {
             QueryBlock &block = found[b];
             for (std::size_t t = count * b / blocks; t < count * (b + 1) / blocks; ++t) {
+                if (first_failing_block.load() < b) return;
                 if (budget) check_budget(*budget);
                 QueryTrace qh = hard_query(hd, position_of(t, bos), xh[t], kh, vh, w.size(), bos,
                                            m.width, l + 1, h + 1, prec);
@@ -103,19 +109,33 @@ struct Pass {
                     block.width_reached = false;
                 half_s[t] = add_vectors(half_s[t], qs.output, prec);
                 note_tv(block.extremes, qs, prec);
+                if (!verdict) continue;
+                const Tri judged = (*verdict)(l + 1, h + 1, qs);
+                if (judged == Tri::Unknown && !block.first_unknown) block.first_unknown = qs;
+                if (judged != Tri::False) continue;
+                block.first_false = std::move(qs);
+                std::size_t seen = first_failing_block.load();
+                while (b < seen && !first_failing_block.compare_exchange_weak(seen, b)) {
+                }
+                return;
             }
         });
         HeadExtremes &e = out.heads[l][h];
-        for (const QueryBlock &block : found) {
+        for (QueryBlock &block : found) {
             merge_extremes(e, block.extremes, prec);
             if (!block.width_reached) out.soft->width_reached = false;
+            if (block.first_unknown && !out.undecided)
+                out.undecided = JudgedQuery{l + 1, h + 1, std::move(*block.first_unknown)};
+            if (block.first_false && !out.failing)
+                out.failing = JudgedQuery{l + 1, h + 1, std::move(*block.first_false)};
         }
     }
 
     void layer(std::size_t l) {
         std::vector<RealVector> half_h = xh, half_s = xs;
-        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h)
+        for (std::size_t h = 0; h < m.layers[l].heads.size() && !out.failing; ++h)
             head(l, h, half_h, half_s);
+        if (out.failing) return; // the word fails: nothing after this head is needed
         if (const auto &ffn = m.layers[l].ffn) {
             for (auto &v : half_h)
                 v = apply_ffn(*ffn, v, prec);
@@ -138,8 +158,9 @@ struct Pass {
             out.soft->bos = m.has_bos();
             out.soft->prec = prec;
         }
-        for (std::size_t l = 0; l < m.layers.size(); ++l)
+        for (std::size_t l = 0; l < m.layers.size() && !out.failing; ++l)
             layer(l);
+        if (out.failing) return;
         out.hard.n = w.size();
         out.hard.bos = m.has_bos();
         out.hard.prec = prec;
@@ -153,8 +174,9 @@ struct Pass {
 };
 
 EvalSummary summary_at(const Model &m, const Word &w, const std::optional<BetaSpec> &beta,
-                       const SoftOptions &options, Prec prec) {
-    Pass pass{m, w, {}, prec, options, {}, {}, {}};
+                       const SoftOptions &options, Prec prec,
+                       const QueryVerdict *verdict = nullptr) {
+    Pass pass{m, w, {}, prec, options, {}, {}, {}, verdict};
     if (beta)
         for (std::size_t l = 0; l < m.layers.size(); ++l)
             pass.betas.push_back(beta->at(l, w.size(), prec));
@@ -178,6 +200,14 @@ EvalSummary evaluate_summary(const Model &m, const Word &w, const std::optional<
                                 " bits (the precision cap, --prec-cap)");
         }
     }
+}
+
+EvalSummary evaluate_summary_at(const Model &m, const Word &w, const BetaSpec &beta, Prec prec,
+                                const Limits *budget, const QueryVerdict *verdict) {
+    SoftOptions options;
+    options.target_width = Rational(1); // as evaluate_soft_at's default: no width asked
+    options.precision.budget = budget;
+    return summary_at(m, w, beta, options, prec, verdict);
 }
 
 } // namespace tempcert

@@ -115,6 +115,12 @@ CertifyResult certify_auto(const Model &m, const BetaSpec &beta, const CertifyOp
 // Decides one word at `beta` (precision raised until decided or the cap).
 Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
                  Violation &violation, Prec &used, std::vector<Binding> *bindings = nullptr);
+// certify_word without the word's traces (src/certify/certify_streamed.cpp):
+// the same verdict, violation and precision in O(n) memory, where a trace
+// holds about 2 n^2 weights per head; a head's queries on o.limits' threads.
+// For long words (tight's lower-end words).
+Tri certify_word_streamed(const Model &m, const Word &w, const BetaSpec &beta,
+                          const CertifyOptions &o, Violation &violation, Prec &used);
 
 // What a tight answer's ends mean. Threshold: the criterion is monotone in
 // beta (one layer with heads, tv), so every beta >= beta_hi meets it and

@@ -6,6 +6,7 @@
 
 #include "tempcert/hard_eval.hpp"
 
+#include <functional>
 #include <optional>
 
 namespace tempcert {
@@ -40,6 +41,17 @@ struct HeadExtremes {
     std::optional<Real> tv_max;      // an enclosure of the largest TV over all queries
 };
 
+// A verdict on one soft query (layer and head 1-based). Called from several
+// threads at once: it must not write shared state.
+using QueryVerdict =
+    std::function<Tri(std::size_t layer, std::size_t head, const QueryTrace &soft)>;
+
+// One soft query a QueryVerdict judged, and where.
+struct JudgedQuery {
+    std::size_t layer = 0, head = 0;
+    QueryTrace query;
+};
+
 // A word evaluated without keeping its trace: per head the extremes above,
 // and the read-outs. Memory O(n (d + heads)) where a Trace holds every
 // query's weights, O(n^2) per head.
@@ -48,6 +60,11 @@ struct EvalSummary {
     std::vector<std::vector<HeadExtremes>> heads; // [layer][head]
     Trace hard;                                   // read-outs only: no layers
     std::optional<Trace> soft;                    // read-outs, prec, width_reached
+    // With a QueryVerdict: the first soft query, in layer, head and query
+    // order, judged False, and the first judged Unknown. A False one ends
+    // the pass after its head: the later heads' extremes and the read-outs
+    // are then left out.
+    std::optional<JudgedQuery> failing, undecided;
 };
 
 // Hard and (with `beta`) soft evaluation in lockstep, one query at a time;
@@ -55,5 +72,11 @@ struct EvalSummary {
 // so every figure is the one their traces hold.
 EvalSummary evaluate_summary(const Model &m, const Word &w, const std::optional<BetaSpec> &beta,
                              const SoftOptions &options = {});
+
+// One such pass at working precision `prec` (no precision loop, no target
+// width), every soft query handed to `verdict` (if given): certify_word's
+// evaluation in O(n) memory. Throws Undecided as evaluate_soft_at does.
+EvalSummary evaluate_summary_at(const Model &m, const Word &w, const BetaSpec &beta, Prec prec,
+                                const Limits *budget, const QueryVerdict *verdict);
 
 } // namespace tempcert
