@@ -12,7 +12,8 @@
 // at a head's least gap, make the need grow with the length). Single words
 // are judged along the prefix path with the filter where prefix sharing
 // applies (O(length^2) doubles, acting on certain refutations only); the
-// end's word is then evaluated exactly at the end's beta, as certify does.
+// end's word is then evaluated exactly at the end's beta, as certify does,
+// without its traces (O(length) memory).
 #include "tempcert/certify.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
@@ -57,19 +58,20 @@ std::size_t seed_length(std::size_t symbols, std::size_t n, std::uint64_t max_wo
 }
 
 // A pumped word is judged as certify judges a word where the filter does
-// not decide it, and the end's word always: its hard and soft weights are
-// kept whole, about 2 length^2 per head. Bounded by --max-entries for one
-// head (eval bounds the sum over heads; summed over two heads, the default
-// --pump-length 1024 would pass the default limit; docs/reliability.md,
-// Limits and what they bound): refused up front, before any
-// word is pumped, rather than left to exhaust the memory (--pump-length 4096
-// on has-ab-two-layer took 7.2 GB).
+// not decide it or does not apply, and the end's word always: about 2
+// length^2 attention weights per head evaluated exactly (no longer kept:
+// certify_word_streamed holds O(length)), with hard values whose
+// denominators grow with the length where heads average. Bounded by
+// --max-entries for one head, as the work that grows with the square of the
+// length (eval bounds the weights its traces keep, summed over the heads;
+// docs/reliability.md, Limits and what they bound): refused up front,
+// before any word is pumped.
 void check_pump_entries(std::size_t longest, const Limits &limits) {
     const double entries = 2.0 * static_cast<double>(longest) * static_cast<double>(longest);
     if (entries <= static_cast<double>(limits.max_entries)) return;
     throw LimitError(
         "the lower end's search would judge pumped words of length " + std::to_string(longest) +
-        ", keeping about " + std::to_string(static_cast<long long>(entries)) +
+        ", evaluating about " + std::to_string(static_cast<long long>(entries)) +
         " attention weights per head, more than the limit " + std::to_string(limits.max_entries) +
         " (--max-entries; or a smaller --pump-length)");
 }
@@ -175,7 +177,8 @@ std::optional<WordLowerEnd> lower_end_by_words(const Model &m, const CertifyOpti
         if (t == Tri::True || (t && w.size() > n0)) return std::nullopt;
         Violation v;
         Prec used = 0;
-        if (certify_word(m, w, b, start_precision, v, used) != Tri::False) return std::nullopt;
+        if (certify_word_streamed(m, w, b, start_precision, v, used) != Tri::False)
+            return std::nullopt;
         return v.word;
     };
     std::optional<WordLowerEnd> exact;

@@ -253,7 +253,7 @@ expect 2 'pump-length' -- tight "$two" --n 512 --eps 0.01 --pump-length 0
 # a pumped word is judged keeping its weights (2 length^2 per head): bounded
 # by --max-entries, refused before any word is pumped (--pump-length 4096 at
 # n = 10^4 took 7.2 GB)
-expect 3 'pumped words of length 512, keeping about 524288 attention weights per head, more than the limit 500000 \(--max-entries; or a smaller --pump-length\)' -- tight "$two" --n 512 --eps 0.01 --max-entries 500000
+expect 3 'pumped words of length 512, evaluating about 524288 attention weights per head, more than the limit 500000 \(--max-entries; or a smaller --pump-length\)' -- tight "$two" --n 512 --eps 0.01 --max-entries 500000
 
 # tight -o: the upper end's certificate, by certify's own chooser at beta_hi:
 # beyond enumeration the layerwise one (heads judged by their profile), by
