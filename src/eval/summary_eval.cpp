@@ -124,7 +124,7 @@ struct Pass {
         for (QueryBlock &block : found) {
             merge_extremes(e, block.extremes, prec);
             if (!block.width_reached) out.soft->width_reached = false;
-            if (block.first_unknown && !out.undecided)
+            if (block.first_unknown && !out.undecided && !out.failing)
                 out.undecided = JudgedQuery{l + 1, h + 1, std::move(*block.first_unknown)};
             if (block.first_false && !out.failing)
                 out.failing = JudgedQuery{l + 1, h + 1, std::move(*block.first_false)};

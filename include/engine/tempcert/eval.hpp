@@ -61,9 +61,9 @@ struct EvalSummary {
     Trace hard;                                   // read-outs only: no layers
     std::optional<Trace> soft;                    // read-outs, prec, width_reached
     // With a QueryVerdict: the first soft query, in layer, head and query
-    // order, judged False, and the first judged Unknown. A False one ends
-    // the pass after its head: the later heads' extremes and the read-outs
-    // are then left out.
+    // order, judged False, and the first judged Unknown before it or, with
+    // none False, at all. A False one ends the pass: the extremes are then
+    // partial and the read-outs left out.
     std::optional<JudgedQuery> failing, undecided;
 };
 
