@@ -82,44 +82,63 @@ struct Pass {
     std::vector<RealVector> xh, xs;        // hard and soft activations
     const QueryVerdict *verdict = nullptr; // judges every soft query (if given)
 
+    // One head's keys and values, hard and soft, and the layer's
+    // half-updated activations its outputs are added to.
+    struct HeadWork {
+        std::size_t l, h; // 0-based
+        const Head &hd;
+        std::vector<RealVector> kh, vh, ks, vs;
+        std::vector<RealVector> &half_h, &half_s;
+    };
+
+    // Query t of the head: its gap and TV noted in the block, its outputs
+    // added. False when the verdict judged it False (the block stops).
+    bool query(HeadWork &hw, std::size_t t, QueryBlock &block) {
+        const bool bos = m.has_bos();
+        QueryTrace qh = hard_query(hw.hd, position_of(t, bos), xh[t], hw.kh, hw.vh, w.size(), bos,
+                                   m.width, hw.l + 1, hw.h + 1, prec);
+        hw.half_h[t] = add_vectors(hw.half_h[t], qh.output, prec);
+        note_gap(block.extremes, qh);
+        if (betas.empty()) return true;
+        QueryTrace qs = soft_query(hw.hd, qh, xs[t], hw.ks, hw.vs, bos, m.width, betas[hw.l], prec);
+        if (!weights_narrower_than(qs.weights, options.target_width)) block.width_reached = false;
+        hw.half_s[t] = add_vectors(hw.half_s[t], qs.output, prec);
+        note_tv(block.extremes, qs, prec);
+        if (!verdict) return true;
+        const Tri judged = (*verdict)(hw.l + 1, hw.h + 1, qs);
+        if (judged == Tri::Unknown && !block.first_unknown) block.first_unknown = qs;
+        if (judged != Tri::False) return true;
+        block.first_false = std::move(qs);
+        return false;
+    }
+
     void head(std::size_t l, std::size_t h, std::vector<RealVector> &half_h,
               std::vector<RealVector> &half_s) {
-        const Head &hd = m.layers[l].heads[h];
-        const bool bos = m.has_bos();
-        std::vector<RealVector> kh, vh, ks, vs;
-        head_keys_values(hd, xh, prec, kh, vh);
-        if (!betas.empty()) head_keys_values(hd, xs, prec, ks, vs);
+        HeadWork hw{l, h, m.layers[l].heads[h], {}, {}, {}, {}, half_h, half_s};
+        head_keys_values(hw.hd, xh, prec, hw.kh, hw.vh);
+        if (!betas.empty()) head_keys_values(hw.hd, xs, prec, hw.ks, hw.vs);
         const std::size_t count = xh.size(), blocks = std::min(count, kQueryBlocks);
         std::vector<QueryBlock> found(blocks);
         const Limits *budget = options.precision.budget;
         // the first block holding a query judged False: later blocks stop
         std::atomic<std::size_t> first_failing_block{blocks};
         detail::run_tasks(blocks, budget ? budget->threads() : 1, [&](std::size_t b) {
-            QueryBlock &block = found[b];
             for (std::size_t t = count * b / blocks; t < count * (b + 1) / blocks; ++t) {
                 if (first_failing_block.load() < b) return;
                 if (budget) check_budget(*budget);
-                QueryTrace qh = hard_query(hd, position_of(t, bos), xh[t], kh, vh, w.size(), bos,
-                                           m.width, l + 1, h + 1, prec);
-                half_h[t] = add_vectors(half_h[t], qh.output, prec);
-                note_gap(block.extremes, qh);
-                if (betas.empty()) continue;
-                QueryTrace qs = soft_query(hd, qh, xs[t], ks, vs, bos, m.width, betas[l], prec);
-                if (!weights_narrower_than(qs.weights, options.target_width))
-                    block.width_reached = false;
-                half_s[t] = add_vectors(half_s[t], qs.output, prec);
-                note_tv(block.extremes, qs, prec);
-                if (!verdict) continue;
-                const Tri judged = (*verdict)(l + 1, h + 1, qs);
-                if (judged == Tri::Unknown && !block.first_unknown) block.first_unknown = qs;
-                if (judged != Tri::False) continue;
-                block.first_false = std::move(qs);
+                if (query(hw, t, found[b])) continue;
                 std::size_t seen = first_failing_block.load();
                 while (b < seen && !first_failing_block.compare_exchange_weak(seen, b)) {
                 }
                 return;
             }
         });
+        merge_blocks(l, h, found);
+    }
+
+    // The blocks' findings in order: extremes, width, the first queries
+    // judged False and (before it) Unknown.
+    void merge_blocks(std::size_t l, std::size_t h, std::vector<QueryBlock> &found) {
         HeadExtremes &e = out.heads[l][h];
         for (QueryBlock &block : found) {
             merge_extremes(e, block.extremes, prec);
