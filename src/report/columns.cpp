@@ -12,8 +12,9 @@ const std::vector<ColumnNote> &column_notes() {
         {"method",
          "`exhaustive`: every word enumerated, tight bracket by bisection; `symbolic`: heads in "
          "layer 1, tight bracket from the score profiles without enumeration ({symbolic-gap.md}, "
-         "{profile-bound.md}); `layerwise`: per-layer bounds for rounded models ({layerwise.md}), "
-         "no tight bracket"},
+         "{profile-bound.md}); `layerwise`: more than one layer, beyond enumeration: the upper end "
+         "from per-layer bounds (exact rounding, {layerwise.md}, else the perturbation argument, "
+         "{perturbation.md}), the lower end refuted by a word ({tight-bracket.md})"},
         {"min gap", "the smallest gap between the top score and the next, over all heads, queries "
                     "and words; `inf` when no query has a runner-up"},
         {"beta_gap", "Lemma GT: ln((N-1)(1-eps)/eps)/gamma, rounded up; certified sufficient for "
