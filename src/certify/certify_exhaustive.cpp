@@ -5,25 +5,34 @@
 // run: it is a counterexample whatever the other words do.
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
+#include "word_precision.hpp"
 
 namespace tempcert {
 
-Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
-                 Violation &violation, Prec &used, std::vector<Binding> *bindings) {
-    Trace hard = evaluate_hard(m, w, o.precision);
+Tri detail::decide_raising_precision(const CertifyOptions &o, const Word &w, Violation &violation,
+                                     Prec &used, const std::function<Tri(Prec)> &decide) {
     for (Prec prec = o.precision.start;; prec *= 2) {
         if (prec > o.precision.cap) prec = o.precision.cap;
         used = prec;
         Tri t = Tri::Unknown;
         try {
-            Trace soft = evaluate_soft_at(m, w, beta, hard, prec);
-            t = judge_word(hard, soft, o.eps, o.criterion, violation, w);
-            if (t == Tri::True && bindings) record_binding(*bindings, hard, soft, o.criterion, w);
+            t = decide(prec);
         } catch (const Undecided &e) {
             violation = Violation{w, "precision", 0, 0, 0, Real(0L), Real(0L), e.what()};
         }
         if (t != Tri::Unknown || prec >= o.precision.cap) return t;
     }
+}
+
+Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
+                 Violation &violation, Prec &used, std::vector<Binding> *bindings) {
+    Trace hard = evaluate_hard(m, w, o.precision);
+    return detail::decide_raising_precision(o, w, violation, used, [&](Prec prec) {
+        Trace soft = evaluate_soft_at(m, w, beta, hard, prec);
+        Tri t = judge_word(hard, soft, o.eps, o.criterion, violation, w);
+        if (t == Tri::True && bindings) record_binding(*bindings, hard, soft, o.criterion, w);
+        return t;
+    });
 }
 
 CertifyResult certify_exhaustive(const Model &m, const BetaSpec &beta, const CertifyOptions &o) {

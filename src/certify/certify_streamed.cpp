@@ -7,8 +7,8 @@
 // the same judgements in the same order, so verdict and violation agree
 // (tests/unit/test_certify_streamed.cpp).
 #include "tempcert/certify.hpp"
-#include "tempcert/error.hpp"
 #include "tempcert/eval.hpp"
+#include "word_precision.hpp"
 
 namespace tempcert {
 
@@ -32,23 +32,15 @@ Tri judge_pass(const EvalSummary &s, const CertifyOptions &o, Prec prec, const W
 
 Tri certify_word_streamed(const Model &m, const Word &w, const BetaSpec &beta,
                           const CertifyOptions &o, Violation &violation, Prec &used) {
-    for (Prec prec = o.precision.start;; prec *= 2) {
-        if (prec > o.precision.cap) prec = o.precision.cap;
-        used = prec;
-        Tri t = Tri::Unknown;
+    return detail::decide_raising_precision(o, w, violation, used, [&](Prec prec) {
         const QueryVerdict tv = [&](std::size_t layer, std::size_t head, const QueryTrace &q) {
             Violation scratch; // each thread its own
             return judge_query(q, layer, head, o.eps, prec, w, scratch);
         };
-        try {
-            EvalSummary s = evaluate_summary_at(m, w, beta, prec, &o.limits,
-                                                o.criterion == Criterion::Tv ? &tv : nullptr);
-            t = judge_pass(s, o, prec, w, violation);
-        } catch (const Undecided &e) {
-            violation = Violation{w, "precision", 0, 0, 0, Real(0L), Real(0L), e.what()};
-        }
-        if (t != Tri::Unknown || prec >= o.precision.cap) return t;
-    }
+        EvalSummary s = evaluate_summary_at(m, w, beta, prec, &o.limits,
+                                            o.criterion == Criterion::Tv ? &tv : nullptr);
+        return judge_pass(s, o, prec, w, violation);
+    });
 }
 
 } // namespace tempcert
