@@ -29,37 +29,42 @@ Rational summary_lower_end(const Real &r) {
     return r.is_exact() ? r.exact() : r.interval()->lower_exact();
 }
 
+// The earliest least gap and largest TV win: one offered later replaces
+// the one held only when its lower end is strictly smaller (larger). Queries
+// offer theirs in order, and so do blocks of queries when merged in order.
+void offer_gap(HeadExtremes &e, const Real &gap, std::size_t query) {
+    if (e.least_gap && summary_lower_end(gap) >= summary_lower_end(*e.least_gap)) return;
+    e.least_gap = gap;
+    e.least_gap_query = query;
+}
+
+void offer_tv(HeadExtremes &e, const Real &tv, std::size_t query) {
+    if (e.tv && summary_lower_end(tv) <= summary_lower_end(*e.tv)) return;
+    e.tv = tv;
+    e.tv_query = query;
+}
+
+void widen_tv_max(HeadExtremes &e, const Real &tv_max, Prec prec) {
+    e.tv_max = e.tv_max ? max(*e.tv_max, tv_max, prec) : tv_max;
+}
+
 void note_gap(HeadExtremes &e, const QueryTrace &q) {
     if (!q.allowed.empty()) ++e.queries;
-    if (!q.gap || (e.least_gap && summary_lower_end(*q.gap) >= summary_lower_end(*e.least_gap)))
-        return;
-    e.least_gap = *q.gap;
-    e.least_gap_query = q.query;
+    if (q.gap) offer_gap(e, *q.gap, q.query);
 }
 
 void note_tv(HeadExtremes &e, const QueryTrace &q, Prec prec) {
     if (!q.tv) return;
-    e.tv_max = e.tv_max ? max(*e.tv_max, *q.tv, prec) : *q.tv;
-    if (e.tv && summary_lower_end(*q.tv) <= summary_lower_end(*e.tv)) return;
-    e.tv = *q.tv;
-    e.tv_query = q.query;
+    widen_tv_max(e, *q.tv, prec);
+    offer_tv(e, *q.tv, q.query);
 }
 
-// A block's extremes merged into those of the blocks before it: the
-// earliest least gap and largest TV win, as query by query.
+// A block's extremes merged into those of the blocks before it.
 void merge_extremes(HeadExtremes &into, const HeadExtremes &block, Prec prec) {
     into.queries += block.queries;
-    if (block.least_gap && (!into.least_gap || summary_lower_end(*block.least_gap) <
-                                                   summary_lower_end(*into.least_gap))) {
-        into.least_gap = block.least_gap;
-        into.least_gap_query = block.least_gap_query;
-    }
-    if (block.tv_max)
-        into.tv_max = into.tv_max ? max(*into.tv_max, *block.tv_max, prec) : block.tv_max;
-    if (block.tv && (!into.tv || summary_lower_end(*block.tv) > summary_lower_end(*into.tv))) {
-        into.tv = block.tv;
-        into.tv_query = block.tv_query;
-    }
+    if (block.least_gap) offer_gap(into, *block.least_gap, block.least_gap_query);
+    if (block.tv_max) widen_tv_max(into, *block.tv_max, prec);
+    if (block.tv) offer_tv(into, *block.tv, block.tv_query);
 }
 
 // Blocks per head: enough to keep 64 threads busy, few enough that a block
