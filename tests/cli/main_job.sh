@@ -22,8 +22,11 @@ for pattern in 'has-b.certificate.json: independently re-verified' 'tight beta i
         printf '%s\n' "$job" | tail -5
     fi
 done
+# (under sanitizers the job's reports stop at n = 3: tests/CMakeLists.txt)
+counting_row='^| 16 | layerwise | - | 1/34 | - | - | \[104\.656[0-9]*, 250\.502091[0-9]*\] | bracket | aaaabbb '
+[ -n "${TEMPCERT_SANITIZED:-}" ] && counting_row='^| 3 | exhaustive | 14 | 1/8 | 45\.5498571105 | \[45\.54984655[0-9]*, 45\.54985711[0-9]*\] '
 if [ -s "$work/report/report.md" ] && [ -s "$work/report/report.html" ] && [ -s "$work/report/results.csv" ] &&
-   grep -q '^| 16 | layerwise | - | 1/34 | - | - | \[104\.656[0-9]*, 250\.502091[0-9]*\] | bracket | aaaabbb ' "$work/report/counting/report.md"; then
+   grep -q "$counting_row" "$work/report/counting/report.md"; then
     pass=$((pass + 1))
 else
     fail=$((fail + 1)); echo "FAIL: main job wrote no report into report/"
