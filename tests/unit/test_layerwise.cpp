@@ -199,7 +199,8 @@ void leave_features_alone(Model &m) {
 
 TEST_CASE("layerwise gaps on random one-layer models (BOS or not) = enumeration = the checker's") {
     int compared = 0, finite = 0, bos = 0, bos_compared = 0;
-    for (unsigned seed = 1; seed <= 300; ++seed) {
+    const unsigned seeds = reduced() ? 120 : 300;
+    for (unsigned seed = 1; seed <= seeds; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
         bos += m.has_bos();
@@ -226,8 +227,8 @@ TEST_CASE("layerwise gaps on random one-layer models (BOS or not) = enumeration 
     }
     MESSAGE("models compared " << compared << " (" << bos_compared << " with BOS, of " << bos
                                << "), finite gaps " << finite);
-    CHECK(compared >= 60);
-    CHECK(bos_compared >= 30);
+    CHECK(compared >= static_cast<int>(seeds / 5));
+    CHECK(bos_compared >= static_cast<int>(seeds / 10));
 }
 
 TEST_CASE("profile-judged certificates of random one-layer models: the checker against "
@@ -237,7 +238,7 @@ TEST_CASE("profile-judged certificates of random one-layer models: the checker a
     // verify; one at a beta that enumeration refutes (just below the
     // exhaustive bracket's lower end) must not, whatever the engine says.
     int accepted = 0, refused = 0, by_profile = 0;
-    const unsigned seeds = reduced() ? 80 : 200;
+    const unsigned seeds = reduced() ? 40 : 200;
     for (unsigned seed = 1; seed <= seeds; ++seed) {
         CAPTURE(seed);
         Model m = load_model_text(random_model_json(seed), "random", Limits{});
