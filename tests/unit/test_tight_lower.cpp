@@ -233,7 +233,7 @@ TEST_CASE("brackets beyond enumeration overlap the exhaustive bracket on random 
     // (the perturbation argument applies to about one random multi-layer
     // model in twelve, so those are drawn four times as often)
     int compared[2] = {0, 0}, positive[2] = {0, 0}, witnessed = 0, undecided = 0;
-    const unsigned seeds[2] = {reduced() ? 12u : 100u, reduced() ? 50u : 400u};
+    const unsigned seeds[2] = {reduced() ? 8u : 100u, reduced() ? 30u : 400u};
     for (int deep : {0, 1})
         for (unsigned seed = 1; seed <= seeds[deep]; ++seed) {
             CAPTURE(seed);
