@@ -250,10 +250,9 @@ TEST_CASE("cases/ltl: unbounded PE, one constant beta for n = 4, 8 (and 16 in th
     std::vector<std::size_t> ns{4, test::reduced() ? std::size_t(5) : std::size_t(8)};
     if (test::long_tier()) ns.push_back(16);
     int formulas = 0;
-    // under sanitizers the first 8 formulas: the same steps, for memory errors
-    const int most = test::reduced() ? 8 : 1000;
     for (const auto &c : manifest.at("formulas")) {
-        if (formulas == most) break;
+        // under sanitizers the first 8 formulas: the same steps, for memory errors
+        if (test::reduced() && formulas == 8) break;
         std::vector<std::string> alphabet = c.at("alphabet").get<std::vector<std::string>>();
         std::string text = c.at("formula");
         CAPTURE(text);
