@@ -9,21 +9,6 @@
 
 namespace tempcert {
 
-Tri detail::decide_raising_precision(const CertifyOptions &o, const Word &w, Violation &violation,
-                                     Prec &used, const std::function<Tri(Prec)> &decide) {
-    for (Prec prec = o.precision.start;; prec *= 2) {
-        if (prec > o.precision.cap) prec = o.precision.cap;
-        used = prec;
-        Tri t = Tri::Unknown;
-        try {
-            t = decide(prec);
-        } catch (const Undecided &e) {
-            violation = Violation{w, "precision", 0, 0, 0, Real(0L), Real(0L), e.what()};
-        }
-        if (t != Tri::Unknown || prec >= o.precision.cap) return t;
-    }
-}
-
 Tri certify_word(const Model &m, const Word &w, const BetaSpec &beta, const CertifyOptions &o,
                  Violation &violation, Prec &used, std::vector<Binding> *bindings) {
     Trace hard = evaluate_hard(m, w, o.precision);
