@@ -7,6 +7,8 @@
 // makes key positions spread, proofs/perturbation.md), 2..width-1 free.
 #pragma once
 
+#include "hunt_seed.hpp"
+
 #include <random>
 #include <sstream>
 #include <string>
@@ -14,6 +16,7 @@
 namespace tempcert::test {
 
 inline std::string random_deep_model_json(unsigned seed) {
+    seed = hunt_seed(seed);
     std::mt19937 rng(seed);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     auto num = [&]() -> std::string {

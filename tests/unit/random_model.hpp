@@ -5,12 +5,15 @@
 
 #include "tempcert/model.hpp"
 
+#include "hunt_seed.hpp"
+
 #include <random>
 #include <sstream>
 
 namespace tempcert::test {
 
 inline std::string random_model_json(unsigned seed, bool backward_only = false) {
+    seed = hunt_seed(seed);
     std::mt19937 rng(seed);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     auto num = [&]() -> std::string {
