@@ -39,14 +39,18 @@ namespace {
 
 // Bindings under the filter. The binding is the largest MPFI upper bound
 // (the plain path's), which the filter's looser bounds cannot pick alone:
-// each head keeps the nodes whose filtered upper end reaches the best
-// filtered lower end seen; one of them is the MPFI maximum, and they are
-// re-evaluated in MPFI at the end, so the binding is the one the MPFI path
-// finds. Many exact ties (common: every word with the same suffix) would
-// make that costly, so a head keeps at most kMaxCandidates, those with the
-// largest upper ends (ties: first word); when it had to drop some, the
-// result says the binding is the largest among those kept
-// (binding_exact = false). The verdict and counterexample never depend on it.
+// each head keeps the nodes whose filtered upper end reaches a little below
+// the best filtered lower end seen (binding_keep_threshold: the plain path
+// compares values rounded up to 40 bits, so a node just below can tie with
+// the maximum and, first in enumeration order, win); one of them is the
+// plain path's binding, and they are re-evaluated in MPFI at the end, so
+// the binding is the one the MPFI path finds (a hunt found a word one
+// position longer, with the same rounded value, when the nodes kept were
+// those reaching the best lower end itself). Many exact ties (common: every word with the same
+// suffix) would make that costly, so a head keeps at most kMaxCandidates, those with the largest
+// upper ends (ties: first word); when it had to drop some, the result says the binding is the
+// largest among those kept (binding_exact = false). The verdict and counterexample never depend on
+// it.
 constexpr std::size_t kMaxCandidates = 64;
 using Candidate = std::pair<double, Word>; // filtered upper end, node
 
@@ -70,19 +74,23 @@ struct Candidates {
             items.resize(idx + 1);
             best_lo.resize(idx + 1, 0.0);
         }
-        if (v.hi < best_lo[idx]) return;
+        if (v.hi < binding_keep_threshold(best_lo[idx])) return;
         best_lo[idx] = std::max(best_lo[idx], v.lo);
         auto &list = items[idx];
         list.emplace_back(v.hi, w);
         if (list.size() <= 4 * kMaxCandidates) return;
-        std::erase_if(list, [&](const auto &c) { return c.first < best_lo[idx]; });
+        const double keep = binding_keep_threshold(best_lo[idx]);
+        std::erase_if(list, [&](const auto &c) { return c.first < keep; });
         dropped = keep_largest(list) || dropped;
     }
-    // Drops the entries below their head's best lower end: no other part's
-    // can be lower than that, so binding_words would skip them.
+    // Drops the entries below their head's threshold: no other part's best
+    // lower end can be lower than this part's, so binding_words would skip
+    // them.
     void drop_below_best() {
-        for (std::size_t idx = 0; idx < items.size(); ++idx)
-            std::erase_if(items[idx], [&](const auto &c) { return c.first < best_lo[idx]; });
+        for (std::size_t idx = 0; idx < items.size(); ++idx) {
+            const double keep = binding_keep_threshold(best_lo[idx]);
+            std::erase_if(items[idx], [&](const auto &c) { return c.first < keep; });
+        }
     }
 };
 
@@ -412,7 +420,7 @@ std::vector<Word> binding_words(std::vector<Candidates> &cands, CertifyResult &r
         for (const auto &c : cands)
             if (idx < c.items.size())
                 for (const auto &item : c.items[idx])
-                    if (item.first >= best[idx]) all.push_back(item);
+                    if (item.first >= binding_keep_threshold(best[idx])) all.push_back(item);
         if (keep_largest(all)) r.binding_exact = false;
         for (auto &item : all)
             words.push_back(std::move(item.second));

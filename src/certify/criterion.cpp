@@ -3,6 +3,7 @@
 // whole enclosure satisfies it, fails only if the whole enclosure violates it.
 #include "tempcert/certify.hpp"
 
+#include <cmath>
 #include <mpfr.h>
 
 namespace tempcert {
@@ -122,6 +123,19 @@ Rational round_up_bits(const Interval &x) {
 }
 
 } // namespace
+
+double binding_keep_threshold(double best_lower) {
+    // every value at or below the floor rounds to it: all of them may tie
+    if (best_lower <= std::ldexp(1.0, kBindingFloorExp + 1)) return 0.0;
+    // A place ties with the maximum M >= best_lower only if its MPFI upper
+    // end rounds up to M: it exceeds the grid point below M, so it is above
+    // best_lower less one step of the kBindingBits grid (a step is at most
+    // 2^-39 of the value). Its filtered upper end encloses the same value,
+    // so it is above that too, less MPFI's width, far below a step. The
+    // threshold is two steps below best_lower (the double product's error
+    // is another 2^-53 of it).
+    return best_lower * (1.0 - std::ldexp(1.0, -(kBindingBits - 2)));
+}
 
 void record_binding_value(std::vector<Binding> &b, std::size_t idx, Binding candidate) {
     if (b.size() <= idx) b.resize(idx + 1);

@@ -340,3 +340,41 @@ TEST_CASE("certification: filter, MPFI and plain agree, on 1 to 3 threads") {
     CHECK(certified > 0);
     CHECK(refuted > 0);
 }
+
+// Found by a hunt (TEMPCERT_HUNT_OFFSET=500000: seed 500008 of the
+// backward-only generator). Bindings compare TV upper ends rounded up to 40
+// bits, ties to the first word; the filter had kept only the nodes reaching
+// the best filtered lower end, which dropped "ac" (its TV a hair below
+// another's, the same after rounding), and so it bound "aca", whose query 2
+// is the same as "ac"'s, where the plain path binds "ac".
+TEST_CASE("the filter binds the plain path's word when a smaller TV rounds to the maximum") {
+    const char *json =
+        R"({"format": "tempcert-model/1", "name": "hunt-500008", "alphabet": ["a", "b", "c", "d"],
+            "bos": null, "width": 4,
+            "embedding": {"a": [-2, "-1/3", -2, 1], "b": [0, -2, -1, 1], "c": [1, 2, -1, 1],
+                          "d": [-1, 0, -2, 1]},
+            "positions": [{"dim": 0, "expr": "j"}],
+            "layers": [{"heads": [{"kind": "leftmost", "mask": "causal",
+                                   "query": [[1, 0, -2, 0]], "key": [[-1, 2, "-1/3", -1]],
+                                   "value": [[2, "-1/3", 2, 0]],
+                                   "output": [["-1/3"], [-1], [1], [1]]}],
+                        "ffn": null}],
+            "output": {"weights": [1, 0, 0, 0], "bias": 0}})";
+    Model m = load_model_text(json, "hunt-500008.json", Limits{});
+    CertifyOptions o;
+    o.n = 4;
+    o.eps = Rational(1, 100);
+    const BetaSpec beta = BetaSpec::constant(Rational(3));
+    for (bool filter : {false, true}) {
+        CAPTURE(filter);
+        o.filter = filter;
+        CertifyResult r = *certify_prefix(m, beta, o);
+        REQUIRE(r.verdict == Verdict::Certified);
+        CHECK(r.binding_exact);
+        const Binding *b = r.binding();
+        REQUIRE(b != nullptr);
+        CHECK(b->word == Word{0, 2}); // "ac", query 2
+        CHECK(b->query == 2);
+        CHECK(b->value == Rational(941935029021, 140737488355328)); // 2^47
+    }
+}

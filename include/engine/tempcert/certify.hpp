@@ -69,6 +69,13 @@ void record_binding(std::vector<Binding> &b, const Trace &hard, const Trace &sof
 // Folds one candidate into entry `idx`: the larger value wins, ties go to
 // the word first in enumeration order (so the order of visits is irrelevant).
 void record_binding_value(std::vector<Binding> &b, std::size_t idx, Binding candidate);
+// The least filtered upper end a place may have and still become the
+// binding, given the best filtered lower end seen for its head: values are
+// compared rounded up to 40 bits (criterion.cpp), so a place a little below
+// that lower end can tie with the maximum there and, being first in
+// enumeration order, win the tie. Used by the prefix path's filter to drop
+// places (certify_prefix.cpp, Candidates).
+double binding_keep_threshold(double best_lower);
 
 struct CertifyResult {
     Verdict verdict = Verdict::Undecided;
