@@ -44,13 +44,14 @@ namespace {
 // compares values rounded up to 40 bits, so a node just below can tie with
 // the maximum and, first in enumeration order, win); one of them is the
 // plain path's binding, and they are re-evaluated in MPFI at the end, so
-// the binding is the one the MPFI path finds (a hunt found a word one
-// position longer, with the same rounded value, when the nodes kept were
-// those reaching the best lower end itself). Many exact ties (common: every word with the same
-// suffix) would make that costly, so a head keeps at most kMaxCandidates, those with the largest
-// upper ends (ties: first word); when it had to drop some, the result says the binding is the
-// largest among those kept (binding_exact = false). The verdict and counterexample never depend on
-// it.
+// the binding is the one the MPFI path finds (keeping only the nodes that
+// reach the best lower end itself, a hunt found the filter binding a word
+// one position longer, with the same query and rounded value). Many exact
+// ties (common: every word with the same suffix) would make that costly,
+// so a head keeps at most kMaxCandidates, those with the largest upper ends
+// (ties: first word); when it had to drop some, the result says the
+// binding is the largest among those kept (binding_exact = false). The
+// verdict and counterexample never depend on it.
 constexpr std::size_t kMaxCandidates = 64;
 using Candidate = std::pair<double, Word>; // filtered upper end, node
 
