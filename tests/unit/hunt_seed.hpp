@@ -9,13 +9,27 @@
 // another K without a bug: a hunt reads the soundness assertions.
 #pragma once
 
+#include <cerrno>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace tempcert::test {
 
+// A value that is not a whole decimal number up to 2^31 throws, failing
+// the test that asked: read as 0, it would rerun the default models under
+// the name of a hunt.
 inline unsigned hunt_seed(unsigned seed) {
     const char *k = std::getenv("TEMPCERT_HUNT_OFFSET");
-    return seed + (k ? static_cast<unsigned>(std::strtoul(k, nullptr, 10)) : 0u);
+    if (!k) return seed;
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long offset = std::strtoul(k, &end, 10);
+    if (*k < '0' || *k > '9' || *end != '\0' || errno != 0 || offset > (1ul << 31))
+        throw std::invalid_argument(std::string("TEMPCERT_HUNT_OFFSET: expected a whole number "
+                                                "from 0 to 2^31, got \"") +
+                                    k + "\"");
+    return seed + static_cast<unsigned>(offset);
 }
 
 } // namespace tempcert::test

@@ -54,3 +54,12 @@ TEST_CASE("TEMPCERT_HUNT_OFFSET=K gives seed s the model of seed s + K") {
     CHECK(random_model_json(2) == first7);
     CHECK(random_deep_model_json(2) == deep7);
 }
+
+TEST_CASE("a TEMPCERT_HUNT_OFFSET that is not a whole number fails the test, not reads as 0") {
+    for (const char *bad : {"abc", "12x", "-5", "", " 7", "99999999999"}) {
+        CAPTURE(bad);
+        OffsetForScope offset(bad);
+        CHECK_THROWS_AS(tempcert::test::random_model_json(1), std::invalid_argument);
+        CHECK_THROWS_AS(tempcert::test::random_deep_model_json(1), std::invalid_argument);
+    }
+}
