@@ -3,8 +3,9 @@
 // s + K, so the same property tests (engine against brute force, checker
 // against engine, filter against MPFI) run on models no earlier run has
 // seen (docs/testing.md, Hunting with other seeds). Unset, K is 0: the
-// default tier's models. A failure names the model ("random-S" or "deep-S"
-// with S the moved seed); rerun with the same K to see it again. Tests that
+// default tier's models. A failure shows the loop's seed s; the model is
+// seed s + K's (named "random-S" or "deep-S", S = s + K in its JSON); rerun
+// with the same K to see it again. Tests that
 // pin a seed's value or count a sample against a threshold may fail under
 // another K without a bug: a hunt reads the soundness assertions.
 #pragma once
