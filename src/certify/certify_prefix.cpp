@@ -418,10 +418,11 @@ std::vector<Word> binding_words(std::vector<Candidates> &cands, CertifyResult &r
         r.binding_exact = r.binding_exact && !c.dropped;
     for (std::size_t idx = 0; idx < best.size(); ++idx) {
         std::vector<Candidate> all;
+        const double keep = binding_keep_threshold(best[idx]);
         for (const auto &c : cands)
             if (idx < c.items.size())
                 for (const auto &item : c.items[idx])
-                    if (item.first >= binding_keep_threshold(best[idx])) all.push_back(item);
+                    if (item.first >= keep) all.push_back(item);
         if (keep_largest(all)) r.binding_exact = false;
         for (auto &item : all)
             words.push_back(std::move(item.second));
