@@ -20,9 +20,10 @@ The source tree is the one BUILD was configured from (its CMakeCache.txt).
 Lines are counted as `wc -l` counts them, comments included.
 
 The count is that of the default build, without MPI. A build with
--DTEMPCERT_MPI=ON compiles src/distributed/ranks_mpi.cpp in place of
-ranks_local.cpp; the script then counts ranks_local.cpp as the default
-build would, and prints the MPI implementation's lines apart (what a
+-DTEMPCERT_MPI=ON compiles src/check/tasks/mpi.cpp in place of
+tasks/local.cpp and links src/distributed (the target
+tempcert_distributed); the script then counts tasks/local.cpp as the
+default build would, and prints apart the files the MPI build adds (what a
 reader running tempcert-check under mpirun trusts in addition).
 """
 import os
@@ -33,13 +34,14 @@ TARGETS = ("tempcert_kernel", "tempcert_check", "tempcert-check")
 # "The script counts N lines in M files" in proofs/certificate.md
 STATED = re.compile(r"tools/trusted_base\.py` counts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
 SLACK = 0.03
-# The two implementations of src/distributed/ranks.hpp (one per build).
-RANKS_LOCAL = os.path.join("src", "distributed", "ranks_local.cpp")
-RANKS_MPI = os.path.join("src", "distributed", "ranks_mpi.cpp")
+# The two implementations of src/check/check_tasks.hpp (one per build), and
+# what only the MPI build's checker links.
+TASKS_LOCAL = os.path.join("src", "check", "tasks", "local.cpp")
+TASKS_MPI = os.path.join("src", "check", "tasks", "mpi.cpp")
+MPI_TARGETS = ("tempcert_distributed",)
 
-
-def depfiles(build):
-    for target in TARGETS:
+def depfiles(build, targets=TARGETS):
+    for target in targets:
         top = os.path.join(build, "CMakeFiles", target + ".dir")
         listed = listed_depfiles(top)
         if listed is not None:
@@ -81,27 +83,30 @@ def dependencies(path):
     return found
 
 
-def trusted_files(build, root):
-    files = set()
-    count = 0
-    for d in depfiles(build):
-        count += 1
+def object_files(build, root, targets=TARGETS):
+    """Per object of the targets, the project files it was built from
+    (None when there are no dependency files)."""
+    objects = []
+    for d in depfiles(build, targets):
+        files = set()
         for dep in dependencies(d):
             full = os.path.realpath(os.path.join(build, dep))
             rel = os.path.relpath(full, root)
             if rel.startswith(("src" + os.sep, "include" + os.sep)):
                 files.add(rel)
-    if count == 0:
-        return None
-    return sorted(files)
+        objects.append(files)
+    return objects if objects else None
 
 
-def default_build(files):
-    """The files as the default build (without MPI) has them, and the MPI
-    implementation when this build compiled it (else None)."""
-    if RANKS_MPI not in files:
-        return files, None
-    return sorted(set(files) - {RANKS_MPI} | {RANKS_LOCAL}), RANKS_MPI
+def default_build(build, root, objects):
+    """The files as the default build (without MPI) has them, and the files
+    the MPI build adds when this is one (else None)."""
+    if not any(TASKS_MPI in o for o in objects):
+        return sorted(set().union(*objects)), None
+    files = set().union(*(o for o in objects if TASKS_MPI not in o)) | {TASKS_LOCAL}
+    extra = set().union(*(o for o in objects if TASKS_MPI in o))
+    extra |= set().union(*(object_files(build, root, MPI_TARGETS) or []))
+    return sorted(files), sorted(extra - files)
 
 
 def lines(root, rel):
@@ -179,19 +184,21 @@ def main(argv):
         print(f"trusted_base.py: {build}: no CMakeCache.txt naming the source tree",
               file=sys.stderr)
         return 2
-    files = trusted_files(build, root)
-    if files is None:
+    objects = object_files(build, root)
+    if objects is None:
         print(f"trusted_base.py: {build}: no dependency files of {', '.join(TARGETS)} "
               "(build tempcert-check first)", file=sys.stderr)
         return 2
-    files, mpi = default_build(files)
+    files, mpi = default_build(build, root, objects)
     if argv[2:] == ["--list"]:
         print("\n".join(files))
         return 0
     total = print_table(root, files)
     if mpi:
-        print(f"this build has MPI: {mpi} ({lines(root, mpi)} lines) is compiled in place of "
-              f"{RANKS_LOCAL} ({lines(root, RANKS_LOCAL)} lines), which the total counts")
+        print(f"this build has MPI: under mpirun tempcert-check also runs "
+              f"{sum(lines(root, rel) for rel in mpi)} lines in {len(mpi)} files, "
+              f"{', '.join(mpi)}; {TASKS_MPI} is compiled in place of {TASKS_LOCAL} "
+              f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
     return check_against_repository(root, files, total) if argv[2:] == ["--check"] else 0
 
 

@@ -21,9 +21,9 @@
 // order-free (least counterexample, bindings by value then word order), so
 // results, witnesses and counts are the same for any --threads.
 #include "../distributed/ranks.hpp"
-#include "../distributed/task_pool.hpp"
 #include "../eval/prefix_eval.hpp"
 #include "../eval/prefix_walk.hpp"
+#include "../parallel/task_pool.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 

@@ -16,6 +16,7 @@
 #include "check_perturbation.hpp"
 #include "check_prefix.hpp"
 #include "check_soft.hpp"
+#include "check_tasks.hpp"
 #include "tempcert/beta.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
@@ -66,14 +67,6 @@ Claim read_claim(const OJson &cert, const Model &m, const Limits &limits) {
 }
 
 // ---- gaps: every head's minimum gap, witness and tie, by an own scan -------
-
-struct HeadFacts {
-    std::optional<Rational> min_gap; // nullopt: inf
-    Word witness, tie;
-    std::size_t witness_query = 0, tie_query = 0, N = 0;
-    std::vector<std::size_t> witness_argmax, tie_argmax;
-    std::optional<std::size_t> witness_runner_up, tie_runner_up;
-};
 
 // Words in the order certificates name them: by length, then symbol by symbol.
 bool word_before(const Word &a, const Word &b) {
@@ -139,40 +132,6 @@ void merge_facts(const std::vector<HeadFacts> &part, std::vector<HeadFacts> &int
     }
 }
 
-// One task's facts as bytes for the other MPI ranks (check_prefix.hpp).
-std::string pack_facts(const std::vector<HeadFacts> &facts) {
-    detail::ByteWriter out;
-    for (const HeadFacts &f : facts) {
-        out.number(f.min_gap ? 1 : 0);
-        if (f.min_gap) out.rational(*f.min_gap);
-        out.word(f.witness);
-        out.word(f.tie);
-        for (std::size_t v : {f.witness_query, f.tie_query, f.N})
-            out.number(v);
-        out.numbers(f.witness_argmax);
-        out.numbers(f.tie_argmax);
-        out.maybe_number(f.witness_runner_up);
-        out.maybe_number(f.tie_runner_up);
-    }
-    return out.take();
-}
-
-void unpack_facts(detail::ByteReader &in, std::vector<HeadFacts> &facts) {
-    for (HeadFacts &f : facts) {
-        f.min_gap.reset();
-        if (in.number()) f.min_gap = in.rational();
-        f.witness = in.word();
-        f.tie = in.word();
-        f.witness_query = in.number();
-        f.tie_query = in.number();
-        f.N = in.number();
-        f.witness_argmax = in.numbers();
-        f.tie_argmax = in.numbers();
-        f.witness_runner_up = in.maybe_number();
-        f.tie_runner_up = in.maybe_number();
-    }
-}
-
 std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &limits,
                                  const PrecisionPolicy &policy) {
     std::vector<HeadFacts> facts;
@@ -191,10 +150,7 @@ std::vector<HeadFacts> scan_gaps(const Model &m, std::size_t n, const Limits &li
                     fold_gaps(m, w, hard, parts[task]);
                     return true;
                 },
-                TaskBytes{[&](std::size_t task) { return pack_facts(parts[task]); },
-                          [&](std::size_t task, detail::ByteReader &in) {
-                              unpack_facts(in, parts[task]);
-                          }});
+                check::TaskParts{&parts, nullptr});
             for (const auto &part : parts)
                 merge_facts(part, facts);
             return facts;

@@ -2,7 +2,7 @@
 // form: proofs/symbolic-gap.md, "Affine scores"). A second implementation on
 // purpose: it shares no code with src/certify/layerwise.cpp or src/gap/.
 #include "check_layerwise.hpp"
-#include "../distributed/task_pool.hpp"
+#include "../parallel/task_pool.hpp"
 #include "check_counts.hpp"
 #include "check_fields.hpp"
 #include "check_profile.hpp"

@@ -2,7 +2,6 @@
 // on purpose: it shares nothing with the certifier's prefix evaluator or its
 // filter, only the kernel's linear algebra and exact hard queries.
 #include "check_prefix.hpp"
-#include "../distributed/task_pool.hpp"
 #include "../eval/hard_ops.hpp"
 #include "../eval/layer_ops.hpp"
 #include "../eval/prefix_walk.hpp"
@@ -177,7 +176,7 @@ void depth_first(Walk &walk, Word &w, std::size_t stop, std::size_t symbols, con
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
                 bool outputs, const Rational *fast_below, const Limits &limits,
                 const std::function<void(std::size_t)> &ready, const WordVisit &visit,
-                const TaskBytes &bytes) {
+                const TaskParts &parts) {
     const std::size_t k = m.alphabet.size(), split = detail::prefix_split_length(k, n);
     std::vector<Word> roots;
     {
@@ -189,7 +188,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
             split < n ? &roots : nullptr);
     }
     ready(roots.size() + 1);
-    detail::run_tasks_everywhere(
+    run_check_tasks(
         roots.size(), limits,
         [&](std::size_t r) {
             Walk walk(m, betas, prec, outputs, fast_below);
@@ -203,8 +202,7 @@ void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, P
                 },
                 nullptr);
         },
-        [&](std::size_t r) { return bytes.pack(r + 1); },
-        [&](std::size_t r, detail::ByteReader &in) { bytes.unpack(r + 1, in); });
+        parts);
 }
 
 std::optional<std::string>
@@ -223,12 +221,7 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
     // the first failing word in (length, lexicographic) order, as the
     // certifier reports it: each task goes below no failure, nor as long as
     // the least it knows of (its own, or one found before the split)
-    struct Part {
-        Word failed;
-        std::string failure;
-        std::uint64_t words = 0;
-    };
-    std::vector<Part> parts(1);
+    std::vector<JudgedPart> parts(1);
     try {
         walk_words(
             m, n, &betas, prec, criterion != "tv", &fast_below, limits,
@@ -238,7 +231,7 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
                     parts[k].failed = parts[0].failed;
             },
             [&](std::size_t task, const Word &w, const Trace &hard, const Trace &soft) {
-                Part &part = parts[task];
+                JudgedPart &part = parts[task];
                 std::string where;
                 Tri t = judge_word(hard, soft, eps, criterion, prec, where);
                 if (t == Tri::Unknown) t = judge_whole(w, where);
@@ -252,22 +245,11 @@ judge_words_by_prefix(const Model &m, std::size_t n, const Rational &eps,
                 }
                 return t == Tri::True && (part.failed.empty() || w.size() + 1 < part.failed.size());
             },
-            TaskBytes{[&](std::size_t task) {
-                          detail::ByteWriter out;
-                          out.number(parts[task].words);
-                          out.word(parts[task].failed);
-                          out.text(parts[task].failure);
-                          return out.take();
-                      },
-                      [&](std::size_t task, detail::ByteReader &in) {
-                          parts[task].words = in.number();
-                          parts[task].failed = in.word();
-                          parts[task].failure = in.text();
-                      }});
+            TaskParts{nullptr, &parts});
     } catch (const Undecided &) {
         return std::nullopt; // a hard tie needs more precision: the whole-word path
     }
-    const Part *least = nullptr;
+    const JudgedPart *least = nullptr;
     for (const auto &part : parts) {
         words += part.words;
         if (!part.failure.empty() &&

@@ -1,8 +1,8 @@
 // The checker's own prefix reuse (proofs/certificate.md).
 #pragma once
 
-#include "../distributed/ranks.hpp"
 #include "check_fields.hpp"
+#include "check_tasks.hpp"
 #include "tempcert/beta.hpp"
 
 #include <functional>
@@ -25,22 +25,17 @@ bool prefix_walk_applies(const Model &m, const BetaSpec *beta);
 // task 0, the words up to that length, runs first in this thread; then
 // ready(count) is called, and tasks 1..count-1 (the words below each prefix
 // task 0 let through) run on limits.threads() threads, each task on one
-// thread at a time, in depth-first order within it. Under MPI the tasks
-// 1..count-1 are spread over the ranks (src/distributed/ranks.hpp):
-// pack(task) gives a task's result as bytes on the rank that ran it, and
-// unpack(task, bytes) sets it on every other rank before walk_words
-// returns. Throws Undecided when a hard comparison cannot be decided at
+// thread at a time, in depth-first order within it (run_check_tasks:
+// under MPI the tasks 1..count-1 are spread over the ranks, and every rank
+// holds every task's part of `parts` before walk_words returns). Throws
+// Undecided when a hard comparison cannot be decided at
 // `prec`.
 using WordVisit =
     std::function<bool(std::size_t task, const Word &, const Trace &hard, const Trace &soft)>;
-struct TaskBytes {
-    std::function<std::string(std::size_t task)> pack;
-    std::function<void(std::size_t task, detail::ByteReader &)> unpack;
-};
 void walk_words(const Model &m, std::size_t n, const std::vector<Real> *betas, Prec prec,
                 bool outputs, const Rational *fast_below, const Limits &limits,
                 const std::function<void(std::size_t)> &ready, const WordVisit &visit,
-                const TaskBytes &bytes);
+                const TaskParts &parts);
 
 // Judges every word of length 1..n, each extending its parent in a
 // depth-first walk over the tree of words by one position: for models whose

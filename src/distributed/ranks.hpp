@@ -9,7 +9,8 @@
 // Without -DTEMPCERT_MPI=ON, or when not started by mpirun, there is one
 // rank and run_tasks_everywhere is run_tasks. Two files implement this
 // header and a build compiles one: ranks_local.cpp (one process, the
-// default and the checker's trusted base) and ranks_mpi.cpp (with MPI).
+// default) and ranks_mpi.cpp (with MPI). The checker has its own front
+// (src/check/check_tasks.hpp) and links this room only in a build with MPI.
 #pragma once
 
 #include "bytes.hpp"

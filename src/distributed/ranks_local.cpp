@@ -1,8 +1,7 @@
 // ranks.hpp in a build without MPI: one process, which runs every task
-// itself. This is the implementation in the checker's trusted base
-// (proofs/certificate.md, Trusted base); ranks_mpi.cpp is the other.
+// itself; ranks_mpi.cpp is the other.
+#include "../parallel/task_pool.hpp"
 #include "ranks.hpp"
-#include "task_pool.hpp"
 
 #include <string>
 

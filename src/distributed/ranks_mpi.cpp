@@ -1,7 +1,7 @@
 // ranks.hpp under MPI (built with -DTEMPCERT_MPI=ON; ranks_local.cpp is
 // the other implementation).
+#include "../parallel/task_pool.hpp"
 #include "ranks.hpp"
-#include "task_pool.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/input_registry.hpp"
 #include "tempcert/limits.hpp"

@@ -10,7 +10,7 @@
 // A head's queries, O(n) each, are cut into a fixed number of blocks run on
 // --threads threads and merged in order, so the result does not depend on
 // the thread count.
-#include "../distributed/task_pool.hpp"
+#include "../parallel/task_pool.hpp"
 #include "attention_ops.hpp"
 #include "layer_ops.hpp"
 #include "tempcert/error.hpp"

@@ -21,10 +21,10 @@
 // Witness words are built from the optimal choices and replayed through the
 // exact hard evaluator before they are reported.
 #include "tempcert/symbolic.hpp"
-#include "../distributed/task_pool.hpp"
 #include "../eval/attention_ops.hpp"
 #include "../eval/first_layer_query.hpp"
 #include "../eval/layer_ops.hpp"
+#include "../parallel/task_pool.hpp"
 #include "affine_features.hpp"
 #include "profile_stream.hpp"
 #include "symbolic_affine.hpp"

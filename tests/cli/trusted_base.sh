@@ -30,6 +30,20 @@ for sym in "${engine[@]}"; do
         pass=$((pass + 1))
     fi
 done
+# src/distributed (the ranks of an MPI job, task results as bytes) is in
+# tempcert-check only in a build with MPI, where it spreads the checker's tasks
+distributed=('tempcert::detail::run_tasks_everywhere' 'tempcert::detail::ByteWriter'
+             'tempcert::detail::start_ranks')
+with_mpi=no
+grep -q ' MPI_Init' "$tmp/checker.syms" && with_mpi=yes
+for sym in "${distributed[@]}"; do
+    if grep -qF "$sym" "$tmp/checker.syms"; then in_checker=yes; else in_checker=no; fi
+    if [ "$in_checker" = "$with_mpi" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: $sym in tempcert-check: $in_checker, MPI: $with_mpi"
+    fi
+done
 model="$cases/models/has-ab-two-layer.json"
 "$tempcert" certify "$model" --n 5 --eps 1/100 --beta 10 -o "$tmp/c.json" >/dev/null 2>&1
 "$tempcert" certify "$model" --n 5 --eps 1/100 -o "$tmp/r.json" >/dev/null 2>&1 # refuted

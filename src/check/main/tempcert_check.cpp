@@ -12,7 +12,7 @@
 // missing, unknown or mistyped, another format) is bad input like a bad
 // model or bad usage: one message on standard error, exit 2. A limit
 // exits 3, SIGINT 130.
-#include "../../distributed/ranks.hpp"
+#include "../check_tasks.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/gmp_memory.hpp"
@@ -139,9 +139,8 @@ int run(int argc, char **argv) {
 int main(int argc, char **argv) {
     std::signal(SIGINT, on_sigint);
     install_gmp_out_of_memory_exit("tempcert-check");
-    // under mpirun the walk's tasks are spread over the ranks
-    // (src/distributed/ranks.hpp); rank 0 prints the verdict
-    int code =
-        detail::run_on_ranks(&argc, &argv, "tempcert-check", [&] { return run(argc, argv); });
+    // under mpirun (a build with MPI) the walk's tasks are spread over the
+    // ranks (check_tasks.hpp); rank 0 prints the verdict
+    int code = check::run_checker(&argc, &argv, [&] { return run(argc, argv); });
     return finish_standard_output("tempcert-check", code);
 }

@@ -1,0 +1,30 @@
+// check_tasks.hpp in a build without MPI: every task runs in this process.
+// This is the implementation in the checker's trusted base
+// (proofs/certificate.md, Trusted base); mpi.cpp is the other.
+#include "../../parallel/task_pool.hpp"
+#include "../check_tasks.hpp"
+#include "tempcert/error.hpp"
+
+#include <cstdlib>
+#include <iostream>
+
+namespace tempcert::check {
+
+void run_check_tasks(std::size_t count, const Limits &limits,
+                     const std::function<void(std::size_t)> &task, const TaskParts &) {
+    detail::run_tasks(count, limits.threads(), task);
+}
+
+int run_checker(int *, char ***, const std::function<int()> &run) {
+    // mpirun's size, under the names OpenMPI and PMIx give it
+    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
+        if (const char *v = std::getenv(name); v && std::strtol(v, nullptr, 10) > 1) {
+            std::cerr << "tempcert-check: this tempcert-check was built without MPI, so each of "
+                      << v << " processes would check the whole certificate; build with "
+                      << "-DTEMPCERT_MPI=ON or run one process\n";
+            return kExitBadInput;
+        }
+    return run();
+}
+
+} // namespace tempcert::check
