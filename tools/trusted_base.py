@@ -2,18 +2,24 @@
 """The checker's trusted base, from the build's own dependency files.
 
 Every project file the compiler read to build tempcert-check's objects (the
-targets tempcert_kernel, tempcert_check and tempcert-check): the sources and
+targets tempcert_kernel, tempcert_check, tempcert_check_layerwise and
+tempcert-check): the sources and
 every header they include, as GCC and clang wrote them into the .o.d files.
 Third-party and system headers (GMP, MPFR, MPFI, Boost, nlohmann/json,
 OpenSSL, MPI) are outside the count, as proofs/certificate.md says.
 
-    tools/trusted_base.py BUILD            the table and the total
+    tools/trusted_base.py BUILD            the table and the total, and the
+        part an exhaustive certificate's check needs (all but the target
+        tempcert_check_layerwise)
     tools/trusted_base.py BUILD --list     the files, one per line (what
         tests/trusted_base.expected holds)
     tools/trusted_base.py BUILD --check    also compare with the source
         tree's tests/trusted_base.expected (the file list, exactly) and with
-        the total that its proofs/certificate.md states (within 3 %); exit 1
-        if either differs, 2 if BUILD has no dependency files
+        the two totals that its proofs/certificate.md states (within 3 %),
+        and check with nm that the rest of the checker calls no function of
+        tempcert_check_layerwise but verify_layerwise and
+        verify_perturbation; exit 1 if anything differs, 2 if BUILD has no
+        dependency files
 
 The source tree is the one BUILD was configured from (its CMakeCache.txt).
 
@@ -28,11 +34,20 @@ reader running tempcert-check under mpirun trusts in addition).
 """
 import os
 import re
+import subprocess
 import sys
 
-TARGETS = ("tempcert_kernel", "tempcert_check", "tempcert-check")
-# "The script counts N lines in M files" in proofs/certificate.md
+TARGETS = ("tempcert_kernel", "tempcert_check", "tempcert-check", "tempcert_check_layerwise")
+# The layerwise and perturbation arguments: a reader of an exhaustive
+# certificate need not trust them, since the rest enters them only through
+# these functions (checked with nm: layerwise_wall).
+LAYERWISE_TARGET = "tempcert_check_layerwise"
+LAYERWISE_ENTRIES = ("tempcert::check::verify_layerwise(", "tempcert::check::verify_perturbation(")
+# "The script counts N lines in M files" in proofs/certificate.md, and "an
+# exhaustive certificate's reader trusts N lines in M files"
 STATED = re.compile(r"tools/trusted_base\.py` counts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
+STATED_EXHAUSTIVE = re.compile(
+    r"an exhaustive certificate's reader trusts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
 SLACK = 0.03
 # The two implementations of src/check/check_tasks.hpp (one per build), and
 # what only the MPI build's checker links.
@@ -87,7 +102,7 @@ def object_files(build, root, targets=TARGETS):
     """Per object of the targets, the project files it was built from
     (None when there are no dependency files)."""
     objects = []
-    for d in depfiles(build, targets):
+    for d in (d for target in targets for d in depfiles(build, (target,))):
         files = set()
         for dep in dependencies(d):
             full = os.path.realpath(os.path.join(build, dep))
@@ -107,6 +122,31 @@ def default_build(build, root, objects):
     extra = set().union(*(o for o in objects if TASKS_MPI in o))
     extra |= set().union(*(object_files(build, root, MPI_TARGETS) or []))
     return sorted(files), sorted(extra - files)
+
+
+def layerwise_wall(build):
+    """The functions of the layerwise library that the rest of the checker
+    calls, by nm on the two archives: exactly LAYERWISE_ENTRIES, or a list
+    of what else (None when the archives are not there)."""
+    def symbols(archive, flag):
+        path = os.path.join(build, archive)
+        if not os.path.exists(path):
+            return None
+        out = subprocess.run(["nm", "-C", flag, path], capture_output=True, text=True, check=True)
+        found = set()
+        for row in out.stdout.splitlines():
+            parts = row.split(None, 2) if flag == "--defined-only" else row.split(None, 1)
+            # strong definitions: an inline function or template a header
+            # holds is compiled into each object that uses it (weak), and
+            # that header is counted with the object that includes it
+            if len(parts) >= 2 and parts[-2] in ("T", "U"):
+                found.add(parts[-1])
+        return found
+    defined = symbols("lib" + LAYERWISE_TARGET + ".a", "--defined-only")
+    used = symbols("libtempcert_check.a", "--undefined-only")
+    if defined is None or used is None:
+        return None
+    return sorted(defined & used)
 
 
 def lines(root, rel):
@@ -145,8 +185,26 @@ def print_table(root, files):
     return total
 
 
-def check_against_repository(root, files, total):
-    """Exit status of --check: the file list and the stated total."""
+def compare_stated(doc, text, pattern, what, total, count):
+    """Whether doc states `what` as the build gives it (within SLACK),
+    printing what differs."""
+    m = pattern.search(text)
+    if not m:
+        print(f"FAIL: {doc} states no count of {what} ({pattern.pattern})")
+        return False
+    stated, stated_files = int(m.group(1).replace(",", "")), int(m.group(2))
+    if abs(total - stated) > SLACK * stated or stated_files != count:
+        print(f"FAIL: {doc} states {stated} lines in {stated_files} files for {what}; "
+              f"the build's dependency files give {total} in {count}")
+        return False
+    print(f"{what}: {total} lines in {count} files, as {doc} states "
+          f"({stated}, within {SLACK:.0%})")
+    return True
+
+
+def check_against_repository(root, build, files, total, exhaustive):
+    """Exit status of --check: the file list, the stated totals and the
+    layerwise library's entries."""
     failed = False
     expected_path = os.path.join(root, "tests", "trusted_base.expected")
     expected = [l.strip() for l in open(expected_path) if l.strip() and not l.startswith("#")]
@@ -159,18 +217,26 @@ def check_against_repository(root, files, total):
         if set(expected) == set(files):
             print(f"FAIL: {expected_path} lists a file twice")
     doc = os.path.join(root, "proofs", "certificate.md")
-    m = STATED.search(open(doc, encoding="utf-8").read().replace("\n", " "))
-    if not m:
-        print(f"FAIL: {doc} states no count ('`tools/trusted_base.py` counts **N lines** in M files')")
-        return 1
-    stated, stated_files = int(m.group(1).replace(",", "")), int(m.group(2))
-    if abs(total - stated) > SLACK * stated or stated_files != len(files):
+    text = open(doc, encoding="utf-8").read().replace("\n", " ")
+    if not compare_stated(doc, text, STATED, "the trusted base", total, len(files)):
         failed = True
-        print(f"FAIL: {doc} states {stated} lines in {stated_files} files; "
-              f"the build's dependency files give {total} in {len(files)}")
-    if not failed:
-        print(f"trusted base: {total} lines in {len(files)} files, as {doc} states "
-              f"({stated}, within {SLACK:.0%})")
+    exhaustive_total = sum(lines(root, rel) for rel in exhaustive)
+    if not compare_stated(doc, text, STATED_EXHAUSTIVE, "an exhaustive certificate's base",
+                          exhaustive_total, len(exhaustive)):
+        failed = True
+    entries = layerwise_wall(build)
+    if entries is None:
+        failed = True
+        print(f"FAIL: {build}: no libtempcert_check.a and lib{LAYERWISE_TARGET}.a to compare")
+    elif len(entries) != len(LAYERWISE_ENTRIES) or not all(
+            any(e.startswith(want) for e in entries) for want in LAYERWISE_ENTRIES):
+        failed = True
+        print(f"FAIL: the checker calls into {LAYERWISE_TARGET} through "
+              f"{', '.join(e.split('(')[0] for e in entries)}; expected only "
+              f"{', '.join(w.rstrip('(') for w in LAYERWISE_ENTRIES)}")
+    else:
+        print(f"the rest of the checker enters {LAYERWISE_TARGET} only through "
+              f"{', '.join(w.rstrip('(') for w in LAYERWISE_ENTRIES)}")
     return 1 if failed else 0
 
 
@@ -193,13 +259,21 @@ def main(argv):
     if argv[2:] == ["--list"]:
         print("\n".join(files))
         return 0
+    core = object_files(build, root, tuple(t for t in TARGETS if t != LAYERWISE_TARGET))
+    exhaustive, _ = default_build(build, root, core)
     total = print_table(root, files)
+    left = sorted(set(files) - set(exhaustive))
+    print(f"an exhaustive certificate's reader trusts {sum(lines(root, rel) for rel in exhaustive)} "
+          f"lines in {len(exhaustive)} files: all but the layerwise and perturbation arguments "
+          f"({sum(lines(root, rel) for rel in left)} lines: {', '.join(left)})")
     if mpi:
         print(f"this build has MPI: under mpirun tempcert-check also runs "
               f"{sum(lines(root, rel) for rel in mpi)} lines in {len(mpi)} files, "
               f"{', '.join(mpi)}; {TASKS_MPI} is compiled in place of {TASKS_LOCAL} "
               f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
-    return check_against_repository(root, files, total) if argv[2:] == ["--check"] else 0
+    if argv[2:] != ["--check"]:
+        return 0
+    return check_against_repository(root, build, files, total, exhaustive)
 
 
 if __name__ == "__main__":
