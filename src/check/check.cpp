@@ -10,10 +10,9 @@
 // JSON path and both values.
 #include "tempcert/check.hpp"
 #include "../eval/layer_ops.hpp"
+#include "check_arguments.hpp"
 #include "check_fields.hpp"
 #include "check_judge.hpp"
-#include "check_layerwise.hpp"
-#include "check_perturbation.hpp"
 #include "check_prefix.hpp"
 #include "check_soft.hpp"
 #include "check_tasks.hpp"

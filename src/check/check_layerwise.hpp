@@ -1,14 +1,14 @@
 // `tempcert check` for layerwise certificates (proofs/layerwise.md): the
-// argument is recomputed from the model by this file's own code (value sets,
-// every head's minimum gap by the closed form for scores affine in the
-// position, ties, Lemma GT, soft radii, ReLU phases, perturbed coordinates)
-// and compared with the certificate's claims. Nothing is shared with
-// src/certify/ or src/gap/.
+// argument is recomputed from the model by check_layerwise.cpp's own code
+// (value sets, every head's minimum gap by the closed form for scores
+// affine in the position, ties, Lemma GT, soft radii, ReLU phases,
+// perturbed coordinates) and compared with the certificate's claims.
+// Nothing is shared with src/certify/ or src/gap/. verify_layerwise is in
+// check_arguments.hpp; what is here is shared with check_perturbation.cpp.
 #pragma once
 
-#include "../model/json_source.hpp"
+#include "check_arguments.hpp"
 #include "tempcert/beta.hpp"
-#include "tempcert/hard_eval.hpp"
 
 #include <optional>
 #include <set>
@@ -17,14 +17,8 @@
 
 namespace tempcert::check {
 
-// Throws Reject naming the JSON path and both values at the first claim
-// that does not hold; returns when every claim does.
-void verify_layerwise(const OJson &cert, const Model &m, std::size_t n, const Rational &eps,
-                      const std::string &criterion, const Limits &limits,
-                      const PrecisionPolicy &policy);
-
-// Shared with check_perturbation.cpp (the checker's own code, like all above):
-// the feature coordinates, rejecting a model whose values, outputs or
+// Shared with check_perturbation.cpp (the checker's own code, like all
+// above): the feature coordinates, rejecting a model whose values, outputs or
 // sublayers touch them;
 std::set<std::size_t> feature_coordinates(const Model &m);
 // $.beta.spec, parsed;

@@ -4,7 +4,7 @@
 // each claimed bound must be at least what the proof's formula gives from
 // the previous claims, so rounded-up claims are accepted and lowered ones
 // are not.
-#include "check_perturbation.hpp"
+#include "check_arguments.hpp"
 #include "check_fields.hpp"
 #include "check_layerwise.hpp"
 #include "tempcert/error.hpp"
