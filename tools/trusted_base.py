@@ -118,6 +118,12 @@ def default_build(build, root, objects):
     the MPI build adds when this is one (else None)."""
     if not any(TASKS_MPI in o for o in objects):
         return sorted(set().union(*objects)), None
+    for o in objects:
+        shared = sorted(f for f in o if TASKS_MPI in o and f.endswith(".cpp") and f != TASKS_MPI)
+        if shared:
+            sys.exit(f"trusted_base.py: {TASKS_MPI} shares an object with {', '.join(shared)}; "
+                     "the MPI build's addition is told by its object (CMakeLists.txt builds "
+                     "it alone, SKIP_UNITY_BUILD_INCLUSION)")
     files = set().union(*(o for o in objects if TASKS_MPI not in o)) | {TASKS_LOCAL}
     extra = set().union(*(o for o in objects if TASKS_MPI in o))
     extra |= set().union(*(object_files(build, root, MPI_TARGETS) or []))
