@@ -1,0 +1,166 @@
+// Exhaustive certificates of random models against independent computation
+// (proofs/certificate.md): the checker accepts every certificate certify
+// writes, and a claim moved away from the engine's (a lower beta or eps for
+// a certified claim, a higher beta for a refuted one, a verdict flipped, a
+// gap raised) is accepted only when the engine's plain path (every word in
+// MPFI, no prefix sharing, no filter) decides the moved claim the same
+// way. A false "s VERIFIED" here would be the worst kind of bug; the seeds
+// move with TEMPCERT_HUNT_OFFSET (docs/testing.md, Hunting with other seeds).
+#include "helpers.hpp"
+#include "random_deep_model.hpp"
+#include "random_model.hpp"
+#include "tempcert/certificate.hpp"
+#include "tempcert/check.hpp"
+#include "tempcert/outcome.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace tempcert;
+using namespace tempcert::test;
+
+namespace {
+
+// The plain path's verdict on a claim: every word of length 1..n.
+Verdict plain_verdict(const Model &m, CertifyOptions o, const std::string &beta) {
+    o.allow_prefix = false;
+    o.filter = false;
+    return certify_auto(m, BetaSpec::parse(beta, m.layers.size()), o).verdict;
+}
+
+bool exact_gaps(const GapReport &gaps) {
+    for (const auto &h : gaps.heads)
+        if (h.min_gap && !h.min_gap->is_exact()) return false;
+    return true;
+}
+
+CheckOutcome check(const CertJson &doc, const Model &m) {
+    return check_certificate_text(doc.dump(), "random.cert", m, Limits{}, PrecisionPolicy{});
+}
+
+std::uint64_t word_count(std::size_t k, std::size_t n) {
+    std::uint64_t total = 0, power = 1;
+    for (std::size_t l = 1; l <= n; ++l)
+        total += power *= k;
+    return total;
+}
+
+struct Tally {
+    int written = 0, moved = 0, moved_accepted = 0, moved_rejected = 0, false_rejected = 0;
+};
+
+// The certificate of `c`'s verdict claimed at another beta or eps: every
+// field that depends on them (beta.spec, eps, the gaps' Lemma GT betas)
+// as certify would write it, the rest (verdict, counterexample,
+// words_checked) as at the true claim.
+CertJson claimed_at(const CertifyOutcome &c, const std::string &beta, const Rational &eps) {
+    CertifyOutcome claim = c;
+    claim.beta = beta;
+    claim.options.eps = eps;
+    return certificate_of(claim);
+}
+
+// A certified claim moved to a quarter of its beta or half its eps:
+// accepted exactly when the plain path certifies it there.
+void move_certified(const Model &m, const CertifyOutcome &c, Tally &t) {
+    for (int which = 0; which < 2; ++which) {
+        const std::string beta = which == 0 ? to_string(Rational(c.beta) / 4) : c.beta;
+        const Rational eps = which == 0 ? c.options.eps : c.options.eps / 2;
+        CertifyOptions o = c.options;
+        o.eps = eps;
+        const Verdict truth = plain_verdict(m, o, beta);
+        if (truth == Verdict::Undecided) continue;
+        CAPTURE(beta);
+        CAPTURE(eps);
+        ++t.moved;
+        const CheckOutcome out = check(claimed_at(c, beta, eps), m);
+        CHECK_MESSAGE(out.accepted == (truth == Verdict::Certified), out.reason);
+        t.moved_accepted += out.accepted;
+        t.moved_rejected += !out.accepted;
+    }
+}
+
+// A refuted claim with its counterexample at twice the eps (the
+// counterexample's value does not depend on eps): accepted only where the
+// plain path refutes too; and "certified" instead, never accepted.
+void move_refuted(const Model &m, const CertifyOutcome &c, const CertJson &doc, Tally &t) {
+    CertifyOptions o = c.options;
+    o.eps = c.options.eps * 2;
+    const Verdict truth = plain_verdict(m, o, c.beta);
+    CAPTURE(o.eps);
+    ++t.moved;
+    const bool ok = check(claimed_at(c, c.beta, o.eps), m).accepted;
+    if (ok) CHECK(truth == Verdict::Refuted);
+    t.moved_accepted += ok;
+    t.moved_rejected += !ok;
+    CertJson flipped = doc;
+    flipped["verdict"] = "certified";
+    flipped["counterexample"] = nullptr;
+    flipped["words_checked"] = word_count(m.alphabet.size(), c.options.n);
+    const bool flipped_ok = check(flipped, m).accepted;
+    CHECK_FALSE(flipped_ok);
+    t.false_rejected += !flipped_ok;
+}
+
+// A head's gap claimed half as large again: never accepted.
+void raise_gap(const Model &m, const CertJson &doc, Tally &t) {
+    for (std::size_t h = 0; h < doc["gaps"]["heads"].size(); ++h) {
+        const auto &gap = doc["gaps"]["heads"][h]["min_gap"];
+        if (!gap.is_string() || gap == "inf") continue;
+        CertJson bad = doc;
+        bad["gaps"]["heads"][h]["min_gap"] =
+            to_string(Rational(gap.get<std::string>()) * Rational(3, 2));
+        const bool bad_ok = check(bad, m).accepted;
+        CHECK_FALSE(bad_ok);
+        t.false_rejected += !bad_ok;
+        return;
+    }
+}
+
+} // namespace
+
+TEST_CASE("exhaustive certificates of random models: accepted as written; a moved claim only "
+          "where the plain path decides it so") {
+    const unsigned seeds = reduced() ? 24 : 160;
+    const char *betas[] = {"1", "3", "10", "30"};
+    const Criterion criteria[] = {Criterion::Tv, Criterion::Output, Criterion::Decision};
+    Tally t;
+    int certified = 0, refuted = 0;
+    for (unsigned s = 1; s <= seeds; ++s) {
+        CAPTURE(s);
+        const bool deep = s % 3 == 0;
+        Model m =
+            load_model_text(deep ? random_deep_model_json(s) : random_model_json(s, s % 3 == 1),
+                            "random.json", Limits{});
+        CertifyOptions o;
+        o.n = deep ? 3 : 4;
+        o.eps = Rational(1, 20);
+        o.criterion = criteria[(s / 3) % 3];
+        const std::string beta = betas[(s / 9) % 4], criterion = to_string(o.criterion);
+        CAPTURE(beta);
+        CAPTURE(criterion);
+        CertifyOutcome c = certify_enumerating(
+            m, "random.json", o, BetaChoice{beta, BetaSpec::parse(beta, m.layers.size())});
+        if (c.result.verdict == Verdict::Undecided || !exact_gaps(c.gaps)) continue;
+        const CertJson doc = certificate_of(c);
+        const CheckOutcome ok = check(doc, m);
+        CHECK_MESSAGE(ok.accepted, ok.reason);
+        ++t.written;
+        if (c.result.verdict == Verdict::Certified) {
+            ++certified;
+            move_certified(m, c, t);
+        } else {
+            ++refuted;
+            move_refuted(m, c, doc, t);
+        }
+        raise_gap(m, doc, t);
+    }
+    MESSAGE("certificates " << t.written << " (certified " << certified << ", refuted " << refuted
+                            << "); moved claims " << t.moved << ", accepted " << t.moved_accepted
+                            << ", rejected " << t.moved_rejected << "; false claims rejected "
+                            << t.false_rejected);
+    // both verdicts, and moved claims on both sides of the truth
+    CHECK(certified >= static_cast<int>(seeds) / 8);
+    CHECK(refuted >= static_cast<int>(seeds) / 8);
+    CHECK(t.moved_accepted >= static_cast<int>(seeds) / 8);
+    CHECK(t.moved_rejected >= static_cast<int>(seeds) / 16);
+}
