@@ -4,6 +4,7 @@
 #include "tempcert/error.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/outcome.hpp"
+#include "tempcert/rational.hpp"
 #include "tempcert/word.hpp"
 
 #include <sstream>
@@ -29,6 +30,27 @@ void refuse_irrational_gaps(const GapReport &gaps) {
                              std::to_string(h.head) +
                              " has an irrational least gap, and tempcert-check verifies exact "
                              "gaps only (without -o the verdict is printed)");
+}
+
+// tempcert-check reads a counterexample's enclosure as decimals with an
+// exponent of at most 4 digits; one whose ends are further from 1 (a
+// decision read-out below 1e-9999, say) gets its verdict, but no
+// certificate the checker would refuse as malformed.
+void refuse_unreadable_values(const CertJson &doc) {
+    const CertJson &cx = doc["counterexample"];
+    if (!cx.is_object()) return;
+    for (const char *key : {"value", "hard_y"}) {
+        if (!cx.contains(key)) continue;
+        const CertJson &v = cx[key];
+        for (const CertJson &end : v.is_array() ? v : CertJson::array({v})) {
+            std::string why;
+            if (!parse_rational_scientific(end.get<std::string>(), why, 4000))
+                throw LimitError("no certificate written: the counterexample's " +
+                                 std::string(key) + " " + end.get<std::string>() +
+                                 " is not a number the certificate format carries (" + why +
+                                 "); without -o the verdict is printed");
+        }
+    }
 }
 
 const Binding *shown_binding(const CertifyOutcome &c) {
@@ -96,7 +118,9 @@ CertJson certificate_of(const CertifyOutcome &c) {
 void write_certificate(CertifyOutcome &c, const std::string &path) {
     if (c.result.verdict == Verdict::Undecided) return;
     refuse_irrational_gaps(c.gaps);
-    write_json_file(path, certificate_of(c), &c.options.limits);
+    const CertJson doc = certificate_of(c);
+    refuse_unreadable_values(doc);
+    write_json_file(path, doc, &c.options.limits);
     c.written = path;
 }
 

@@ -63,8 +63,9 @@ std::size_t output_index(const Trace &t, std::size_t position) {
     return t.outputs.size();
 }
 
-// The claimed value ("p/q", or ["lo", "hi"] decimals) must meet the
-// checker's enclosure: if the two are disjoint the claim is false.
+// The claimed value ("p/q", or ["lo", "hi"] decimals, with an exponent
+// of at most 4 digits as certify writes values below 1e-7: "1.1e-8") must
+// meet the checker's enclosure: if the two are disjoint the claim is false.
 // Returns the claimed [lo, hi].
 std::pair<Rational, Rational> check_claimed_value(const OJson &cx, const std::string &path,
                                                   const Interval &value) {
@@ -72,13 +73,14 @@ std::pair<Rational, Rational> check_claimed_value(const OJson &cx, const std::st
     std::string why;
     std::optional<Rational> lo, hi;
     if (v.is_string()) {
-        lo = hi = parse_rational(v.get<std::string>(), why, 4000);
+        lo = hi = parse_rational_scientific(v.get<std::string>(), why, 4000);
     } else if (v.is_array() && v.size() == 2 && v[0].is_string() && v[1].is_string()) {
-        lo = parse_rational(v[0].get<std::string>(), why, 4000);
-        hi = parse_rational(v[1].get<std::string>(), why, 4000);
+        lo = parse_rational_scientific(v[0].get<std::string>(), why, 4000);
+        if (lo) hi = parse_rational_scientific(v[1].get<std::string>(), why, 4000);
     }
     if (!lo || !hi || *lo > *hi)
-        reject(path + ".value", "expected \"p/q\" or [\"lo\", \"hi\"] with lo <= hi");
+        reject(path + ".value", "expected \"p/q\" or [\"lo\", \"hi\"] with lo <= hi" +
+                                    (why.empty() ? std::string() : ": " + why));
     if (*hi < value.lower_exact() || *lo > value.upper_exact())
         reject(path + ".value", "claims " + v.dump() + ", but the value lies in [" +
                                     value.lower_decimal() + ", " + value.upper_decimal() + "]");

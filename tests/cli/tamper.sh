@@ -157,6 +157,36 @@ tamper_lw lw-perturbed-twice '\$\.layers\[0\]\.perturbed: lists coordinate 5 twi
 tamper_lw lw-readout '\$\.readout_exact' 's/"readout_exact": true/"readout_exact": false/'
 tamper_lw lw-verdict '\$\.verdict' 's/"verdict": "certified"/"verdict": "undecided"/'
 
+# a tolerance below 1e-7: certify writes the counterexample's enclosure with
+# an exponent ("5.6e-9"), which the checker reads exactly (it once refused
+# it as malformed); an exponent too long, or a value moved by one, is not
+"$tempcert" certify "$model" --n 4 --eps 1e-9 --beta 9.5 -o "$work/tiny.json" >/dev/null
+grep -q '"[0-9.]*e-9"' "$work/tiny.json" ||
+    { fail=$((fail + 1)); echo "FAIL tiny: no value with an exponent in $(cat "$work/tiny.json")"; }
+verify tiny 0 's VERIFIED' "$work/tiny.json"
+tamper_py tiny-long-exponent '\$\.counterexample\.value: .*more than 4 digits' \
+    'd["counterexample"]["value"][0] = "5e-10000"' tiny
+tamper_py tiny-moved '\$\.counterexample\.value: claims' \
+    'd["counterexample"]["value"] = ["5.6e-8", "5.7e-8"]' tiny
+
+# the decision criterion: a soft read-out near -1e-1159 (certify writes it,
+# the checker reads it) and near -1e-10076 at beta 870, which the format's
+# numbers (exponents of at most 4 digits) do not carry: exit 3, no file
+cat >"$work/tiny-y.model.json" <<'JSON'
+{"format": "tempcert-model/1", "name": "hunt-900098", "alphabet": ["a", "b", "c", "d"], "bos": null, "width": 4, "embedding": {"a": [-2, 2, 1, 1], "b": [0, -1, "-1/3", 1], "c": [-2, 2, "-1/3", 1], "d": [0, 0, "-1/3", 1]}, "positions": [{"dim": 1, "expr": "n-j"}, {"dim": 2, "expr": "(j-2)^2"}], "layers": [{"heads": [{"kind": "rightmost", "mask": "strict", "query": [[-2, -1, 2, "-1/3"]], "key": [[2, "-1/3", 2, -2]], "value": [["1/2", 0, 1, "-1/3"]], "output": [[2], [1], [0], [-2]]}, {"kind": "rightmost", "mask": "strict-future", "query": [["-1/3", "-1/3", -2, "-1/3"]], "key": [[2, 0, -1, -2]], "value": [[-2, 1, -1, 0]], "output": [[2], [-2], [1], [-2]]}], "ffn": null}], "output": {"weights": [1, 0, 0, 0], "bias": 0}}
+JSON
+"$tempcert" certify "$work/tiny-y.model.json" --n 4 --eps 1/20 --criterion decision --beta 100 \
+    -o "$work/tiny-y.json" >/dev/null
+verify tiny-y 0 's VERIFIED' "$work/tiny-y.json" "$work/tiny-y.model.json"
+out=$("$tempcert" certify "$work/tiny-y.model.json" --n 4 --eps 1/20 --criterion decision \
+    --beta 870 --prec-cap 100000 -o "$work/tinier-y.json" 2>&1)
+code=$?
+if [ "$code" = 3 ] && [ ! -e "$work/tinier-y.json" ] && grep -q "not a number the certificate format carries" <<<"$out"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL tinier-y: exit $code: $out"
+fi
+
 # truncation and a different model file
 head -c 300 "$work/base.json" >"$work/truncated.json"
 verify truncated 1 'NOT VERIFIED.*invalid JSON' "$work/truncated.json"

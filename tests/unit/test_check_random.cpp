@@ -164,3 +164,41 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
     CHECK(t.moved_accepted >= static_cast<int>(seeds) / 8);
     CHECK(t.moved_rejected >= static_cast<int>(seeds) / 16);
 }
+
+// Found by this test's hunt (TEMPCERT_HUNT_OFFSET=900000, seed 900098; the
+// same at 2,200,000, 4,100,000 and 4,200,000): refuted under the decision
+// criterion by a soft read-out of about -1.03e-116 where the hard one is
+// 4/3. certify wrote the enclosure with exponents, as it writes every value
+// below 1e-7, and the checker read only plain decimals, so it refused the
+// certificate certify had written. It now reads exponents of up to 4 digits.
+TEST_CASE("a counterexample's value written with an exponent is read exactly") {
+    const std::string json =
+        R"({"format": "tempcert-model/1", "name": "hunt-900098", "alphabet": ["a", "b", "c", "d"],
+        "bos": null, "width": 4, "embedding": {"a": [-2, 2, 1, 1], "b": [0, -1, "-1/3", 1],
+        "c": [-2, 2, "-1/3", 1], "d": [0, 0, "-1/3", 1]},
+        "positions": [{"dim": 1, "expr": "n-j"}, {"dim": 2, "expr": "(j-2)^2"}],
+        "layers": [{"heads": [{"kind": "rightmost", "mask": "strict",
+            "query": [[-2, -1, 2, "-1/3"]], "key": [[2, "-1/3", 2, -2]],
+            "value": [["1/2", 0, 1, "-1/3"]], "output": [[2], [1], [0], [-2]]},
+          {"kind": "rightmost", "mask": "strict-future", "query": [["-1/3", "-1/3", -2, "-1/3"]],
+            "key": [[2, 0, -1, -2]], "value": [[-2, 1, -1, 0]], "output": [[2], [-2], [1], [-2]]}],
+          "ffn": null}], "output": {"weights": [1, 0, 0, 0], "bias": 0}})";
+    Model m = load_model_text(json, "hunt-900098.json", Limits{});
+    CertifyOptions o;
+    o.n = 4;
+    o.eps = Rational(1, 20);
+    o.criterion = Criterion::Decision;
+    CertifyOutcome c =
+        certify_enumerating(m, "hunt-900098.json", o, BetaChoice{"10", BetaSpec::parse("10", 1)});
+    REQUIRE(c.result.verdict == Verdict::Refuted);
+    const CertJson doc = certificate_of(c);
+    CHECK(doc["counterexample"]["word"] == "cbab");
+    const std::string hi = doc["counterexample"]["value"][1].get<std::string>();
+    CHECK(hi.find("e-116") != std::string::npos);
+    const CheckOutcome out = check(doc, m);
+    CHECK_MESSAGE(out.accepted, out.reason);
+    // the same enclosure moved to the other side of zero shows no violation
+    CertJson moved = doc;
+    moved["counterexample"]["value"] = CertJson::array({"1e-116", "2e-116"});
+    CHECK_FALSE(check(moved, m).accepted);
+}
