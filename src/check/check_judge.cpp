@@ -78,9 +78,11 @@ std::pair<Rational, Rational> check_claimed_value(const OJson &cx, const std::st
         lo = parse_rational_scientific(v[0].get<std::string>(), why, 4000);
         if (lo) hi = parse_rational_scientific(v[1].get<std::string>(), why, 4000);
     }
-    if (!lo || !hi || *lo > *hi)
-        reject(path + ".value", "expected \"p/q\" or [\"lo\", \"hi\"] with lo <= hi" +
-                                    (why.empty() ? std::string() : ": " + why));
+    if (!lo || !hi)
+        malformed(path + ".value", "expected \"p/q\" or [\"lo\", \"hi\"], exact numbers as text" +
+                                       (why.empty() ? std::string() : ": " + why));
+    if (*lo > *hi)
+        reject(path + ".value", "claims " + v.dump() + ", whose lower end is above its upper");
     if (*hi < value.lower_exact() || *lo > value.upper_exact())
         reject(path + ".value", "claims " + v.dump() + ", but the value lies in [" +
                                     value.lower_decimal() + ", " + value.upper_decimal() + "]");

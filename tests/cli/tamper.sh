@@ -20,7 +20,7 @@ py=/usr/bin/python3
 # format tag): bad input, exit 2, one message on standard error naming the
 # file and the place, no "s" line (docs/certificates.md); every other edit
 # is a false claim: exit 1, "s NOT VERIFIED".
-malformed=" format gaps-method extra-field cx-detail trailing-nul trailing-garbage truncated "
+malformed=" format gaps-method extra-field cx-detail trailing-nul trailing-garbage truncated tiny-long-exponent "
 verify() { # name expected-exit pattern cert [model]
     local name=$1 want=$2 pattern=$3 cert=$4 m=${5:-$model}
     local out code
