@@ -12,6 +12,7 @@
 #include "tempcert/word.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>

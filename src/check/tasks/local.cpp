@@ -17,13 +17,16 @@ void run_check_tasks(std::size_t count, const Limits &limits,
 
 int run_checker(int *, char ***, const std::function<int()> &run) {
     // mpirun's size, under the names OpenMPI and PMIx give it
-    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
-        if (const char *v = std::getenv(name); v && std::strtol(v, nullptr, 10) > 1) {
+    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"}) {
+        const char *v = std::getenv(name);
+        const long size = v ? std::strtol(v, nullptr, 10) : 0;
+        if (size > 1) {
             std::cerr << "tempcert-check: this tempcert-check was built without MPI, so each of "
-                      << v << " processes would check the whole certificate; build with "
+                      << size << " processes would check the whole certificate; build with "
                       << "-DTEMPCERT_MPI=ON or run one process\n";
             return kExitBadInput;
         }
+    }
     return run();
 }
 
