@@ -33,7 +33,7 @@ bool exact_gaps(const GapReport &gaps) {
     return true;
 }
 
-CheckOutcome check(const CertJson &doc, const Model &m) {
+CheckOutcome checker_verdict(const CertJson &doc, const Model &m) {
     return check_certificate_text(doc.dump(), "random.cert", m, Limits{}, PrecisionPolicy{});
 }
 
@@ -72,7 +72,7 @@ void move_certified(const Model &m, const CertifyOutcome &c, Tally &t) {
         CAPTURE(beta);
         CAPTURE(eps);
         ++t.moved;
-        const CheckOutcome out = check(claimed_at(c, beta, eps), m);
+        const CheckOutcome out = checker_verdict(claimed_at(c, beta, eps), m);
         CHECK_MESSAGE(out.accepted == (truth == Verdict::Certified), out.reason);
         t.moved_accepted += out.accepted;
         t.moved_rejected += !out.accepted;
@@ -88,7 +88,7 @@ void move_refuted(const Model &m, const CertifyOutcome &c, const CertJson &doc, 
     const Verdict truth = plain_verdict(m, o, c.beta);
     CAPTURE(o.eps);
     ++t.moved;
-    const bool ok = check(claimed_at(c, c.beta, o.eps), m).accepted;
+    const bool ok = checker_verdict(claimed_at(c, c.beta, o.eps), m).accepted;
     if (ok) CHECK(truth == Verdict::Refuted);
     t.moved_accepted += ok;
     t.moved_rejected += !ok;
@@ -96,7 +96,7 @@ void move_refuted(const Model &m, const CertifyOutcome &c, const CertJson &doc, 
     flipped["verdict"] = "certified";
     flipped["counterexample"] = nullptr;
     flipped["words_checked"] = word_count(m.alphabet.size(), c.options.n);
-    const bool flipped_ok = check(flipped, m).accepted;
+    const bool flipped_ok = checker_verdict(flipped, m).accepted;
     CHECK_FALSE(flipped_ok);
     t.false_rejected += !flipped_ok;
 }
@@ -109,7 +109,7 @@ void raise_gap(const Model &m, const CertJson &doc, Tally &t) {
         CertJson bad = doc;
         bad["gaps"]["heads"][h]["min_gap"] =
             to_string(Rational(gap.get<std::string>()) * Rational(3, 2));
-        const bool bad_ok = check(bad, m).accepted;
+        const bool bad_ok = checker_verdict(bad, m).accepted;
         CHECK_FALSE(bad_ok);
         t.false_rejected += !bad_ok;
         return;
@@ -142,7 +142,7 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
             m, "random.json", o, BetaChoice{beta, BetaSpec::parse(beta, m.layers.size())});
         if (c.result.verdict == Verdict::Undecided || !exact_gaps(c.gaps)) continue;
         const CertJson doc = certificate_of(c);
-        const CheckOutcome ok = check(doc, m);
+        const CheckOutcome ok = checker_verdict(doc, m);
         CHECK_MESSAGE(ok.accepted, ok.reason);
         ++t.written;
         if (c.result.verdict == Verdict::Certified) {
@@ -195,10 +195,10 @@ TEST_CASE("a counterexample's value written with an exponent is read exactly") {
     CHECK(doc["counterexample"]["word"] == "cbab");
     const std::string hi = doc["counterexample"]["value"][1].get<std::string>();
     CHECK(hi.find("e-116") != std::string::npos);
-    const CheckOutcome out = check(doc, m);
+    const CheckOutcome out = checker_verdict(doc, m);
     CHECK_MESSAGE(out.accepted, out.reason);
     // the same enclosure moved to the other side of zero shows no violation
     CertJson moved = doc;
     moved["counterexample"]["value"] = CertJson::array({"1e-116", "2e-116"});
-    CHECK_FALSE(check(moved, m).accepted);
+    CHECK_FALSE(checker_verdict(moved, m).accepted);
 }
