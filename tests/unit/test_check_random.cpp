@@ -1,11 +1,13 @@
 // Exhaustive certificates of random models against independent computation
 // (proofs/certificate.md): the checker accepts every certificate certify
-// writes, and a claim moved away from the engine's (a lower beta or eps for
-// a certified claim, a higher beta for a refuted one, a verdict flipped, a
-// gap raised) is accepted only when the engine's plain path (every word in
-// MPFI, no prefix sharing, no filter) decides the moved claim the same
-// way. A false "s VERIFIED" here would be the worst kind of bug; the seeds
-// move with TEMPCERT_HUNT_OFFSET (docs/testing.md, Hunting with other seeds).
+// writes; a claim moved away from the engine's (a lower beta or eps for a
+// certified claim, a higher eps for a refuted one) is accepted only when
+// the engine's plain path (every word in MPFI, no prefix sharing, no
+// filter) decides the moved claim the same way; a verdict flipped to
+// certified, a gap raised, or a certified claim extended by one length to
+// where the plain path refutes, never. A false "s VERIFIED" here would be
+// the worst kind of bug; the seeds move with TEMPCERT_HUNT_OFFSET
+// (docs/testing.md, Hunting with other seeds).
 #include "helpers.hpp"
 #include "random_deep_model.hpp"
 #include "random_model.hpp"
@@ -46,7 +48,17 @@ std::uint64_t word_count(std::size_t k, std::size_t n) {
 
 struct Tally {
     int written = 0, moved = 0, moved_accepted = 0, moved_rejected = 0, false_rejected = 0;
+    int lengthened = 0;
 };
+
+// A refuted certificate turned into a claim of "certified" (no
+// counterexample, every word of length 1..n counted).
+CertJson certified_instead(CertJson doc, std::size_t symbols, std::size_t n) {
+    doc["verdict"] = "certified";
+    doc["counterexample"] = nullptr;
+    doc["words_checked"] = word_count(symbols, n);
+    return doc;
+}
 
 // The certificate of `c`'s verdict claimed at another beta or eps: every
 // field that depends on them (beta.spec, eps, the gaps' Lemma GT betas)
@@ -92,13 +104,28 @@ void move_refuted(const Model &m, const CertifyOutcome &c, const CertJson &doc, 
     if (ok) CHECK(truth == Verdict::Refuted);
     t.moved_accepted += ok;
     t.moved_rejected += !ok;
-    CertJson flipped = doc;
-    flipped["verdict"] = "certified";
-    flipped["counterexample"] = nullptr;
-    flipped["words_checked"] = word_count(m.alphabet.size(), c.options.n);
-    const bool flipped_ok = checker_verdict(flipped, m).accepted;
+    const bool flipped_ok =
+        checker_verdict(certified_instead(doc, m.alphabet.size(), c.options.n), m).accepted;
     CHECK_FALSE(flipped_ok);
     t.false_rejected += !flipped_ok;
+}
+
+// A claim certified at n extended to n + 1 where the plain path refutes
+// (a violation first at the longest length): the certificate certify
+// writes there, turned into "certified", with the true gaps of n + 1;
+// never accepted, so the checker's walk reaches the longest words.
+void lengthen_certified(const Model &m, const CertifyOutcome &c, Tally &t) {
+    CertifyOptions o = c.options;
+    o.n = c.options.n + 1;
+    const CertifyOutcome longer = certify_enumerating(
+        m, c.model_file, o, BetaChoice{c.beta, BetaSpec::parse(c.beta, m.layers.size())});
+    if (longer.result.verdict != Verdict::Refuted || !exact_gaps(longer.gaps)) return;
+    CHECK(plain_verdict(m, o, c.beta) == Verdict::Refuted);
+    const bool ok =
+        checker_verdict(certified_instead(certificate_of(longer), m.alphabet.size(), o.n), m)
+            .accepted;
+    CHECK_FALSE(ok);
+    t.lengthened += !ok;
 }
 
 // A head's gap claimed half as large again: never accepted.
@@ -148,6 +175,7 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
         if (c.result.verdict == Verdict::Certified) {
             ++certified;
             move_certified(m, c, t);
+            lengthen_certified(m, c, t);
         } else {
             ++refuted;
             move_refuted(m, c, doc, t);
@@ -157,12 +185,14 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
     MESSAGE("certificates " << t.written << " (certified " << certified << ", refuted " << refuted
                             << "); moved claims " << t.moved << ", accepted " << t.moved_accepted
                             << ", rejected " << t.moved_rejected << "; false claims rejected "
-                            << t.false_rejected);
+                            << t.false_rejected << "; certified claims extended to a "
+                            << "length the plain path refutes, rejected " << t.lengthened);
     // both verdicts, and moved claims on both sides of the truth
     CHECK(certified >= static_cast<int>(seeds) / 8);
     CHECK(refuted >= static_cast<int>(seeds) / 8);
     CHECK(t.moved_accepted >= static_cast<int>(seeds) / 8);
     CHECK(t.moved_rejected >= static_cast<int>(seeds) / 16);
+    if (!reduced()) CHECK(t.lengthened >= 2);
 }
 
 // Found by this test's hunt (TEMPCERT_HUNT_OFFSET=900000, seed 900098; the
