@@ -55,6 +55,7 @@ TASKS_LOCAL = os.path.join("src", "check", "tasks", "local.cpp")
 TASKS_MPI = os.path.join("src", "check", "tasks", "mpi.cpp")
 MPI_TARGETS = ("tempcert_distributed",)
 
+
 def depfiles(build, targets=TARGETS):
     for target in targets:
         top = os.path.join(build, "CMakeFiles", target + ".dir")
