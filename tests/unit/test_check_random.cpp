@@ -17,6 +17,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 using namespace tempcert;
 using namespace tempcert::test;
 
@@ -71,11 +73,36 @@ CertJson claimed_at(const CertifyOutcome &c, const std::string &beta, const Rati
     return certificate_of(claim);
 }
 
+// A beta specification with every layer's beta divided by 4 ("3,n" ->
+// "(3)/4,(n)/4").
+std::string quarter_of(const std::string &spec) {
+    std::string out, part;
+    std::istringstream in(spec);
+    while (std::getline(in, part, ','))
+        out += (out.empty() ? "(" : ",(") + part + ")/4";
+    return out;
+}
+
+// The beta certified for seed s: a constant, one reading n (the checker's
+// plain path: its prefix walk does not apply) or, for a deep model, one per
+// layer.
+std::string beta_for(unsigned s, const Model &m) {
+    const char *constants[] = {"1", "3", "10", "30"};
+    if (s % 7 == 3) return s % 2 ? "n" : "2*log(n)+1";
+    if (m.layers.size() > 1 && s % 4 == 2) {
+        std::string spec = "3";
+        for (std::size_t l = 1; l < m.layers.size(); ++l)
+            spec += l % 2 ? ",10" : ",n";
+        return spec;
+    }
+    return constants[(s / 9) % 4];
+}
+
 // A certified claim moved to a quarter of its beta or half its eps:
 // accepted exactly when the plain path certifies it there.
 void move_certified(const Model &m, const CertifyOutcome &c, Tally &t) {
     for (int which = 0; which < 2; ++which) {
-        const std::string beta = which == 0 ? to_string(Rational(c.beta) / 4) : c.beta;
+        const std::string beta = which == 0 ? quarter_of(c.beta) : c.beta;
         const Rational eps = which == 0 ? c.options.eps : c.options.eps / 2;
         CertifyOptions o = c.options;
         o.eps = eps;
@@ -148,7 +175,6 @@ void raise_gap(const Model &m, const CertJson &doc, Tally &t) {
 TEST_CASE("exhaustive certificates of random models: accepted as written; a moved claim only "
           "where the plain path decides it so") {
     const unsigned seeds = reduced() ? 24 : 160;
-    const char *betas[] = {"1", "3", "10", "30"};
     const Criterion criteria[] = {Criterion::Tv, Criterion::Output, Criterion::Decision};
     Tally t;
     int certified = 0, refuted = 0;
@@ -162,7 +188,7 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
         o.n = deep ? 3 : 4;
         o.eps = Rational(1, 20);
         o.criterion = criteria[(s / 3) % 3];
-        const std::string beta = betas[(s / 9) % 4], criterion = to_string(o.criterion);
+        const std::string beta = beta_for(s, m), criterion = to_string(o.criterion);
         CAPTURE(beta);
         CAPTURE(criterion);
         CertifyOutcome c = certify_enumerating(
