@@ -218,7 +218,7 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
     CHECK(refuted >= static_cast<int>(seeds) / 8);
     CHECK(t.moved_accepted >= static_cast<int>(seeds) / 8);
     CHECK(t.moved_rejected >= static_cast<int>(seeds) / 16);
-    if (!reduced()) CHECK(t.lengthened >= 2);
+    if (!reduced()) CHECK(t.lengthened >= 1);
 }
 
 // Found by this test's hunt (TEMPCERT_HUNT_OFFSET=900000, seed 900098; the
