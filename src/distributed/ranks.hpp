@@ -13,6 +13,7 @@
 // (src/check/check_tasks.hpp) and links this room only in a build with MPI.
 #pragma once
 
+#include "../parallel/launched_ranks.hpp"
 #include "bytes.hpp"
 #include "tempcert/limits.hpp"
 
@@ -40,10 +41,6 @@ std::string start_ranks(int *argc, char ***argv, const char *program);
 // read). It waits at most a second for the others and then ends the job
 // with MPI_Abort (mpirun names the rank and the code) rather than hang.
 void stop_ranks(int exit_code);
-
-// The number of processes mpirun started, from its environment (0: not
-// started by mpirun).
-long launched_ranks();
 
 // A program's main under MPI: start_ranks (a refusal is printed as
 // "PROGRAM: message", exit 2), then run(), then stop_ranks with its code.

@@ -1,11 +1,11 @@
 // check_tasks.hpp in a build without MPI: every task runs in this process.
 // This is the implementation in the checker's trusted base
 // (proofs/certificate.md, Trusted base); mpi.cpp is the other.
+#include "../../parallel/launched_ranks.hpp"
 #include "../../parallel/task_pool.hpp"
 #include "../check_tasks.hpp"
 #include "tempcert/error.hpp"
 
-#include <cstdlib>
 #include <iostream>
 
 namespace tempcert::check {
@@ -16,16 +16,11 @@ void run_check_tasks(std::size_t count, const Limits &limits,
 }
 
 int run_checker(int *, char ***, const std::function<int()> &run) {
-    // mpirun's size, under the names OpenMPI and PMIx give it
-    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"}) {
-        const char *v = std::getenv(name);
-        const long size = v ? std::strtol(v, nullptr, 10) : 0;
-        if (size > 1) {
-            std::cerr << "tempcert-check: this tempcert-check was built without MPI, so each of "
-                      << size << " processes would check the whole certificate; build with "
-                      << "-DTEMPCERT_MPI=ON or run one process\n";
-            return kExitBadInput;
-        }
+    if (const long size = detail::launched_ranks(); size > 1) {
+        std::cerr << "tempcert-check: this tempcert-check was built without MPI, so each of "
+                  << size << " processes would check the whole certificate; build with "
+                  << "-DTEMPCERT_MPI=ON or run one process\n";
+        return kExitBadInput;
     }
     return run();
 }
