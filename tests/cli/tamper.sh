@@ -172,13 +172,12 @@ tamper_py tiny-moved '\$\.counterexample\.value: claims' \
 # the decision criterion: a soft read-out near -1e-1159 (certify writes it,
 # the checker reads it) and near -1e-10076 at beta 870, which the format's
 # numbers (exponents of at most 4 digits) do not carry: exit 3, no file
-cat >"$work/tiny-y.model.json" <<'JSON'
-{"format": "tempcert-model/1", "name": "hunt-900098", "alphabet": ["a", "b", "c", "d"], "bos": null, "width": 4, "embedding": {"a": [-2, 2, 1, 1], "b": [0, -1, "-1/3", 1], "c": [-2, 2, "-1/3", 1], "d": [0, 0, "-1/3", 1]}, "positions": [{"dim": 1, "expr": "n-j"}, {"dim": 2, "expr": "(j-2)^2"}], "layers": [{"heads": [{"kind": "rightmost", "mask": "strict", "query": [[-2, -1, 2, "-1/3"]], "key": [[2, "-1/3", 2, -2]], "value": [["1/2", 0, 1, "-1/3"]], "output": [[2], [1], [0], [-2]]}, {"kind": "rightmost", "mask": "strict-future", "query": [["-1/3", "-1/3", -2, "-1/3"]], "key": [[2, 0, -1, -2]], "value": [[-2, 1, -1, 0]], "output": [[2], [-2], [1], [-2]]}], "ffn": null}], "output": {"weights": [1, 0, 0, 0], "bias": 0}}
-JSON
-"$tempcert" certify "$work/tiny-y.model.json" --n 4 --eps 1/20 --criterion decision --beta 100 \
+# (the model a hunt found: tests/unit/test_check_random.cpp)
+hunted="$(dirname "$0")/../regressions/hunt-900098.json"
+"$tempcert" certify "$hunted" --n 4 --eps 1/20 --criterion decision --beta 100 \
     -o "$work/tiny-y.json" >/dev/null
-verify tiny-y 0 's VERIFIED' "$work/tiny-y.json" "$work/tiny-y.model.json"
-out=$("$tempcert" certify "$work/tiny-y.model.json" --n 4 --eps 1/20 --criterion decision \
+verify tiny-y 0 's VERIFIED' "$work/tiny-y.json" "$hunted"
+out=$("$tempcert" certify "$hunted" --n 4 --eps 1/20 --criterion decision \
     --beta 870 --prec-cap 100000 -o "$work/tinier-y.json" 2>&1)
 code=$?
 if [ "$code" = 3 ] && [ ! -e "$work/tinier-y.json" ] && grep -q "not a number the certificate format carries" <<<"$out"; then

@@ -223,18 +223,8 @@ TEST_CASE("exhaustive certificates of random models: accepted as written; a move
 // below 1e-7, and the checker read only plain decimals, so it refused the
 // certificate certify had written. It now reads exponents of up to 4 digits.
 TEST_CASE("a counterexample's value written with an exponent is read exactly") {
-    const std::string json =
-        R"({"format": "tempcert-model/1", "name": "hunt-900098", "alphabet": ["a", "b", "c", "d"],
-        "bos": null, "width": 4, "embedding": {"a": [-2, 2, 1, 1], "b": [0, -1, "-1/3", 1],
-        "c": [-2, 2, "-1/3", 1], "d": [0, 0, "-1/3", 1]},
-        "positions": [{"dim": 1, "expr": "n-j"}, {"dim": 2, "expr": "(j-2)^2"}],
-        "layers": [{"heads": [{"kind": "rightmost", "mask": "strict",
-            "query": [[-2, -1, 2, "-1/3"]], "key": [[2, "-1/3", 2, -2]],
-            "value": [["1/2", 0, 1, "-1/3"]], "output": [[2], [1], [0], [-2]]},
-          {"kind": "rightmost", "mask": "strict-future", "query": [["-1/3", "-1/3", -2, "-1/3"]],
-            "key": [[2, 0, -1, -2]], "value": [[-2, 1, -1, 0]], "output": [[2], [-2], [1], [-2]]}],
-          "ffn": null}], "output": {"weights": [1, 0, 0, 0], "bias": 0}})";
-    Model m = load_model_text(json, "hunt-900098.json", Limits{});
+    Model m =
+        load_model_file(std::string(TEMPCERT_TEST_DIR) + "/regressions/hunt-900098.json", Limits{});
     CertifyOptions o;
     o.n = 4;
     o.eps = Rational(1, 20);
