@@ -7,7 +7,10 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <numeric>
+#include <unordered_map>
 
 namespace tempcert::detail {
 namespace {
@@ -29,23 +32,54 @@ std::size_t reference_index(const std::vector<Interval> &s) {
     return ref;
 }
 
-// For each support position, its class: equal exact scores share one.
+// For each support position, its class: equal exact scores share one (and
+// an inexact score is a class of its own). Classes are numbered in order of
+// first appearance, so all-distinct scores get classes 0, 1, 2, ...
+// Machine-integer scores (reduced, so equal values have equal pairs) are
+// looked up by hash; equal values held one small and one big would only
+// make two classes of one value, which is never wrong, only less shared.
 std::vector<std::size_t> score_classes(const RealVector &scores,
                                        const std::vector<std::size_t> &support) {
+    struct PairHash {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t> &p) const {
+            return std::hash<std::int64_t>()(p.first) * 1000003u ^
+                   std::hash<std::int64_t>()(p.second);
+        }
+    };
     std::vector<std::size_t> cls(support.size());
-    std::map<Rational, std::size_t> exact;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> small;
+    std::map<Rational, std::size_t> big;
     std::size_t next = 0;
     for (std::size_t a = 0; a < support.size(); ++a) {
         const Real &x = scores[support[a]];
-        if (!x.is_exact()) {
-            cls[a] = next++;
-            continue;
+        std::size_t *found = nullptr;
+        bool fresh = true;
+        if (const SmallRational *q = x.small()) {
+            auto [it, inserted] = small.emplace(std::pair(q->num, q->den), next);
+            found = &it->second, fresh = inserted;
+        } else if (const Rational *q = x.big()) {
+            auto [it, inserted] = big.emplace(*q, next);
+            found = &it->second, fresh = inserted;
         }
-        auto [it, fresh] = exact.emplace(x.exact(), next);
+        cls[a] = found ? *found : next;
         if (fresh) ++next;
-        cls[a] = it->second;
     }
     return cls;
+}
+
+// The number of classes, the first member of each and their sizes.
+struct ClassSizes {
+    std::vector<std::size_t> first, count;
+};
+ClassSizes class_sizes(const std::vector<std::size_t> &cls) {
+    std::size_t classes = cls.empty() ? 0 : *std::max_element(cls.begin(), cls.end()) + 1;
+    ClassSizes out{std::vector<std::size_t>(classes, cls.size()),
+                   std::vector<std::size_t>(classes, 0)};
+    for (std::size_t a = 0; a < cls.size(); ++a) {
+        if (out.first[cls[a]] == cls.size()) out.first[cls[a]] = a;
+        ++out.count[cls[a]];
+    }
+    return out;
 }
 
 } // namespace
@@ -60,17 +94,53 @@ Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
         out.weights.push_back(Real(1L));
         return out;
     }
-    std::size_t ref = reference_index(out.s);
-    for (std::size_t k = 0; k < m; ++k)
-        out.e.push_back(k == ref ? Interval(1L, prec)
-                                 : exp(mul(out.beta, sub(out.s[k], out.s[ref], prec), prec), prec));
-    std::vector<Interval> prefix(m + 1, Interval(prec)), suffix(m + 1, Interval(prec));
-    for (std::size_t k = 0; k < m; ++k)
-        prefix[k + 1] = add(prefix[k], out.e[k], prec);
-    for (std::size_t k = m; k-- > 0;)
-        suffix[k] = add(suffix[k + 1], out.e[k], prec);
-    for (std::size_t k = 0; k < m; ++k)
-        out.weights.push_back(share(out.e[k], add(prefix[k], suffix[k + 1], prec), prec));
+    // Positions whose scores are equal exact rationals have equal true
+    // e_k and weights: one exp and one share per class of such positions
+    // (proofs/softmax-enclosure.md, Claim 1), which on a long word with few
+    // distinct scores (every first layer scoring by symbol) saves nearly
+    // every exp. With all scores distinct the classes are the positions in
+    // order and the sums below are the per-position ones.
+    const std::size_t ref = reference_index(out.s);
+    std::vector<std::size_t> all(m);
+    std::iota(all.begin(), all.end(), std::size_t(0));
+    const std::vector<std::size_t> cls = score_classes(scores, all);
+    const ClassSizes sizes = class_sizes(cls);
+    const std::size_t classes = sizes.first.size();
+    std::vector<Interval> e;
+    e.reserve(classes);
+    for (std::size_t c = 0; c < classes; ++c) // the reference's class: s_k - s_ref is 0
+        e.push_back(
+            c == cls[ref]
+                ? Interval(1L, prec)
+                : exp(mul(out.beta, sub(out.s[sizes.first[c]], out.s[ref], prec), prec), prec));
+    // sum + e_c times `count` (no product for the usual count of 1)
+    auto plus = [&](const Interval &sum, std::size_t c, std::size_t count) {
+        if (count == 1) return add(sum, e[c], prec);
+        return add(sum, mul(e[c], Interval(static_cast<long>(count), prec), prec), prec);
+    };
+    std::vector<Interval> prefix(classes + 1, Interval(prec)), suffix(classes + 1, Interval(prec));
+    for (std::size_t c = 0; c < classes; ++c)
+        prefix[c + 1] = plus(prefix[c], c, sizes.count[c]);
+    for (std::size_t c = classes; c-- > 0;)
+        suffix[c] = plus(suffix[c + 1], c, sizes.count[c]);
+    RealVector weight;
+    weight.reserve(classes);
+    for (std::size_t c = 0; c < classes; ++c) {
+        Interval rest = add(prefix[c], suffix[c + 1], prec);              // the other classes
+        if (sizes.count[c] > 1) rest = plus(rest, c, sizes.count[c] - 1); // and its own
+        weight.emplace_back(share(e[c], rest, prec));
+    }
+    if (classes == m) { // each position its own class, in order
+        out.e = std::move(e);
+        out.weights = std::move(weight);
+        return out;
+    }
+    out.e.reserve(m);
+    out.weights.reserve(m);
+    for (std::size_t k = 0; k < m; ++k) {
+        out.e.push_back(e[cls[k]]);
+        out.weights.push_back(weight[cls[k]]);
+    }
     return out;
 }
 
@@ -131,12 +201,9 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
     // score is a class of its own), which share one delta below, so an
     // all-tied support, the usual case, needs no expm1 call at all.
     std::vector<std::size_t> cls = score_classes(sm.scores, support);
-    std::size_t classes = cls.empty() ? 0 : *std::max_element(cls.begin(), cls.end()) + 1;
-    std::vector<std::size_t> first(classes, support.size()), count(classes, 0);
-    for (std::size_t a = 0; a < support.size(); ++a) {
-        if (first[cls[a]] == support.size()) first[cls[a]] = a;
-        ++count[cls[a]];
-    }
+    const ClassSizes sizes = class_sizes(cls);
+    const std::size_t classes = sizes.first.size();
+    const std::vector<std::size_t> &first = sizes.first, &count = sizes.count;
     // Per class c, delta_c = expm1(beta (s_c - s_r)) against a reference
     // position r of the support: e_i = e_r (1 + delta_i) for the true
     // scores, so sum_{i in S} (e_i - e_j) = e_r (D - k delta_j) with

@@ -80,3 +80,70 @@ TEST_CASE("TV with exactly tied non-dyadic scores: grouped classes agree with th
     CHECK(cases > 300);
     CHECK(several_classes > 20);
 }
+
+namespace {
+
+// p_j = e_j / sum e from the definition, at `prec`.
+std::vector<Interval> direct_weights(const RealVector &s, const Rational &beta, Prec prec) {
+    Interval b(beta, prec), z(prec);
+    std::vector<Interval> e;
+    for (const auto &x : s) { // scores here are small: no reference needed
+        e.push_back(exp(mul(b, x.enclose(prec), prec), prec));
+        z = add(z, e.back(), prec);
+    }
+    for (auto &x : e)
+        x = div(x, z, prec);
+    return e;
+}
+
+bool same_interval(const Interval &a, const Interval &b) {
+    return mpfr_equal_p(&a.raw()->left, &b.raw()->left) &&
+           mpfr_equal_p(&a.raw()->right, &b.raw()->right);
+}
+
+} // namespace
+
+TEST_CASE("softmax weights: one exp and one share per class of exactly tied scores") {
+    // softmax gives positions whose exact scores are equal one weight,
+    // computed once with the class's multiplicity in the rest
+    // (proofs/softmax-enclosure.md, Claim 1): each must still enclose the
+    // definition's weight, tied positions carry the same enclosure, and the
+    // weights' sum contains 1. Scores repeat small rationals (hashed), one
+    // beyond 64 bits (2^-70 + 1/3, kept in GMP) and include inexact ones.
+    std::mt19937_64 rng(31);
+    const Rational big = Rational(1) / pow(Integer(2), 70u) + Rational(1, 3);
+    const Rational values[] = {Rational(1, 3), Rational(1, 1000000000000000LL), Rational(-2, 7),
+                               big, Rational(5, 3)};
+    const Rational betas[] = {Rational(1), Rational(40), Rational(3, 10), Rational(7)};
+    std::size_t cases = 0, tied = 0;
+    for (int t = 0; t < 400; ++t) {
+        std::size_t m = 2 + rng() % 14;
+        RealVector s;
+        for (std::size_t j = 0; j < m; ++j) {
+            if (rng() % 6 == 0)
+                s.push_back(Real(Interval(values[rng() % 5] + Rational(1, 7), 200)));
+            else
+                s.push_back(Real(values[rng() % 4]));
+        }
+        Rational beta = betas[rng() % 4];
+        detail::Softmax sm = detail::softmax(s, Real(beta), 128);
+        std::vector<Interval> want = direct_weights(s, beta, 1024);
+        INFO("case " << t << ", m " << m << ", beta " << beta);
+        REQUIRE(sm.weights.size() == m);
+        Interval total(128);
+        for (std::size_t j = 0; j < m; ++j) {
+            Interval got = sm.weights[j].enclose(128);
+            REQUIRE(overlap(got, want[j]));
+            total = add(total, got, 128);
+            for (std::size_t i = 0; i < j; ++i)
+                if (s[i].is_exact() && s[j].is_exact() && s[i].exact() == s[j].exact()) {
+                    CHECK(same_interval(got, sm.weights[i].enclose(128)));
+                    ++tied;
+                }
+        }
+        CHECK(total.contains(Rational(1)));
+        ++cases;
+    }
+    CHECK(cases == 400);
+    CHECK(tied > 1000);
+}
