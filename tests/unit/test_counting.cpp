@@ -273,7 +273,7 @@ TEST_CASE("counting certificates: check re-derives them; tampering is rejected")
         cases.push_back({"random", text, AB});
     }
     std::size_t n = test::reduced() ? 100 : 1000;
-    int accepted = 0, rejected = 0;
+    int accepted = 0, rejected = 0, lowered_rejected = 0;
     for (const auto &c : cases) {
         CAPTURE(c.formula);
         Model m = compiled(c.formula, c.alphabet);
@@ -299,11 +299,29 @@ TEST_CASE("counting certificates: check re-derives them; tampering is rejected")
                     CHECK(!no.accepted);
                     rejected += !no.accepted;
                 }
+        // beta lowered by 10^-6 relatively: rejected unless the engine's
+        // own argument certifies it too (a formula whose read-out no
+        // attention weight moves, such as #(!a) < #(!a) + 2, holds at every
+        // beta); accepted, it must hold on every word up to 6 by enumeration
+        const Rational lowered = lw.beta_up * Rational(999999, 1000000);
         CertJson low = doc;
-        low["beta"]["spec"] = to_string(lw.beta_up * Rational(999999, 1000000));
-        CHECK(!check_certificate_text(low.dump(), "cert", m, Limits{}, {}).accepted);
+        low["beta"]["spec"] = to_string(lowered);
+        const bool low_accepted =
+            check_certificate_text(low.dump(), "cert", m, Limits{}, {}).accepted;
+        const Verdict engine =
+            layerwise_verdict(lw, BetaSpec::constant(lowered), n, Criterion::Decision, 128).verdict;
+        CHECK(low_accepted == (engine == Verdict::Certified));
+        lowered_rejected += !low_accepted;
+        if (low_accepted) {
+            CertifyOptions small = o;
+            small.n = 6;
+            CHECK(certify_auto(m, BetaSpec::constant(lowered), small).verdict ==
+                  Verdict::Certified);
+        }
     }
-    MESSAGE("counting certificates accepted " << accepted << ", tampered gaps rejected "
-                                              << rejected);
+    MESSAGE("counting certificates accepted " << accepted << ", tampered gaps rejected " << rejected
+                                              << ", lowered betas rejected " << lowered_rejected
+                                              << " of " << cases.size());
     CHECK(accepted == static_cast<int>(cases.size()));
+    CHECK(lowered_rejected * 2 >= static_cast<int>(cases.size()));
 }
