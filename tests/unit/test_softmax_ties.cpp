@@ -4,7 +4,9 @@
 // the grouped enclosure overlaps TV computed from its definition at 1024
 // bits, half the sum of |p_j - h_j| with p_j = e_j / sum e, on random score
 // vectors with repeated non-dyadic exact scores, inexact scores among them,
-// and supports holding one class or several.
+// and supports holding one class or several. softmax itself computes one
+// exp and one share per class of tied scores; its weights are checked
+// against the definition the same way.
 #include "../../src/eval/attention_ops.hpp"
 #include <doctest/doctest.h>
 #include <mpfi.h>
@@ -115,7 +117,7 @@ TEST_CASE("softmax weights: one exp and one share per class of exactly tied scor
     const Rational values[] = {Rational(1, 3), Rational(1, 1000000000000000LL), Rational(-2, 7),
                                big, Rational(5, 3)};
     const Rational betas[] = {Rational(1), Rational(40), Rational(3, 10), Rational(7)};
-    std::size_t cases = 0, tied = 0;
+    std::size_t tied = 0;
     for (int t = 0; t < 400; ++t) {
         std::size_t m = 2 + rng() % 14;
         RealVector s;
@@ -142,8 +144,6 @@ TEST_CASE("softmax weights: one exp and one share per class of exactly tied scor
                 }
         }
         CHECK(total.contains(Rational(1)));
-        ++cases;
     }
-    CHECK(cases == 400);
     CHECK(tied > 1000);
 }
