@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <numeric>
 #include <unordered_map>
 
 namespace tempcert::detail {
@@ -32,26 +31,25 @@ std::size_t reference_index(const std::vector<Interval> &s) {
     return ref;
 }
 
-// For each support position, its class: equal exact scores share one (and
-// an inexact score is a class of its own). Classes are numbered in order of
+// For each position, its class: equal exact scores share one (and an
+// inexact score is a class of its own). Classes are numbered in order of
 // first appearance, so all-distinct scores get classes 0, 1, 2, ...
 // Machine-integer scores (reduced, so equal values have equal pairs) are
 // looked up by hash; equal values held one small and one big would only
 // make two classes of one value, which is never wrong, only less shared.
-std::vector<std::size_t> score_classes(const RealVector &scores,
-                                       const std::vector<std::size_t> &support) {
+std::vector<std::size_t> score_classes(const RealVector &scores) {
     struct PairHash {
         std::size_t operator()(const std::pair<std::int64_t, std::int64_t> &p) const {
             return std::hash<std::int64_t>()(p.first) * 1000003u ^
                    std::hash<std::int64_t>()(p.second);
         }
     };
-    std::vector<std::size_t> cls(support.size());
+    std::vector<std::size_t> cls(scores.size());
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> small;
     std::map<Rational, std::size_t> big;
     std::size_t next = 0;
-    for (std::size_t a = 0; a < support.size(); ++a) {
-        const Real &x = scores[support[a]];
+    for (std::size_t a = 0; a < scores.size(); ++a) {
+        const Real &x = scores[a];
         std::size_t *found = nullptr;
         bool fresh = true;
         if (const SmallRational *q = x.small()) {
@@ -65,6 +63,21 @@ std::vector<std::size_t> score_classes(const RealVector &scores,
         if (fresh) ++next;
     }
     return cls;
+}
+
+// The classes of the support's positions among themselves: softmax's
+// classes, renumbered in order of first appearance on the support.
+std::vector<std::size_t> support_classes(const std::vector<std::size_t> &classes,
+                                         const std::vector<std::size_t> &support) {
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> renumbered(classes.size(), kNone), out(support.size());
+    std::size_t next = 0;
+    for (std::size_t a = 0; a < support.size(); ++a) {
+        std::size_t &c = renumbered[classes[support[a]]];
+        if (c == kNone) c = next++;
+        out[a] = c;
+    }
+    return out;
 }
 
 // The number of classes, the first member of each and their sizes.
@@ -85,13 +98,14 @@ ClassSizes class_sizes(const std::vector<std::size_t> &cls) {
 } // namespace
 
 Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
-    Softmax out{scores, {}, beta.enclose(prec), {}, {}};
+    Softmax out{scores, {}, beta.enclose(prec), {}, {}, {}};
     std::size_t m = scores.size();
     for (const auto &x : scores)
         out.s.push_back(x.enclose(prec));
     if (m == 1) {
         out.e.emplace_back(1L, prec);
         out.weights.push_back(Real(1L));
+        out.classes = {0};
         return out;
     }
     // Positions whose scores are equal exact rationals have equal true
@@ -101,9 +115,8 @@ Softmax softmax(const RealVector &scores, const Real &beta, Prec prec) {
     // every exp. With all scores distinct the classes are the positions in
     // order and the sums below are the per-position ones.
     const std::size_t ref = reference_index(out.s);
-    std::vector<std::size_t> all(m);
-    std::iota(all.begin(), all.end(), std::size_t(0));
-    const std::vector<std::size_t> cls = score_classes(scores, all);
+    out.classes = score_classes(scores);
+    const std::vector<std::size_t> &cls = out.classes;
     const ClassSizes sizes = class_sizes(cls);
     const std::size_t classes = sizes.first.size();
     std::vector<Interval> e;
@@ -200,7 +213,7 @@ Real total_variation(const RealVector &h, const Softmax &sm, Prec prec) {
     // support is grouped into classes of equal exact scores (an inexact
     // score is a class of its own), which share one delta below, so an
     // all-tied support, the usual case, needs no expm1 call at all.
-    std::vector<std::size_t> cls = score_classes(sm.scores, support);
+    std::vector<std::size_t> cls = support_classes(sm.classes, support);
     const ClassSizes sizes = class_sizes(cls);
     const std::size_t classes = sizes.first.size();
     const std::vector<std::size_t> &first = sizes.first, &count = sizes.count;

@@ -14,6 +14,10 @@ struct Softmax {
     Interval beta;
     std::vector<Interval> e; // exp(beta (s_j - s_ref))
     RealVector weights;
+    // Per position its class: positions whose scores are equal exact
+    // rationals share one (which total_variation reads too), numbered in
+    // order of first appearance.
+    std::vector<std::size_t> classes;
 };
 
 // Softmax weights as shares e_j / (e_j + rest_j) (proofs/softmax-enclosure.md).
