@@ -1,0 +1,391 @@
+// Re-deriving an exhaustive certificate's claims; see claims.hpp and
+// docs/minicheck.md. The words are evaluated twice, by one loop each: the
+// hard model for the gaps (exact), then the soft model at beta for the
+// verdict, at rising precision per word.
+#include "claims.hpp"
+#include "evaluate.hpp"
+
+namespace minicheck {
+
+namespace {
+
+const long kPrecStart = 128;
+
+std::string word_text(const Model &m, const Word &w) {
+    bool compact = true;
+    for (const auto &s : m.alphabet)
+        compact = compact && s.size() == 1;
+    std::string out;
+    for (std::size_t i = 0; i < w.size(); ++i)
+        out += (compact || i == 0 ? "" : ",") + m.alphabet[w[i]];
+    return out;
+}
+
+// Every word of length 1..n: by length, then symbol by symbol (the order
+// in which certificates name the first word with a property).
+template <class Visit> void for_each_word(std::size_t k, std::size_t n, Visit &&visit) {
+    for (std::size_t len = 1; len <= n; ++len) {
+        Word w(len, 0);
+        for (;;) {
+            visit(w);
+            std::size_t i = len;
+            while (i > 0 && w[i - 1] + 1 == k)
+                w[--i] = 0;
+            if (i == 0) break;
+            ++w[i - 1];
+        }
+    }
+}
+
+std::uint64_t word_count(std::size_t k, std::uint64_t n, std::uint64_t cap) {
+    std::uint64_t total = 0, power = 1;
+    for (std::uint64_t len = 1; len <= n; ++len) {
+        if (power > (cap + 1) / k) return cap + 1;
+        power *= k;
+        total += power;
+        if (total > cap) return cap + 1;
+    }
+    return total;
+}
+
+Q exact_at(const Json &obj, const std::string &path, const char *key) {
+    auto q = parse_number(text_at(obj, path, key), false);
+    if (!q) malformed(std::string(path) + "." + key, "expected an exact number \"p/q\"");
+    return *q;
+}
+
+void same(bool equal, const std::string &path, const std::string &claimed,
+          const std::string &recomputed) {
+    if (!equal) rejected(path, "claims " + claimed.substr(0, 200) + ", recomputed " + recomputed);
+}
+
+// ---- gaps ------------------------------------------------------------------------
+
+struct Place { // a word and one of its queries
+    Word word;
+    std::size_t query = 0;
+    std::vector<std::size_t> argmax;
+    std::optional<std::size_t> runner_up;
+};
+
+struct HeadFacts {
+    std::size_t N = 0;
+    std::optional<Q> min_gap;
+    std::optional<Place> witness, tie;
+};
+
+void fold_word(const Model &m, const Word &w, const HardWord &hw, std::vector<HeadFacts> &facts) {
+    std::size_t idx = 0;
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+            HeadFacts &f = facts[idx];
+            for (std::size_t i = 0; i < hw.queries[l][h].size(); ++i) {
+                const auto &q = hw.queries[l][h][i];
+                if (!q) continue;
+                f.N = std::max(f.N, q->allowed.size());
+                Place here{w, i, q->argmax, q->runner_up};
+                if (!f.tie && m.layers[l].heads[h].kind != Kind::Average && q->argmax.size() > 1 &&
+                    !q->shares_value)
+                    f.tie = here;
+                if (q->gap && (!f.min_gap || *q->gap < *f.min_gap)) {
+                    f.min_gap = q->gap;
+                    f.witness = here;
+                }
+            }
+        }
+}
+
+void compare_place(const Json &v, const std::string &p, const Model &m, std::size_t layer,
+                   std::size_t head, const Place &want) {
+    only_keys(v, p, {"word", "layer", "head", "query", "argmax", "runner_up"});
+    std::string word = word_text(m, want.word);
+    same(text_at(v, p, "word") == word, p + ".word", text_at(v, p, "word"), word);
+    same(count_at(v, p, "layer") == layer, p + ".layer", at(v, p, "layer").dump(),
+         std::to_string(layer));
+    same(count_at(v, p, "head") == head, p + ".head", at(v, p, "head").dump(),
+         std::to_string(head));
+    same(count_at(v, p, "query") == want.query, p + ".query", at(v, p, "query").dump(),
+         std::to_string(want.query));
+    Json argmax = want.argmax;
+    same(at(v, p, "argmax") == argmax, p + ".argmax", at(v, p, "argmax").dump(), argmax.dump());
+    Json runner = want.runner_up ? Json(*want.runner_up) : Json(nullptr);
+    same(at(v, p, "runner_up") == runner, p + ".runner_up", at(v, p, "runner_up").dump(),
+         runner.dump());
+}
+
+void compare_gap(const Json &obj, const std::string &path, const std::optional<Q> &want) {
+    std::string got = text_at(obj, path, "min_gap");
+    std::string shown = want ? to_text(*want) : "inf";
+    auto q = parse_number(got, false);
+    same(want ? q && *q == *want : got == "inf", path + ".min_gap", got, shown);
+}
+
+// ---- Lemma GT: beta_gap = ln((N - 1)(1 - eps)/eps) / gamma --------------------------
+
+struct LemmaGt {
+    std::size_t N;
+    std::optional<Q> gamma;
+    Q eps;
+
+    Q argument() const { return Q(N > 0 ? N - 1 : 0) * (1 - eps) / eps; }
+    bool needed() const { return gamma && N > 1 && argument() > 1; }
+    Iv enclose(long prec) const { return log(Iv(argument(), prec)) / Iv(*gamma, prec); }
+    std::string text() const { return "ln(" + to_text(argument()) + ")/(" + to_text(*gamma) + ")"; }
+};
+
+const Q kRelative(1, 1000000000); // a rounding may exceed the value by 1e-9 relative ...
+Q absolute_slack() {              // ... plus 1e-30
+    return Q(1) / Q(mpz_class("1" + std::string(30, '0'), 10));
+}
+
+// `decide(prec)` at 128, 256, ... bits up to the cap; rejects unless True.
+template <class Decide>
+void at_rising_precision(const Limits &limits, const std::string &path, const std::string &what,
+                         Decide &&decide) {
+    for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
+        Tri t = decide(prec);
+        if (t == Tri::True) return;
+        if (t == Tri::False || prec >= limits.prec_cap)
+            rejected(path, "is not " + what +
+                               (t == Tri::Unknown ? " (undecided at the precision cap)" : ""));
+    }
+}
+
+// v <= c <= v (1 + 1e-9) + 1e-30
+void rounded_up(const Json &obj, const std::string &path, const char *key, const LemmaGt &b,
+                const Limits &limits) {
+    Q c = exact_at(obj, path, key);
+    if (!b.needed()) {
+        same(c == 0, path + "." + key, to_text(c), "0 (no beta is needed)");
+        return;
+    }
+    at_rising_precision(limits, path + "." + key, b.text() + " rounded up", [&](long prec) {
+        Iv v = b.enclose(prec);
+        if (v.broken()) return Tri::Unknown;
+        Q lo = v.lower(), hi = v.upper();
+        if (c < lo || c > hi * (1 + kRelative) + absolute_slack()) return Tri::False;
+        return c >= hi && c <= lo * (1 + kRelative) + absolute_slack() ? Tri::True : Tri::Unknown;
+    });
+}
+
+// 1/v (1 - 1e-9) - 1e-30 <= c <= 1/v
+void reciprocal_rounded_down(const Json &obj, const std::string &path, const char *key,
+                             const LemmaGt &b, const Limits &limits) {
+    Q c = exact_at(obj, path, key);
+    at_rising_precision(
+        limits, path + "." + key, "1/(" + b.text() + ") rounded down", [&](long prec) {
+            Iv v = Iv(1, prec) / b.enclose(prec);
+            if (v.broken()) return Tri::Unknown;
+            Q lo = v.lower(), hi = v.upper();
+            if (c > hi || c < lo * (1 - kRelative) - absolute_slack()) return Tri::False;
+            return c <= lo && c >= hi * (1 - kRelative) - absolute_slack() ? Tri::True
+                                                                           : Tri::Unknown;
+        });
+}
+
+// The binding head: the largest bound, the first of equal ones (or of ones
+// the cap cannot tell apart).
+std::optional<LemmaGt> largest(const std::vector<LemmaGt> &bounds, const Limits &limits) {
+    std::optional<LemmaGt> best;
+    for (const auto &b : bounds) {
+        if (!b.needed()) continue;
+        if (!best) {
+            best = b;
+            continue;
+        }
+        for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
+            Iv x = best->enclose(prec), y = b.enclose(prec);
+            if (x.below(y)) best = b;
+            if (x.below(y) || y.below(x) || prec >= limits.prec_cap) break;
+        }
+    }
+    return best;
+}
+
+std::vector<LemmaGt> check_gaps(const Json &cert, const Model &m, std::size_t n, const Q &eps,
+                                const Limits &limits) {
+    std::vector<HeadFacts> facts;
+    for (const auto &layer : m.layers)
+        facts.resize(facts.size() + layer.heads.size());
+    for_each_word(m.alphabet.size(), n,
+                  [&](const Word &w) { fold_word(m, w, evaluate_hard(m, w), facts); });
+    const Json &gaps = at(cert, "$", "gaps");
+    only_keys(gaps, "$.gaps", {"min_gap", "heads"});
+    const Json &heads = at(gaps, "$.gaps", "heads");
+    require_array(heads, "$.gaps.heads");
+    same(heads.size() == facts.size(), "$.gaps.heads", std::to_string(heads.size()) + " heads",
+         std::to_string(facts.size()));
+    std::vector<LemmaGt> bounds;
+    std::optional<Q> least;
+    std::size_t idx = 0;
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
+            const HeadFacts &f = facts[idx];
+            const Json &v = heads[idx];
+            const std::string p = "$.gaps.heads[" + std::to_string(idx) + "]";
+            only_keys(v, p,
+                      {"layer", "head", "kind", "mask", "min_gap", "N", "witness", "ties",
+                       "beta_gap_up", "beta_gap_decimal_up"});
+            same(count_at(v, p, "layer") == l + 1, p + ".layer", at(v, p, "layer").dump(),
+                 std::to_string(l + 1));
+            same(count_at(v, p, "head") == h + 1, p + ".head", at(v, p, "head").dump(),
+                 std::to_string(h + 1));
+            const Head &head = m.layers[l].heads[h];
+            same(text_at(v, p, "kind") == head.kind_text, p + ".kind", text_at(v, p, "kind"),
+                 head.kind_text);
+            same(text_at(v, p, "mask") == head.mask_text, p + ".mask", text_at(v, p, "mask"),
+                 head.mask_text);
+            compare_gap(v, p, f.min_gap);
+            same(count_at(v, p, "N") == f.N, p + ".N", at(v, p, "N").dump(), std::to_string(f.N));
+            if (f.witness)
+                compare_place(at(v, p, "witness"), p + ".witness", m, l + 1, h + 1, *f.witness);
+            else
+                same(at(v, p, "witness").is_null(), p + ".witness", "a witness", "null");
+            if (f.tie)
+                compare_place(at(v, p, "ties"), p + ".ties", m, l + 1, h + 1, *f.tie);
+            else
+                same(at(v, p, "ties").is_null(), p + ".ties", "a tie", "null");
+            LemmaGt gt{f.N, f.min_gap, eps};
+            rounded_up(v, p, "beta_gap_up", gt, limits);
+            rounded_up(v, p, "beta_gap_decimal_up", gt, limits);
+            bounds.push_back(gt);
+            if (f.min_gap && (!least || *f.min_gap < *least)) least = f.min_gap;
+        }
+    compare_gap(gaps, "$.gaps", least);
+    return bounds;
+}
+
+void check_beta_fields(const Json &cert, const std::vector<LemmaGt> &bounds, const Limits &limits) {
+    const Json &beta = at(cert, "$", "beta");
+    std::string source = text_at(beta, "$.beta", "source");
+    if (source == "user") {
+        only_keys(beta, "$.beta", {"spec", "source"});
+        return;
+    }
+    same(source == "beta_gap", "$.beta.source", source, "\"user\" or \"beta_gap\"");
+    only_keys(beta, "$.beta", {"spec", "source", "exact", "decimal_up", "tau_decimal_down"});
+    auto text_is = [&](const char *key, const std::string &want) {
+        std::string got = text_at(beta, "$.beta", key);
+        same(got == want, std::string("$.beta.") + key, got, want);
+    };
+    std::optional<LemmaGt> top = largest(bounds, limits);
+    if (!top) { // no head needs a beta: the certifier states beta = 1
+        text_is("spec", "1");
+        text_is("exact", "0");
+        text_is("decimal_up", "0");
+        text_is("tau_decimal_down", "inf");
+        return;
+    }
+    text_is("exact", top->text());
+    rounded_up(beta, "$.beta", "spec", *top, limits);
+    rounded_up(beta, "$.beta", "decimal_up", *top, limits);
+    reciprocal_rounded_down(beta, "$.beta", "tau_decimal_down", *top, limits);
+}
+
+// ---- the verdict -------------------------------------------------------------------
+
+// beta.spec: one expression in n, or one per layer, separated by commas.
+std::vector<Expr> read_betas(const Json &cert, const Model &m) {
+    std::string spec = text_at(at(cert, "$", "beta"), "$.beta", "spec");
+    std::vector<Expr> out;
+    for (std::size_t start = 0;;) {
+        std::size_t comma = spec.find(',', start);
+        out.push_back(Expr::parse(spec.substr(start, comma - start), "$.beta.spec"));
+        if (out.back().uses(Expr::Op::J)) malformed("$.beta.spec", "beta may not depend on j");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (out.size() != 1 && out.size() != m.layers.size())
+        malformed("$.beta.spec", "expected one beta or one per layer");
+    return out;
+}
+
+// Each layer's beta at length n, enclosed; nullopt if one is not shown positive.
+std::optional<std::vector<Iv>> betas_at(const std::vector<Expr> &spec, const Model &m,
+                                        std::size_t n, long prec) {
+    std::vector<Iv> out;
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        const Expr &e = spec[spec.size() == 1 ? 0 : l];
+        Q len(static_cast<unsigned long>(n));
+        if (e.rational() && e.exact(0, len, "$.beta.spec") <= 0)
+            rejected("$.beta.spec", "beta is not positive at n = " + std::to_string(n));
+        out.push_back(e.enclose(len, prec, "$.beta.spec"));
+        if (!out.back().above(0)) return std::nullopt;
+    }
+    return out;
+}
+
+std::uint64_t check_every_word(const Json &cert, const Model &m, std::size_t n, const Q &eps,
+                               const std::string &criterion, const Limits &limits) {
+    same(at(cert, "$", "counterexample").is_null(), "$.counterexample", "one", "null (certified)");
+    std::vector<Expr> spec = read_betas(cert, m);
+    std::uint64_t words = 0;
+    for_each_word(m.alphabet.size(), n, [&](const Word &w) {
+        HardWord hard = evaluate_hard(m, w);
+        Judgement j;
+        for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
+            auto betas = betas_at(spec, m, w.size(), prec);
+            j = betas ? judge_soft(m, w, hard, *betas, eps, criterion, prec)
+                      : Judgement{Tri::Unknown, "beta is not shown positive"};
+            if (j.verdict != Tri::Unknown || prec >= limits.prec_cap) break;
+        }
+        if (j.verdict != Tri::True)
+            rejected(
+                "$.verdict",
+                "claims certified, but on word " + word_text(m, w) + ", " + j.where +
+                    (j.verdict == Tri::False ? " violates eps " : " cannot be shown within eps ") +
+                    to_text(eps));
+        ++words;
+    });
+    std::uint64_t claimed = count_at(cert, "$", "words_checked");
+    same(claimed == words, "$.words_checked", std::to_string(claimed), std::to_string(words));
+    return words;
+}
+
+} // namespace
+
+std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits) {
+    require_object(cert, "$");
+    if (text_at(cert, "$", "format") != "tempcert-certificate/1")
+        malformed("$.format", "expected \"tempcert-certificate/1\"");
+    only_keys(cert, "$",
+              {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "gaps",
+               "verdict", "counterexample", "words_checked", "proofs"});
+    if (text_at(cert, "$", "tool").rfind("tempcert ", 0) != 0)
+        rejected("$.tool", "expected \"tempcert VERSION\"");
+    const Json &model = at(cert, "$", "model");
+    only_keys(model, "$.model", {"name", "sha256", "file"});
+    std::string sha = text_at(model, "$.model", "sha256");
+    same(sha == m.sha256, "$.model.sha256", sha, m.sha256 + " (the model given)");
+    same(text_at(model, "$.model", "name") == m.name, "$.model.name",
+         text_at(model, "$.model", "name"), m.name);
+    text_at(model, "$.model", "file"); // provenance, not a claim
+    std::string method = text_at(cert, "$", "method");
+    if (method != "exhaustive" && method != "exhaustive-prefix")
+        unsupported("$.method", "\"" + method.substr(0, 40) +
+                                    "\": this checker verifies exhaustive certificates only");
+    std::string verdict = text_at(cert, "$", "verdict");
+    if (verdict == "refuted")
+        unsupported("$.verdict", "refuted: this checker verifies certified claims only");
+    same(verdict == "certified", "$.verdict", verdict, "certified (or refuted)");
+    std::uint64_t n = count_at(cert, "$", "n");
+    if (n < 1) rejected("$.n", "expected n >= 1");
+    if (m.max_length && n > *m.max_length)
+        rejected("$.n", "the model is defined up to length " + std::to_string(*m.max_length));
+    if (n > limits.max_n) unsupported("$.n", "above --max-n " + std::to_string(limits.max_n));
+    if (word_count(m.alphabet.size(), n, limits.max_words) > limits.max_words)
+        unsupported("$.n", "more than --max-words " + std::to_string(limits.max_words) + " words");
+    Q eps = exact_at(cert, "$", "eps");
+    if (eps <= 0 || eps >= 1) rejected("$.eps", "expected 0 < eps < 1");
+    std::string criterion = text_at(cert, "$", "criterion");
+    if (criterion != "tv" && criterion != "output" && criterion != "decision")
+        rejected("$.criterion", "expected tv, output or decision");
+    Json proofs = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
+    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
+         proofs.dump());
+    std::vector<LemmaGt> bounds = check_gaps(cert, m, static_cast<std::size_t>(n), eps, limits);
+    check_beta_fields(cert, bounds, limits);
+    return check_every_word(cert, m, static_cast<std::size_t>(n), eps, criterion, limits);
+}
+
+} // namespace minicheck

@@ -1,0 +1,22 @@
+// The claims of an exhaustive certificate (docs/certificates.md), each
+// re-derived by the small checker's own scan of every word: the gaps, their
+// witnesses and ties, Lemma GT's bounds, beta, and the verdict.
+#pragma once
+
+#include "model.hpp"
+
+#include <cstdint>
+
+namespace minicheck {
+
+struct Limits {
+    std::uint64_t max_words = 20000000; // words of length 1..n
+    std::uint64_t max_n = 1000;
+    long prec_cap = 4096; // bits
+};
+
+// Returns the number of words evaluated; a Failure (1: a claim does not
+// hold, 2: not a certificate, 3: outside this checker's class) otherwise.
+std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits);
+
+} // namespace minicheck

@@ -1,0 +1,270 @@
+// Hard and soft evaluation of one word; see evaluate.hpp.
+#include "evaluate.hpp"
+
+#include <algorithm>
+
+namespace minicheck {
+
+std::vector<Vec> initial(const Model &m, const Word &word) {
+    const std::size_t n = word.size();
+    std::vector<Vec> x(n + 1);
+    for (std::size_t p : positions(m, n)) {
+        x[p] = m.embedding[p == 0 ? m.alphabet.size() : word[p - 1]];
+        for (const auto &f : m.features) {
+            try {
+                x[p][f.dim] += f.expr.exact(Q(static_cast<unsigned long>(p)),
+                                            Q(static_cast<unsigned long>(n)), f.path);
+            } catch (Failure &e) {
+                e.file = m.source; // a feature undefined at this length: the model's fault
+                throw;
+            }
+        }
+    }
+    return x;
+}
+
+namespace {
+
+// ---- the hard model -------------------------------------------------------------
+
+class HardArith {
+  public:
+    HardArith(const Model &m, HardWord &out) : m_(m), out_(out) {}
+
+    Q lift(const Q &q) const { return q; }
+
+    Vec attend(std::size_t l, std::size_t h, std::size_t i, const std::vector<std::size_t> &allowed,
+               const Vec &s, const std::vector<Vec> &values) {
+        HardQuery q;
+        q.allowed = allowed;
+        Q top = *std::max_element(s.begin(), s.end());
+        std::optional<std::size_t> second;
+        for (std::size_t a = 0; a < s.size(); ++a) {
+            if (s[a] == top)
+                q.argmax.push_back(allowed[a]);
+            else if (!second || s[*second] < s[a])
+                second = a;
+        }
+        if (second) {
+            q.gap = top - s[*second];
+            q.runner_up = allowed[*second];
+        }
+        for (std::size_t j : q.argmax)
+            q.shares_value = q.shares_value && values[j] == values[q.argmax.front()];
+        const Kind kind = m_.layers[l].heads[h].kind;
+        Vec weights(allowed.size(), 0);
+        q.compare = weights;
+        const Q share(1, static_cast<unsigned long>(q.argmax.size()));
+        for (std::size_t a = 0; a < allowed.size(); ++a) {
+            if (s[a] != top) continue;
+            bool chosen = kind == Kind::Average ||
+                          (kind == Kind::Leftmost && allowed[a] == q.argmax.front()) ||
+                          (kind == Kind::Rightmost && allowed[a] == q.argmax.back());
+            weights[a] = kind == Kind::Average ? share : Q(chosen ? 1 : 0);
+            q.compare[a] = kind == Kind::Average || q.shares_value ? share : weights[a];
+        }
+        auto &slot = out_.queries[l][h];
+        slot.resize(std::max(slot.size(), i + 1));
+        slot[i] = std::move(q);
+        return weights;
+    }
+
+    Vec ffn(const Ffn &f, const Vec &x) {
+        Vec hidden = times(f.w1, x, *this), out = times(f.w2, relu(hidden, f.b1), *this);
+        for (std::size_t c = 0; c < x.size(); ++c)
+            out[c] += x[c] + f.b2[c];
+        return out;
+    }
+
+  private:
+    const Model &m_;
+    HardWord &out_;
+
+    static Vec relu(Vec v, const Vec &b) {
+        for (std::size_t k = 0; k < v.size(); ++k)
+            v[k] = std::max(Q(0), Q(v[k] + b[k]));
+        return v;
+    }
+};
+
+} // namespace
+
+HardWord evaluate_hard(const Model &m, const Word &w) {
+    HardWord out;
+    out.queries.resize(m.layers.size());
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        out.queries[l].resize(m.layers[l].heads.size());
+    HardArith ar(m, out);
+    std::vector<Vec> x = forward<Q>(m, w, ar);
+    for (std::size_t p : readout_positions(m, w.size()))
+        out.readouts.push_back(readout<Q>(m, x[p], ar));
+    return out;
+}
+
+// ---- the soft model ----------------------------------------------------------------
+
+namespace {
+
+// Folds one place's answer: the first False wins, else the first Unknown.
+void fold(Judgement &j, Tri t, const std::string &where) {
+    if (t == Tri::True || j.verdict == Tri::False) return;
+    if (t == Tri::False || j.verdict == Tri::True) {
+        j.verdict = t;
+        j.where = where;
+    }
+}
+
+Tri within(const Iv &value, const Q &eps) {
+    if (value.at_most(eps)) return Tri::True;
+    return value.above(eps) ? Tri::False : Tri::Unknown;
+}
+
+class SoftArith {
+  public:
+    SoftArith(const Model &m, const HardWord &hard, const std::vector<Iv> &betas, const Q &eps,
+              bool tv, long prec, Judgement &j)
+        : m_(m), hard_(hard), betas_(betas), eps_(eps), tv_(tv), prec_(prec), j_(j) {}
+
+    Iv lift(const Q &q) const { return Iv(q, prec_); }
+
+    // softmax: p_j = e_j / Z, e_j = exp(beta (s_j - c)), c the largest upper end
+    std::vector<Iv> attend(std::size_t l, std::size_t h, std::size_t i,
+                           const std::vector<std::size_t> &allowed, const std::vector<Iv> &s,
+                           const std::vector<std::vector<Iv>> &) {
+        Q c = s[0].broken() ? Q(0) : s[0].upper();
+        for (const auto &x : s)
+            if (!x.broken()) c = std::max(c, x.upper());
+        std::vector<Iv> e;
+        Iv z = lift(0);
+        for (const auto &x : s) {
+            e.push_back(exp(betas_[l] * (x - lift(c))));
+            z = z + e.back();
+        }
+        for (auto &x : e)
+            x = x / z;
+        if (tv_) judge_tv(l, h, i, allowed, e);
+        return e;
+    }
+
+    std::vector<Iv> ffn(const Ffn &f, const std::vector<Iv> &x) {
+        std::vector<Iv> pre = times(f.w1, x, *this);
+        std::vector<bool> active(pre.size());
+        bool stable = true;
+        for (std::size_t k = 0; k < pre.size(); ++k) {
+            pre[k] = pre[k] + lift(f.b1[k]);
+            active[k] = pre[k].at_least(0);
+            stable = stable && (active[k] || pre[k].at_most(0));
+        }
+        return stable ? affine(f, x, active) : unit_by_unit(f, x, pre);
+    }
+
+  private:
+    const Model &m_;
+    const HardWord &hard_;
+    const std::vector<Iv> &betas_;
+    const Q &eps_;
+    bool tv_;
+    long prec_;
+    Judgement &j_;
+
+    void judge_tv(std::size_t l, std::size_t h, std::size_t i,
+                  const std::vector<std::size_t> &allowed, const std::vector<Iv> &p) {
+        const HardQuery &q = *hard_.queries[l][h][i];
+        if (q.allowed != allowed) throw Failure{70, "", "hard and soft masks differ"};
+        Iv twice = lift(0);
+        for (std::size_t a = 0; a < p.size(); ++a)
+            twice = twice + abs(p[a] - lift(q.compare[a]));
+        Iv tv = Q(1, 2) * twice;
+        Tri t = within(tv, eps_);
+        if (t != Tri::True)
+            fold(j_, t,
+                 "tv at layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
+                     " query " + std::to_string(i) + " = " + tv.text());
+    }
+
+    // On a box where every unit keeps one phase the sublayer is the affine
+    // map x -> (I + W2 D W1) x + W2 D b1 + b2 (D: the active units), evaluated
+    // through its exact matrix so that what the sublayer cancels stays cancelled.
+    std::vector<Iv> affine(const Ffn &f, const std::vector<Iv> &x, const std::vector<bool> &on) {
+        std::vector<Iv> out;
+        for (std::size_t c = 0; c < x.size(); ++c) {
+            Vec row(x.size(), 0);
+            row[c] = 1;
+            Q offset = f.b2[c];
+            for (std::size_t k = 0; k < on.size(); ++k) {
+                if (!on[k] || f.w2[c][k] == 0) continue;
+                offset += f.w2[c][k] * f.b1[k];
+                for (std::size_t i = 0; i < x.size(); ++i)
+                    row[i] += f.w2[c][k] * f.w1[k][i];
+            }
+            Iv y = lift(offset);
+            for (std::size_t i = 0; i < x.size(); ++i)
+                if (row[i] != 0) y = y + row[i] * x[i];
+            out.push_back(std::move(y));
+        }
+        return out;
+    }
+
+    std::vector<Iv> unit_by_unit(const Ffn &f, const std::vector<Iv> &x, std::vector<Iv> pre) {
+        for (auto &v : pre)
+            v = relu(v);
+        std::vector<Iv> out = times(f.w2, pre, *this);
+        for (std::size_t c = 0; c < x.size(); ++c)
+            out[c] = out[c] + x[c] + lift(f.b2[c]);
+        return out;
+    }
+};
+
+// The read-out criteria at one position.
+Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, const Q &eps,
+                  const std::string &criterion, long prec) {
+    if (criterion == "output") {
+        Tri t = Tri::True;
+        for (std::size_t k = 0; k < yh.size(); ++k) {
+            Tri one = within(abs(ys[k] - Iv(yh[k], prec)), eps);
+            if (one == Tri::False) return one;
+            if (one == Tri::Unknown) t = one;
+        }
+        return t;
+    }
+    if (!m.categorical) {
+        if (yh[0] == 0) return Tri::Unknown; // degenerate: no decision to keep
+        bool soft_accepts = ys[0].above(0), soft_rejects = ys[0].at_most(0);
+        if (!soft_accepts && !soft_rejects) return Tri::Unknown;
+        return soft_accepts == (yh[0] > 0) ? Tri::True : Tri::False;
+    }
+    auto label = [&](auto &&above) -> std::optional<std::size_t> {
+        for (std::size_t k = 0; k < yh.size(); ++k) {
+            bool top = true;
+            for (std::size_t i = 0; i < yh.size() && top; ++i)
+                top = i == k || above(k, i);
+            if (top) return k;
+        }
+        return std::nullopt;
+    };
+    auto hard = label([&](std::size_t k, std::size_t i) { return yh[i] < yh[k]; });
+    if (!hard) return Tri::True; // a tie: the hard model has no output here
+    auto soft = label([&](std::size_t k, std::size_t i) { return ys[i].below(ys[k]); });
+    if (!soft) return Tri::Unknown;
+    return *soft == *hard ? Tri::True : Tri::False;
+}
+
+} // namespace
+
+Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,
+                     const std::vector<Iv> &betas, const Q &eps, const std::string &criterion,
+                     long prec) {
+    Judgement j;
+    SoftArith ar(m, hard, betas, eps, criterion == "tv", prec, j);
+    std::vector<std::vector<Iv>> x = forward<Iv>(m, w, ar);
+    if (criterion == "tv") return j;
+    std::vector<std::size_t> ps = readout_positions(m, w.size());
+    for (std::size_t k = 0; k < ps.size(); ++k) {
+        Tri t =
+            judge_readout(m, hard.readouts[k], readout<Iv>(m, x[ps[k]], ar), eps, criterion, prec);
+        if (t != Tri::True) fold(j, t, "the read-out at position " + std::to_string(ps[k]));
+    }
+    return j;
+}
+
+} // namespace minicheck

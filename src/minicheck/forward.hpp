@@ -1,0 +1,119 @@
+// The forward pass of docs/model-format.md, written once for both models:
+// Num = Q (the hard model H, exact) or Iv (the soft model S_beta, enclosed).
+// What differs between them is how a head weighs its positions and, for
+// enclosures, how the feed-forward sublayer is evaluated; `Arith` supplies
+// both.
+//
+// x_p = E(w_p) + features(p, n); per layer, every head reads the layer's
+// input x: x'_i = x_i + sum_h W_O (sum_j alpha_ij W_V x_j), then
+// x''_i = x'_i + W2 ReLU(W1 x'_i + b1) + b2.
+#pragma once
+
+#include "model.hpp"
+
+namespace minicheck {
+
+template <class Num> using NVec = std::vector<Num>;
+
+// Positions are numbered as in the format: BOS is 0, the word 1..n. Vectors
+// indexed by position keep index 0 empty without BOS.
+inline std::vector<std::size_t> positions(const Model &m, std::size_t n) {
+    std::vector<std::size_t> out;
+    for (std::size_t p = m.bos ? 0 : 1; p <= n; ++p)
+        out.push_back(p);
+    return out;
+}
+
+// Exact initial activations x_p (features are rational: model.cpp refuses others).
+std::vector<Vec> initial(const Model &m, const std::vector<std::size_t> &word);
+
+template <class Num, class Arith> NVec<Num> times(const Mat &w, const NVec<Num> &x, Arith &ar) {
+    NVec<Num> out;
+    out.reserve(w.size());
+    for (const auto &row : w) {
+        Num acc = ar.lift(0);
+        for (std::size_t c = 0; c < row.size(); ++c)
+            if (row[c] != 0) acc = acc + row[c] * x[c];
+        out.push_back(std::move(acc));
+    }
+    return out;
+}
+
+template <class Num, class Arith> Num dot(const NVec<Num> &a, const NVec<Num> &b, Arith &ar) {
+    Num acc = ar.lift(0);
+    for (std::size_t c = 0; c < a.size(); ++c)
+        acc = acc + a[c] * b[c];
+    return acc;
+}
+
+// The activations after the last layer, indexed by position.
+template <class Num, class Arith>
+std::vector<NVec<Num>> forward(const Model &m, const std::vector<std::size_t> &word, Arith &ar) {
+    const std::size_t n = word.size();
+    const std::vector<std::size_t> ps = positions(m, n);
+    std::vector<NVec<Num>> x(n + 1);
+    std::vector<Vec> x0 = initial(m, word);
+    for (std::size_t p : ps)
+        for (const auto &v : x0[p])
+            x[p].push_back(ar.lift(v));
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        const Layer &layer = m.layers[l];
+        std::vector<NVec<Num>> next = x;
+        for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+            const Head &head = layer.heads[h];
+            std::vector<NVec<Num>> keys(n + 1), values(n + 1);
+            for (std::size_t p : ps) {
+                keys[p] = times(head.key, x[p], ar);
+                values[p] = times(head.value, x[p], ar);
+            }
+            for (std::size_t i : ps) {
+                std::vector<std::size_t> allowed;
+                for (std::size_t j : ps)
+                    if (mask_allows(head.mask, i, j)) allowed.push_back(j);
+                if (allowed.empty()) continue; // the zero vector
+                NVec<Num> q = times(head.query, x[i], ar), scores;
+                for (std::size_t j : allowed)
+                    scores.push_back(dot(q, keys[j], ar));
+                NVec<Num> weights = ar.attend(l, h, i, allowed, scores, values);
+                NVec<Num> mix(head.value.size(), ar.lift(0));
+                for (std::size_t a = 0; a < allowed.size(); ++a)
+                    for (std::size_t c = 0; c < mix.size(); ++c)
+                        mix[c] = mix[c] + weights[a] * values[allowed[a]][c];
+                NVec<Num> out = times(head.output, mix, ar);
+                for (std::size_t c = 0; c < m.width; ++c)
+                    next[i][c] = next[i][c] + out[c];
+            }
+        }
+        if (layer.ffn)
+            for (std::size_t p : ps)
+                next[p] = ar.ffn(*layer.ffn, next[p]);
+        x = std::move(next);
+    }
+    return x;
+}
+
+// The read-out positions of a word of length n.
+inline std::vector<std::size_t> readout_positions(const Model &m, std::size_t n) {
+    if (m.position == "first") return {1};
+    if (m.position == "last") return {n};
+    std::vector<std::size_t> all;
+    for (std::size_t p = 1; p <= n; ++p)
+        all.push_back(p);
+    return all;
+}
+
+// Linear: {y}; categorical: the class coordinates in the model's order.
+template <class Num, class Arith> NVec<Num> readout(const Model &m, const NVec<Num> &x, Arith &ar) {
+    if (m.categorical) {
+        NVec<Num> out;
+        for (const auto &c : m.classes)
+            out.push_back(x[c.first]);
+        return out;
+    }
+    Num y = ar.lift(m.bias);
+    for (std::size_t c = 0; c < m.width; ++c)
+        if (m.weights[c] != 0) y = y + m.weights[c] * x[c];
+    return {y};
+}
+
+} // namespace minicheck

@@ -1,0 +1,118 @@
+// tempcert-minicheck: the small checker (docs/minicheck.md). It re-verifies
+// certified exhaustive certificates of rational models with its own code
+// only: nothing of include/ or the rest of src/ is compiled into it, so a
+// mistake it shares with the engine or with tempcert-check would have to be
+// made twice, independently.
+//
+//   tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N]
+//                      [--max-words K]
+//
+// Exit 0 "s VERIFIED", 1 "s NOT VERIFIED" (a claim does not hold), 2 bad
+// input (no s line), 3 outside its class or over a limit (no s line).
+#include "claims.hpp"
+
+#include <cctype>
+#include <iostream>
+
+namespace {
+
+const char *const kUsage =
+    "usage: tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
+    "Re-verifies a certified exhaustive certificate of a rational model (every\n"
+    "word up to n, exact hard model, MPFI soft model) with its own small code.\n"
+    "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
+    "                   undecided (default 4096; at least 128)\n"
+    "  --max-n N        longest n checked (default 1000)\n"
+    "  --max-words K    most words checked (default 20000000)\n"
+    "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
+    "(other methods, refuted certificates, irrational models) or over a limit.\n";
+
+std::uint64_t option_number(const std::string &name, const std::string &text, std::uint64_t lo) {
+    bool digits = !text.empty() && text.size() <= 18;
+    for (char c : text)
+        digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    std::uint64_t v = digits ? std::stoull(text) : 0;
+    if (!digits || v < lo)
+        throw minicheck::Failure{2, "",
+                                 name + ": expected an integer >= " + std::to_string(lo) +
+                                     ", got \"" + text.substr(0, 40) + "\""};
+    return v;
+}
+
+struct Args {
+    std::string cert, model;
+    minicheck::Limits limits;
+};
+
+Args parse_args(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string s = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw minicheck::Failure{2, "", s + ": expected a value"};
+            return argv[++i];
+        };
+        if (s == "--help" || s == "-h") {
+            std::cout << kUsage;
+            std::exit(0);
+        } else if (s == "--model") {
+            a.model = value();
+        } else if (s == "--prec-cap") {
+            a.limits.prec_cap = static_cast<long>(option_number(s, value(), 128));
+            if (a.limits.prec_cap > (1L << 24))
+                throw minicheck::Failure{2, "", "--prec-cap: at most 16777216"};
+        } else if (s == "--max-n") {
+            a.limits.max_n = option_number(s, value(), 1);
+        } else if (s == "--max-words") {
+            a.limits.max_words = option_number(s, value(), 1);
+        } else if (!s.empty() && s[0] == '-') {
+            throw minicheck::Failure{2, "", "unknown option " + s.substr(0, 40)};
+        } else if (a.cert.empty()) {
+            a.cert = s;
+        } else {
+            throw minicheck::Failure{2, "", "one certificate at a time"};
+        }
+    }
+    if (a.cert.empty() || a.model.empty())
+        throw minicheck::Failure{2, "", "expected CERT and --model MODEL"};
+    return a;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    using namespace minicheck;
+    Args args;
+    try {
+        args = parse_args(argc, argv);
+    } catch (const Failure &f) {
+        std::cerr << "tempcert-minicheck: " << f.what << "\n" << kUsage;
+        return 2;
+    }
+    std::string reading = args.model;
+    try {
+        std::string text = read_file(args.model);
+        Model m = load_model(text);
+        m.source = args.model;
+        reading = args.cert;
+        Json cert = parse_strict(read_file(args.cert));
+        std::uint64_t words = verify(cert, m, args.limits);
+        std::cout << "s VERIFIED " << args.cert << " (" << words
+                  << " words re-evaluated by the small checker)" << std::endl;
+        return 0;
+    } catch (const Failure &f) {
+        if (f.code == 1) {
+            std::cout << "s NOT VERIFIED " << args.cert << ": " << f.what << std::endl;
+            return 1;
+        }
+        std::cerr << "tempcert-minicheck: " << (f.file.empty() ? reading : f.file) << ": "
+                  << (f.code == 3 ? "not checked: " : "") << f.what << std::endl;
+        return f.code;
+    } catch (const std::bad_alloc &) {
+        std::cerr << "tempcert-minicheck: out of memory" << std::endl;
+        return 3;
+    } catch (const std::exception &e) {
+        std::cerr << "tempcert-minicheck: internal error: " << e.what() << std::endl;
+        return 70;
+    }
+}

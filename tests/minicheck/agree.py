@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The small checker against tempcert-check on random models.
+
+usage: agree.py TEMPCERT TEMPCERT_CHECK TEMPCERT_MINICHECK COUNT [SEED]
+
+For COUNT random models (two or three symbols, BOS or not, one or two
+layers, every head kind and mask, feed-forward sublayers, linear and
+categorical read-outs, small rational weights, positional features in j and
+n), `tempcert certify` writes a certificate at a random beta; then a forged
+one claims "certified" at a beta 2 to 16 times lower (a refuted certificate
+edited, or the certified one with its beta lowered). Both checkers must give
+the same verdict on both: a certificate one of them accepts and the other
+refuses is a bug in one of them. Refuted certificates must be left to
+tempcert-check (exit 3 from the small checker). Prints a summary; exit 1 on
+any disagreement."""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from fractions import Fraction
+
+tempcert, check, mini, count = sys.argv[1:5]
+count = int(count)
+rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+work = tempfile.mkdtemp()
+
+
+def num():
+    return str(Fraction(rng.randint(-4, 4), rng.choice([1, 1, 2, 3])))
+
+
+def mat(rows, cols, density=0.6):
+    return [[num() if rng.random() < density else 0 for _ in range(cols)] for _ in range(rows)]
+
+
+def model():
+    k = rng.choice([2, 2, 3])
+    alphabet = ["a", "b", "c"][:k]
+    d = rng.randint(3, 5)
+    bos = "S" if rng.random() < 0.3 else None
+    symbols = alphabet + ([bos] if bos else [])
+    m = {
+        "format": "tempcert-model/1",
+        "name": "random",
+        "alphabet": alphabet,
+        "bos": bos,
+        "width": d,
+        "embedding": {s: [num() for _ in range(d)] for s in symbols},
+        "positions": [],
+        "layers": [],
+    }
+    if rng.random() < 0.6:
+        m["positions"].append({"dim": rng.randrange(d), "expr": rng.choice(["j", "j/n", "2*j-n", "1/(j+1)", "delta(j-1)"])})
+    for _ in range(rng.choice([1, 1, 2])):
+        heads = []
+        for _ in range(rng.choice([1, 1, 2])):
+            kq = rng.randint(1, 2)
+            dv = rng.randint(1, 2)
+            heads.append({
+                "kind": rng.choice(["leftmost", "rightmost", "average"]),
+                "mask": rng.choice(["none", "causal", "strict", "future", "strict-future"]),
+                "query": mat(kq, d), "key": mat(kq, d), "value": mat(dv, d), "output": mat(d, dv, 0.4),
+            })
+        ffn = None
+        if rng.random() < 0.4:
+            h = rng.randint(1, 3)
+            ffn = {"w1": mat(h, d), "b1": [num() for _ in range(h)], "w2": mat(d, h, 0.4)}
+        m["layers"].append({"heads": heads, "ffn": ffn})
+    position = rng.choice(["last", "last", "first", "all"])
+    if rng.random() < 0.25:
+        m["output"] = {"position": position, "kind": "categorical",
+                       "classes": [{"dim": 0, "label": "x"}, {"dim": d - 1, "label": "y"}]}
+    else:
+        m["output"] = {"position": position, "weights": [num() for _ in range(d)], "bias": num()}
+    return m
+
+
+def run(*args):
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout + p.stderr
+
+
+def verdicts(cert, path):
+    c1, o1 = run(check, cert, "--model", path)
+    c2, o2 = run(mini, cert, "--model", path)
+    return c1, c2, o1, o2
+
+
+stats = {"certified": 0, "refuted": 0, "forged": 0, "forged_rejected": 0, "skipped": 0}
+bad = 0
+for i in range(count):
+    m = model()
+    path = os.path.join(work, "m%d.json" % i)
+    json.dump(m, open(path, "w"))
+    beta = str(Fraction(rng.randint(1, 64), rng.choice([1, 2, 4])))
+    criterion = rng.choice(["tv", "output", "decision"])
+    cert = os.path.join(work, "c%d.json" % i)
+    code, out = run(tempcert, "certify", path, "--n", str(rng.randint(2, 4)), "--eps", "1/20",
+                    "--criterion", criterion, "--beta", beta, "--method", "exhaustive", "-o", cert)
+    if code not in (0, 1) or not os.path.exists(cert):
+        stats["skipped"] += 1  # degenerate read-outs, undecided: no certificate
+        continue
+    c1, c2, o1, o2 = verdicts(cert, path)
+    want2 = 0 if code == 0 else 3
+    if c1 != 0 or c2 != want2:
+        bad += 1
+        print("DISAGREE on the written certificate", path, cert, c1, c2, o1, o2)
+        continue
+    stats["certified" if code == 0 else "refuted"] += 1
+    d = json.load(open(cert))
+    d["beta"] = {"spec": str(Fraction(d["beta"]["spec"]) / rng.choice([2, 4, 16])), "source": "user"}
+    if d["verdict"] == "refuted":
+        d["verdict"] = "certified"
+        d["counterexample"] = None
+        d["words_checked"] = sum(len(m["alphabet"]) ** k for k in range(1, d["n"] + 1))
+    forged = os.path.join(work, "f%d.json" % i)
+    json.dump(d, open(forged, "w"))
+    c1, c2, o1, o2 = verdicts(forged, path)
+    stats["forged"] += 1
+    if c1 != c2 or c1 not in (0, 1):
+        bad += 1
+        print("DISAGREE on a forged certificate", path, forged, c1, c2, o1, o2)
+    elif c1 == 1:
+        stats["forged_rejected"] += 1
+print("models %d: written certified %d, refuted %d, skipped %d; forged %d, rejected by both %d, "
+      "accepted by both %d; disagreements %d" % (count, stats["certified"], stats["refuted"],
+      stats["skipped"], stats["forged"], stats["forged_rejected"],
+      stats["forged"] - stats["forged_rejected"] - bad, bad))
+sys.exit(1 if bad else 0)
