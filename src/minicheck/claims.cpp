@@ -97,6 +97,7 @@ void fold_word(const Model &m, const Word &w, const HardWord &hw, std::vector<He
 
 void compare_place(const Json &v, const std::string &p, const Model &m, std::size_t layer,
                    std::size_t head, const Place &want) {
+    same(!v.is_null(), p, "none", "the word " + word_text(m, want.word));
     only_keys(v, p, {"word", "layer", "head", "query", "argmax", "runner_up"});
     std::string word = word_text(m, want.word);
     same(text_at(v, p, "word") == word, p + ".word", text_at(v, p, "word"), word);
@@ -348,6 +349,11 @@ std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits) {
     require_object(cert, "$");
     if (text_at(cert, "$", "format") != "tempcert-certificate/1")
         malformed("$.format", "expected \"tempcert-certificate/1\"");
+    std::string method = text_at(cert, "$", "method");
+    if (method == "layerwise" || method == "layerwise-perturbation")
+        unsupported("$.method", method + ": this checker verifies exhaustive certificates only");
+    same(method == "exhaustive" || method == "exhaustive-prefix", "$.method", "\"" + method + "\"",
+         "an exhaustive method");
     only_keys(cert, "$",
               {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "gaps",
                "verdict", "counterexample", "words_checked", "proofs"});
@@ -360,10 +366,6 @@ std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits) {
     same(text_at(model, "$.model", "name") == m.name, "$.model.name",
          text_at(model, "$.model", "name"), m.name);
     text_at(model, "$.model", "file"); // provenance, not a claim
-    std::string method = text_at(cert, "$", "method");
-    if (method != "exhaustive" && method != "exhaustive-prefix")
-        unsupported("$.method", "\"" + method.substr(0, 40) +
-                                    "\": this checker verifies exhaustive certificates only");
     std::string verdict = text_at(cert, "$", "verdict");
     if (verdict == "refuted")
         unsupported("$.verdict", "refuted: this checker verifies certified claims only");

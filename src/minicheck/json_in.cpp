@@ -48,6 +48,7 @@ Json parse_strict(const std::string &text) {
         }
         return true;
     };
+    if (text.find('\0') != std::string::npos) malformed("$", "not JSON: a NUL byte");
     try {
         return Json::parse(text, check);
     } catch (const Json::exception &e) {

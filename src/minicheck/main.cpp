@@ -39,6 +39,14 @@ std::uint64_t option_number(const std::string &name, const std::string &text, st
     return v;
 }
 
+// Text from the files (a claimed method, a symbol) may hold control
+// characters; they are shown as '?' rather than sent to a terminal.
+std::string shown(std::string s) {
+    for (char &c : s)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return s;
+}
+
 struct Args {
     std::string cert, model;
     minicheck::Limits limits;
@@ -86,7 +94,7 @@ int main(int argc, char **argv) {
     try {
         args = parse_args(argc, argv);
     } catch (const Failure &f) {
-        std::cerr << "tempcert-minicheck: " << f.what << "\n" << kUsage;
+        std::cerr << "tempcert-minicheck: " << shown(f.what) << "\n" << kUsage;
         return 2;
     }
     std::string reading = args.model;
@@ -97,16 +105,17 @@ int main(int argc, char **argv) {
         reading = args.cert;
         Json cert = parse_strict(read_file(args.cert));
         std::uint64_t words = verify(cert, m, args.limits);
-        std::cout << "s VERIFIED " << args.cert << " (" << words
+        std::cout << "s VERIFIED " << shown(args.cert) << " (" << words
                   << " words re-evaluated by the small checker)" << std::endl;
         return 0;
     } catch (const Failure &f) {
         if (f.code == 1) {
-            std::cout << "s NOT VERIFIED " << args.cert << ": " << f.what << std::endl;
+            std::cout << "s NOT VERIFIED " << shown(args.cert) << ": " << shown(f.what)
+                      << std::endl;
             return 1;
         }
-        std::cerr << "tempcert-minicheck: " << (f.file.empty() ? reading : f.file) << ": "
-                  << (f.code == 3 ? "not checked: " : "") << f.what << std::endl;
+        std::cerr << "tempcert-minicheck: " << shown(f.file.empty() ? reading : f.file) << ": "
+                  << (f.code == 3 ? "not checked: " : "") << shown(f.what) << std::endl;
         return f.code;
     } catch (const std::bad_alloc &) {
         std::cerr << "tempcert-minicheck: out of memory" << std::endl;

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The small checker on edited certificates (docs/minicheck.md): it must
+# verify what certify writes, refuse every false claim (exit 1, "s NOT
+# VERIFIED", naming the JSON path), refuse what is not a certificate (exit
+# 2, no s line) and leave what it does not verify to tempcert-check (exit 3).
+set -u
+tempcert=$1
+mini=$2
+cases=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0
+fail=0
+model="$cases/models/has-b.json"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+"$tempcert" certify "$model" --n 5 --eps 0.01 -o "$work/base.json" >/dev/null
+"$tempcert" certify "$model" --n 5 --eps 0.01 --beta 1 -o "$work/refuted.json" >/dev/null
+"$tempcert" certify "$cases/models/prev-a-earlier-b.json" --n 200 --eps 0.01 --method layerwise \
+    -o "$work/layerwise.json" >/dev/null
+
+# run NAME WANT-EXIT PATTERN CERT [MODEL]
+run() {
+    local name=$1 want=$2 pattern=$3 cert=$4 m=${5:-$model} out code
+    out=$("$mini" "$cert" --model "$m" 2>&1)
+    code=$?
+    if [ "$code" = "$want" ] && printf '%s' "$out" | grep -Eq -- "$pattern"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $code (want $want), /$pattern/: $out"
+    fi
+}
+
+# edit NAME WANT-EXIT PATTERN PYTHON [SOURCE]: run PYTHON on the parsed
+# certificate d (or, if it sets `raw`, write raw text instead), then run
+edit() {
+    local name=$1 want=$2 pattern=$3 code=$4 src=${5:-base}
+    "$py" - "$work/$src.json" "$work/$name.json" "$code" <<'PY'
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+before = json.dumps(d)
+raw = None
+exec(sys.argv[3])
+if raw is None and json.dumps(d) == before:
+    sys.exit(3)
+open(sys.argv[2], "w").write(raw if raw is not None else json.dumps(d, indent=2))
+PY
+    if [ $? != 0 ]; then
+        fail=$((fail + 1))
+        echo "FAIL $name: the edit changed nothing"
+        return
+    fi
+    run "$name" "$want" "$pattern" "$work/$name.json"
+}
+no() { edit "$1" 1 "^s NOT VERIFIED .*$2" "$3" "${4:-base}"; }
+bad() { edit "$1" 2 "^tempcert-minicheck: .*$2" "$3" "${4:-base}"; }
+
+run untouched 0 '^s VERIFIED .*\(62 words' "$work/base.json"
+run refuted 3 'not checked: \$\.verdict: refuted' "$work/refuted.json"
+run layerwise 3 'not checked: \$\.method' "$work/layerwise.json" "$cases/models/prev-a-earlier-b.json"
+
+h='d["gaps"]["heads"][0]'
+# the verdict: a beta below the one needed, stated or forged
+no user-beta-lowered '\$\.verdict: claims certified, but on word ab, tv at layer 1 head 1 query 2' \
+    'd["beta"] = {"spec": "1", "source": "user"}'
+no verdict-forged '\$\.verdict: claims certified, but on word .* violates eps 1/100' \
+    'd["verdict"] = "certified"; d["counterexample"] = None; d["words_checked"] = 62' refuted
+no beta-gap-spec '\$\.beta\.spec' 'd["beta"]["spec"] = "2"'
+no beta-negative '\$\.beta\.spec' 'd["beta"] = {"spec": "-1", "source": "user"}'
+no beta-per-layer-low '\$\.verdict' 'd["beta"] = {"spec": "1/2", "source": "user"}'
+no undecided '\$\.verdict' 'd["verdict"] = "undecided"'
+no counterexample '\$\.counterexample' 'd["counterexample"] = {"word": "a"}'
+# the parameters
+no n '\$\.gaps\.heads\[0\]\.N' 'd["n"] = 4'
+no n-more '\$\.(gaps|words_checked)' 'd["n"] = 6'
+no eps '\$\.gaps\.heads\[0\]\.beta_gap_up' 'd["eps"] = "1/50"'
+no eps-zero '\$\.eps' 'd["eps"] = "0"'
+no criterion '\$\.criterion' 'd["criterion"] = "tvx"'
+no words '\$\.words_checked: claims 61, recomputed 62' 'd["words_checked"] = 61'
+no hash '\$\.model\.sha256' 'd["model"]["sha256"] = "0" + d["model"]["sha256"][1:]'
+no name '\$\.model\.name' 'd["model"]["name"] = "other"'
+no method '\$\.method' 'd["method"] = "symbolic"'
+no tool '\$\.tool' 'd["tool"] = "other 1.0"'
+no proofs '\$\.proofs' 'd["proofs"] = d["proofs"][:2]'
+# the gaps
+no gap '\$\.gaps\.heads\[0\]\.min_gap: claims 3' "$h[\"min_gap\"] = \"3\""
+no gap-inf '\$\.gaps\.heads\[0\]\.min_gap' "$h[\"min_gap\"] = \"inf\""
+no model-gap '\$\.gaps\.min_gap' 'd["gaps"]["min_gap"] = "1"'
+no N '\$\.gaps\.heads\[0\]\.N' "$h[\"N\"] = 4"
+no kind '\$\.gaps\.heads\[0\]\.kind' "$h[\"kind\"] = \"leftmost\""
+no mask '\$\.gaps\.heads\[0\]\.mask' "$h[\"mask\"] = \"none\""
+no witness-word '\$\.gaps\.heads\[0\]\.witness\.word' "$h[\"witness\"][\"word\"] = \"bb\""
+no witness-later '\$\.gaps\.heads\[0\]\.witness\.word' "$h[\"witness\"][\"word\"] = \"aab\"; $h[\"witness\"][\"query\"] = 3; $h[\"witness\"][\"argmax\"] = [3]; $h[\"witness\"][\"runner_up\"] = 1"
+no witness-query '\$\.gaps\.heads\[0\]\.witness\.query' "$h[\"witness\"][\"query\"] = 3"
+no witness-argmax '\$\.gaps\.heads\[0\]\.witness\.argmax' "$h[\"witness\"][\"argmax\"] = [1]"
+no witness-runner-up '\$\.gaps\.heads\[0\]\.witness\.runner_up' "$h[\"witness\"][\"runner_up\"] = 2"
+no witness-layer '\$\.gaps\.heads\[0\]\.witness\.layer' "$h[\"witness\"][\"layer\"] = 2"
+no witness-null '\$\.gaps\.heads\[0\]\.witness' "$h[\"witness\"] = None"
+no ties '\$\.gaps\.heads\[0\]\.ties' "$h[\"ties\"] = {\"word\": \"ab\"}"
+no heads-missing '\$\.gaps\.heads' 'd["gaps"]["heads"] = []'
+# Lemma GT's bounds: inequalities with the checker's own enclosure
+no beta-gap-up-high '\$\.gaps\.heads\[0\]\.beta_gap_up' "$h[\"beta_gap_up\"] = \"9\""
+no beta-gap-up-below '\$\.gaps\.heads\[0\]\.beta_gap_up' "$h[\"beta_gap_up\"] = str(Fraction($h[\"beta_gap_up\"]) - Fraction(1, 10**25))"
+no decimal-up-low '\$\.gaps\.heads\[0\]\.beta_gap_decimal_up' "$h[\"beta_gap_decimal_up\"] = \"2.8\""
+no decimal-wrong-way '\$\.beta\.decimal_up' 'd["beta"]["decimal_up"] = "2.9"'
+no tau-wrong-way '\$\.beta\.tau_decimal_down' 'd["beta"]["tau_decimal_down"] = "0.5"'
+no exact '\$\.beta\.exact' 'd["beta"]["exact"] = "ln(2)"'
+no source '\$\.beta\.source' 'd["beta"]["source"] = "guess"'
+edit other-rounding 0 '^s VERIFIED' "$h[\"beta_gap_up\"] = str(Fraction($h[\"beta_gap_up\"]) + Fraction(1, 10**25))"
+edit other-decimal 0 '^s VERIFIED' "$h[\"beta_gap_decimal_up\"] += \"1\""
+edit user-beta 0 '^s VERIFIED' 'd["beta"] = {"spec": "3", "source": "user"}'
+edit user-beta-in-n 0 '^s VERIFIED' 'd["beta"] = {"spec": "log(n) + 2", "source": "user"}'
+no user-beta-in-n-low '\$\.verdict' 'd["beta"] = {"spec": "log(n)", "source": "user"}'
+# not a certificate: exit 2, no s line
+bad format '\$\.format' 'd["format"] = "tempcert-certificate/0"'
+bad extra-field '\$\.extra: not a field' 'd["extra"] = 1'
+bad gaps-field '\$\.gaps\.method: not a field' 'd["gaps"]["method"] = "symbolic"'
+bad n-text '\$\.n: expected a non-negative integer' 'd["n"] = "5"'
+bad float 'a JSON number with a fraction' 'raw = json.dumps(d).replace("\"n\": 5", "\"n\": 5.0")'
+bad duplicate 'appears twice' 'raw = json.dumps(d).replace("\"n\": 5", "\"n\": 5, \"n\": 6")'
+bad truncated 'not JSON' 'raw = json.dumps(d)[:300]'
+bad trailing 'not JSON' 'raw = json.dumps(d) + "garbage"'
+bad nul 'not JSON' 'raw = json.dumps(d) + "\0"'
+bad deep 'nested more than 64' 'raw = "[" * 100000 + "]" * 100000'
+bad eps-exponent '\$\.eps' 'd["eps"] = "1e-2"'
+# another model
+sed 's|"bias": "-1/2"|"bias": "-1/3"|' "$model" >"$work/other-model.json"
+run other-model 1 '^s NOT VERIFIED .*\$\.model\.sha256' "$work/base.json" "$work/other-model.json"
+run different-case 1 '^s NOT VERIFIED .*\$\.model\.sha256' "$work/base.json" "$cases/models/earlier-b-strict.json"
+# the same model written differently hashes alike
+"$py" - "$model" "$work/respelled.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["output"]["bias"] = "-0.5"
+m["description"] = "the same model, respelled"
+json.dump(m, open(sys.argv[2], "w"), indent=1)
+PY
+run respelled 0 '^s VERIFIED' "$work/base.json" "$work/respelled.json"
+# options and files
+out=$("$mini" "$work/base.json" 2>&1); code=$?
+[ "$code" = 2 ] && grep -q 'expected CERT and --model' <<<"$out" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL no-model: $code $out"; }
+out=$("$mini" "$work/base.json" --model "$model" --prec-cap 12 2>&1); code=$?
+[ "$code" = 2 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL prec-cap: $code $out"; }
+out=$("$mini" "$work/base.json" --model "$model" --max-words 61 2>&1); code=$?
+[ "$code" = 3 ] && grep -q 'max-words' <<<"$out" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL max-words: $code $out"; }
+run missing-cert 2 'cannot be read' "$work/none.json"
+run missing-model 2 'cannot be read' "$work/base.json" "$work/none.json"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
