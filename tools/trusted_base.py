@@ -21,6 +21,11 @@ OpenSSL, MPI) are outside the count, as proofs/certificate.md says.
         verify_perturbation; exit 1 if anything differs, 2 if BUILD has no
         dependency files
 
+The small checker, tempcert-minicheck (docs/minicheck.md), is counted apart
+from its own dependency files: --check also fails if it is built from any
+project file outside src/minicheck/ or if its count differs from the one
+proofs/certificate.md states.
+
 The source tree is the one BUILD was configured from (its CMakeCache.txt).
 
 Lines are counted as `wc -l` counts them, comments included.
@@ -49,6 +54,13 @@ STATED = re.compile(r"tools/trusted_base\.py` counts \*\*([0-9,]+) lines\*\* in 
 STATED_EXHAUSTIVE = re.compile(
     r"an exhaustive certificate's reader trusts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
 SLACK = 0.03
+# The small checker (docs/minicheck.md): its own sources only, none of the
+# rest of the project, stated in proofs/certificate.md as "the small
+# checker's reader trusts N lines in M files".
+MINI_TARGET = "tempcert-minicheck"
+MINI_DIR = os.path.join("src", "minicheck") + os.sep
+STATED_MINI = re.compile(
+    r"the small checker's reader trusts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
 # The two implementations of src/check/check_tasks.hpp (one per build), and
 # what only the MPI build's checker links.
 TASKS_LOCAL = os.path.join("src", "check", "tasks", "local.cpp")
@@ -281,9 +293,30 @@ def main(argv):
               f"{sum(lines(root, rel) for rel in mpi)} lines in {len(mpi)} files, "
               f"{', '.join(mpi)}; {TASKS_MPI} is compiled in place of {TASKS_LOCAL} "
               f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
+    mini = sorted(set().union(*(object_files(build, root, (MINI_TARGET,)) or [set()])))
+    if mini:
+        print(f"the small checker ({MINI_TARGET}, certified exhaustive certificates of rational "
+              f"models) trusts {sum(lines(root, rel) for rel in mini)} lines in {len(mini)} files")
     if argv[2:] != ["--check"]:
         return 0
-    return check_against_repository(root, build, files, total, exhaustive)
+    status = check_against_repository(root, build, files, total, exhaustive)
+    return max(status, check_small_checker(root, mini))
+
+
+def check_small_checker(root, mini):
+    """Exit status of --check for the small checker: built, made of
+    src/minicheck alone, and counted as proofs/certificate.md states."""
+    if not mini:
+        print(f"FAIL: no dependency files of {MINI_TARGET} (build it first)")
+        return 1
+    outside = [rel for rel in mini if not rel.startswith(MINI_DIR)]
+    for rel in outside:
+        print(f"FAIL: {MINI_TARGET} is built from {rel}, outside {MINI_DIR}")
+    doc = os.path.join(root, "proofs", "certificate.md")
+    text = open(doc, encoding="utf-8").read().replace("\n", " ")
+    stated = compare_stated(doc, text, STATED_MINI, "the small checker",
+                            sum(lines(root, rel) for rel in mini), len(mini))
+    return 1 if outside or not stated else 0
 
 
 if __name__ == "__main__":
