@@ -8,11 +8,15 @@ layers, every head kind and mask, feed-forward sublayers, linear and
 categorical read-outs, small rational weights, positional features in j and
 n), `tempcert certify` writes a certificate at a random beta; then a forged
 one claims "certified" at a beta 2 to 16 times lower (a refuted certificate
-edited, or the certified one with its beta lowered). Both checkers must give
-the same verdict on both: a certificate one of them accepts and the other
-refuses is a bug in one of them. Refuted certificates must be left to
-tempcert-check (exit 3 from the small checker). Prints a summary; exit 1 on
-any disagreement."""
+edited, or the certified one with its beta lowered); two-layer models get
+one beta per layer one time in three. Every other model also gets the
+sharp pair: `tempcert tight` brackets its least beta to a relative 1e-6,
+a certificate at the upper end must be verified and one forged at the
+lower end (where a named word violates the criterion by a hair) refused.
+Both checkers must give the same verdict on every certificate: one that
+one of them accepts and the other refuses is a bug in one of them.
+Refuted certificates must be left to tempcert-check (exit 3 from the small
+checker). Prints a summary; exit 1 on any disagreement."""
 import json
 import os
 import random
@@ -88,16 +92,58 @@ def verdicts(cert, path):
     return c1, c2, o1, o2
 
 
-stats = {"certified": 0, "refuted": 0, "forged": 0, "forged_rejected": 0, "skipped": 0}
+stats = {"certified": 0, "refuted": 0, "forged": 0, "forged_rejected": 0, "skipped": 0,
+         "sharp": 0}
 bad = 0
+
+
+def words(m, n):
+    return sum(len(m["alphabet"]) ** k for k in range(1, int(n) + 1))
+
+
+def sharp(path, m, n, criterion, i):
+    """The bracket's ends: certified at beta_hi, forged at beta_lo."""
+    global bad
+    code, out = run(tempcert, "tight", path, "--n", n, "--eps", "1/20", "--criterion", criterion,
+                    "--method", "exhaustive", "--json")
+    if code != 0:
+        return  # no bracket (degenerate read-outs, a beta needed beyond the search)
+    t = json.loads(out[:out.rindex("}") + 1])
+    if not t.get("converged") or not t.get("beta_lo_exact") or not t.get("beta_hi_exact"):
+        return
+    hi = os.path.join(work, "hi%d.json" % i)
+    code, out = run(tempcert, "certify", path, "--n", n, "--eps", "1/20", "--criterion",
+                    criterion, "--beta", t["beta_hi_exact"], "--method", "exhaustive", "-o", hi)
+    if code != 0:
+        return
+    d = json.load(open(hi))
+    d["beta"]["spec"] = t["beta_lo_exact"]
+    lo = os.path.join(work, "lo%d.json" % i)
+    json.dump(d, open(lo, "w"))
+    # beta_lo 0: nothing below beta_hi is refuted; only the upper end is sharp
+    ends = ((hi, 0), (lo, 1)) if Fraction(t["beta_lo_exact"]) > 0 else ((hi, 0),)
+    for cert, want in ends:
+        c1, c2, o1, o2 = verdicts(cert, path)
+        if c1 != want or c2 != want:
+            bad += 1
+            print("DISAGREE at the bracket's end", path, cert, "want", want, c1, c2, o1, o2)
+    stats["sharp"] += 1
+
 for i in range(count):
     m = model()
     path = os.path.join(work, "m%d.json" % i)
     json.dump(m, open(path, "w"))
-    beta = str(Fraction(rng.randint(1, 64), rng.choice([1, 2, 4])))
+    def one_beta():
+        return str(Fraction(rng.randint(1, 64), rng.choice([1, 2, 4])))
+    beta = one_beta()
+    if len(m["layers"]) == 2 and rng.random() < 0.33:
+        beta = one_beta() + "," + one_beta()
     criterion = rng.choice(["tv", "output", "decision"])
+    n = str(rng.randint(2, 4))
     cert = os.path.join(work, "c%d.json" % i)
-    code, out = run(tempcert, "certify", path, "--n", str(rng.randint(2, 4)), "--eps", "1/20",
+    if i % 2 == 1:
+        sharp(path, m, n, criterion, i)
+    code, out = run(tempcert, "certify", path, "--n", n, "--eps", "1/20",
                     "--criterion", criterion, "--beta", beta, "--method", "exhaustive", "-o", cert)
     if code not in (0, 1) or not os.path.exists(cert):
         stats["skipped"] += 1  # degenerate read-outs, undecided: no certificate
@@ -110,11 +156,13 @@ for i in range(count):
         continue
     stats["certified" if code == 0 else "refuted"] += 1
     d = json.load(open(cert))
-    d["beta"] = {"spec": str(Fraction(d["beta"]["spec"]) / rng.choice([2, 4, 16])), "source": "user"}
+    lower = rng.choice([2, 4, 16])
+    d["beta"] = {"spec": ",".join(str(Fraction(b) / lower) for b in d["beta"]["spec"].split(",")),
+                 "source": "user"}
     if d["verdict"] == "refuted":
         d["verdict"] = "certified"
         d["counterexample"] = None
-        d["words_checked"] = sum(len(m["alphabet"]) ** k for k in range(1, d["n"] + 1))
+        d["words_checked"] = words(m, d["n"])
     forged = os.path.join(work, "f%d.json" % i)
     json.dump(d, open(forged, "w"))
     c1, c2, o1, o2 = verdicts(forged, path)
@@ -124,8 +172,7 @@ for i in range(count):
         print("DISAGREE on a forged certificate", path, forged, c1, c2, o1, o2)
     elif c1 == 1:
         stats["forged_rejected"] += 1
-print("models %d: written certified %d, refuted %d, skipped %d; forged %d, rejected by both %d, "
-      "accepted by both %d; disagreements %d" % (count, stats["certified"], stats["refuted"],
-      stats["skipped"], stats["forged"], stats["forged_rejected"],
-      stats["forged"] - stats["forged_rejected"] - bad, bad))
+print("models %d: written certified %d, refuted %d, skipped %d; forged %d, rejected by both %d; "
+      "bracket ends %d; disagreements %d" % (count, stats["certified"], stats["refuted"],
+      stats["skipped"], stats["forged"], stats["forged_rejected"], stats["sharp"], bad))
 sys.exit(1 if bad else 0)

@@ -33,7 +33,7 @@ run() {
     fi
 }
 
-# edit NAME WANT-EXIT PATTERN PYTHON [SOURCE]: run PYTHON on the parsed
+# edit NAME WANT-EXIT PATTERN PYTHON [SOURCE [MODEL]]: run PYTHON on the parsed
 # certificate d (or, if it sets `raw`, write raw text instead), then run
 edit() {
     local name=$1 want=$2 pattern=$3 code=$4 src=${5:-base}
@@ -53,7 +53,7 @@ PY
         echo "FAIL $name: the edit changed nothing"
         return
     fi
-    run "$name" "$want" "$pattern" "$work/$name.json"
+    run "$name" "$want" "$pattern" "$work/$name.json" "${6:-$model}"
 }
 no() { edit "$1" 1 "^s NOT VERIFIED .*$2" "$3" "${4:-base}"; }
 bad() { edit "$1" 2 "^tempcert-minicheck: .*$2" "$3" "${4:-base}"; }
@@ -114,6 +114,44 @@ edit other-decimal 0 '^s VERIFIED' "$h[\"beta_gap_decimal_up\"] += \"1\""
 edit user-beta 0 '^s VERIFIED' 'd["beta"] = {"spec": "3", "source": "user"}'
 edit user-beta-in-n 0 '^s VERIFIED' 'd["beta"] = {"spec": "log(n) + 2", "source": "user"}'
 no user-beta-in-n-low '\$\.verdict' 'd["beta"] = {"spec": "log(n)", "source": "user"}'
+# a hair's breadth: tight brackets has-b's least beta to a relative 1e-45,
+# where TV is eps - 1e-41 at the upper end and eps + 1e-41 at the lower; at
+# 128 bits neither can be decided, and undecided is not verified
+t=$("$tempcert" tight "$model" --n 4 --eps 1/100 --rel 1e-45 --json)
+end() { "$py" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$t" "$1"; }
+"$tempcert" certify "$model" --n 4 --eps 1/100 --beta "$(end beta_hi_exact)" -o "$work/hair.json" >/dev/null
+edit hair-low 1 'on word ab, tv .* violates eps 1/100' "d['beta']['spec'] = '$(end beta_lo_exact)'" hair
+run hair 0 '^s VERIFIED' "$work/hair.json"
+out=$("$mini" "$work/hair.json" --model "$model" --prec-cap 128); code=$?
+[ "$code" = 1 ] && grep -q 'cannot be shown within eps' <<<"$out" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL hair-128: $code $out"; }
+out=$("$mini" "$work/hair-low.json" --model "$model" --prec-cap 128); code=$?
+[ "$code" = 1 ] && grep -q 'cannot be shown within eps' <<<"$out" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL hair-low-128: $code $out"; }
+# a hard read-out of exactly 0 (word b of tests/regressions/hunt-900098.json)
+# keeps no decision: a certificate claiming the decision criterion there is
+# not verified (the written one is refuted at cbab, so it is forged)
+hunted="$(dirname "$0")/../regressions/hunt-900098.json"
+"$tempcert" certify "$hunted" --n 4 --eps 1/20 --criterion decision --beta 100 \
+    -o "$work/degenerate.json" >/dev/null
+edit degenerate-y 1 'on word b, the read-out at position 1 cannot be shown within eps' \
+    'd.update(verdict="certified", counterexample=None, words_checked=340)' degenerate "$hunted"
+
+# the first of two runner-ups (positions 1 and 3 of aba) is the one named
+tie="$(dirname "$0")/runner-up-tie.json"
+"$tempcert" certify "$tie" --n 3 --eps 1/20 --criterion output --beta 50 -o "$work/tie.json" >/dev/null
+run runner-up-tie 0 '^s VERIFIED' "$work/tie.json" "$tie"
+edit runner-up-last 1 'heads\[1\]\.witness\.runner_up: claims 3, recomputed 1' \
+    'd["gaps"]["heads"][1]["witness"]["runner_up"] = 3' tie "$tie"
+# Lemma GT's bound ln(396)/2 (n = 5) claimed 1e-45 below and above its value: the
+# first is refused, the second accepted, decided by raising the precision
+digits() { "$py" -c 'import decimal, sys
+decimal.getcontext().prec = 90
+v = decimal.Decimal(396).ln() / 2 + decimal.Decimal(sys.argv[1]) * decimal.Decimal(10) ** -45
+print(format(v.quantize(decimal.Decimal(10) ** -60), "f"))' "$1"; }
+no beta-gap-up-hair-below '\$\.gaps\.heads\[0\]\.beta_gap_up' "$h[\"beta_gap_up\"] = '$(digits -1)'"
+edit beta-gap-up-hair-above 0 '^s VERIFIED' "$h[\"beta_gap_up\"] = '$(digits 1)'"
+
 # not a certificate: exit 2, no s line
 bad format '\$\.format' 'd["format"] = "tempcert-certificate/0"'
 bad extra-field '\$\.extra: not a field' 'd["extra"] = 1'
