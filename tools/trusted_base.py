@@ -57,7 +57,7 @@ SLACK = 0.03
 # The small checker (docs/minicheck.md): its own sources only, none of the
 # rest of the project, stated in proofs/certificate.md as "the small
 # checker's reader trusts N lines in M files".
-MINI_TARGET = "tempcert-minicheck"
+MINI_TARGETS = ("tempcert_minicheck", "tempcert-minicheck")
 MINI_DIR = os.path.join("src", "minicheck") + os.sep
 STATED_MINI = re.compile(
     r"the small checker's reader trusts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
@@ -293,9 +293,9 @@ def main(argv):
               f"{sum(lines(root, rel) for rel in mpi)} lines in {len(mpi)} files, "
               f"{', '.join(mpi)}; {TASKS_MPI} is compiled in place of {TASKS_LOCAL} "
               f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
-    mini = sorted(set().union(*(object_files(build, root, (MINI_TARGET,)) or [set()])))
+    mini = sorted(set().union(*(object_files(build, root, MINI_TARGETS) or [set()])))
     if mini:
-        print(f"the small checker ({MINI_TARGET}, certified exhaustive certificates of rational "
+        print(f"the small checker (tempcert-minicheck, certified exhaustive certificates of rational "
               f"models) trusts {sum(lines(root, rel) for rel in mini)} lines in {len(mini)} files")
     if argv[2:] != ["--check"]:
         return 0
@@ -307,11 +307,11 @@ def check_small_checker(root, mini):
     """Exit status of --check for the small checker: built, made of
     src/minicheck alone, and counted as proofs/certificate.md states."""
     if not mini:
-        print(f"FAIL: no dependency files of {MINI_TARGET} (build it first)")
+        print(f"FAIL: no dependency files of {', '.join(MINI_TARGETS)} (build them first)")
         return 1
     outside = [rel for rel in mini if not rel.startswith(MINI_DIR)]
     for rel in outside:
-        print(f"FAIL: {MINI_TARGET} is built from {rel}, outside {MINI_DIR}")
+        print(f"FAIL: tempcert-minicheck is built from {rel}, outside {MINI_DIR}")
     doc = os.path.join(root, "proofs", "certificate.md")
     text = open(doc, encoding="utf-8").read().replace("\n", " ")
     stated = compare_stated(doc, text, STATED_MINI, "the small checker",

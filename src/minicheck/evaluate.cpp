@@ -127,36 +127,15 @@ class SoftArith {
 
     Iv lift(const Q &q) const { return Iv(q, prec_); }
 
-    // softmax: p_j = e_j / Z, e_j = exp(beta (s_j - c)), c the largest upper end
     std::vector<Iv> attend(std::size_t l, std::size_t h, std::size_t i,
                            const std::vector<std::size_t> &allowed, const std::vector<Iv> &s,
                            const std::vector<std::vector<Iv>> &) {
-        Q c = s[0].broken() ? Q(0) : s[0].upper();
-        for (const auto &x : s)
-            if (!x.broken()) c = std::max(c, x.upper());
-        std::vector<Iv> e;
-        Iv z = lift(0);
-        for (const auto &x : s) {
-            e.push_back(exp(betas_[l] * (x - lift(c))));
-            z = z + e.back();
-        }
-        for (auto &x : e)
-            x = x / z;
-        if (tv_) judge_tv(l, h, i, allowed, e);
-        return e;
+        std::vector<Iv> p = softmax(s, betas_[l]);
+        if (tv_) judge_tv(l, h, i, allowed, p);
+        return p;
     }
 
-    std::vector<Iv> ffn(const Ffn &f, const std::vector<Iv> &x) {
-        std::vector<Iv> pre = times(f.w1, x, *this);
-        std::vector<bool> active(pre.size());
-        bool stable = true;
-        for (std::size_t k = 0; k < pre.size(); ++k) {
-            pre[k] = pre[k] + lift(f.b1[k]);
-            active[k] = pre[k].at_least(0);
-            stable = stable && (active[k] || pre[k].at_most(0));
-        }
-        return stable ? affine(f, x, active) : unit_by_unit(f, x, pre);
-    }
+    std::vector<Iv> ffn(const Ffn &f, const std::vector<Iv> &x) { return soft_ffn(f, x, prec_); }
 
   private:
     const Model &m_;
@@ -181,39 +160,81 @@ class SoftArith {
                  "tv at layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
                      " query " + std::to_string(i) + " = " + tv.text());
     }
-
-    // On a box where every unit keeps one phase the sublayer is the affine
-    // map x -> (I + W2 D W1) x + W2 D b1 + b2 (D: the active units), evaluated
-    // through its exact matrix so that what the sublayer cancels stays cancelled.
-    std::vector<Iv> affine(const Ffn &f, const std::vector<Iv> &x, const std::vector<bool> &on) {
-        std::vector<Iv> out;
-        for (std::size_t c = 0; c < x.size(); ++c) {
-            Vec row(x.size(), 0);
-            row[c] = 1;
-            Q offset = f.b2[c];
-            for (std::size_t k = 0; k < on.size(); ++k) {
-                if (!on[k] || f.w2[c][k] == 0) continue;
-                offset += f.w2[c][k] * f.b1[k];
-                for (std::size_t i = 0; i < x.size(); ++i)
-                    row[i] += f.w2[c][k] * f.w1[k][i];
-            }
-            Iv y = lift(offset);
-            for (std::size_t i = 0; i < x.size(); ++i)
-                if (row[i] != 0) y = y + row[i] * x[i];
-            out.push_back(std::move(y));
-        }
-        return out;
-    }
-
-    std::vector<Iv> unit_by_unit(const Ffn &f, const std::vector<Iv> &x, std::vector<Iv> pre) {
-        for (auto &v : pre)
-            v = relu(v);
-        std::vector<Iv> out = times(f.w2, pre, *this);
-        for (std::size_t c = 0; c < x.size(); ++c)
-            out[c] = out[c] + x[c] + lift(f.b2[c]);
-        return out;
-    }
 };
+
+// On a box where every unit keeps one phase the sublayer is the affine
+// map x -> (I + W2 D W1) x + W2 D b1 + b2 (D: the active units), evaluated
+// through its exact matrix so that what the sublayer cancels stays cancelled.
+std::vector<Iv> affine(const Ffn &f, const std::vector<Iv> &x, const std::vector<bool> &on,
+                       long prec) {
+    std::vector<Iv> out;
+    for (std::size_t c = 0; c < x.size(); ++c) {
+        Vec row(x.size(), 0);
+        row[c] = 1;
+        Q offset = f.b2[c];
+        for (std::size_t k = 0; k < on.size(); ++k) {
+            if (!on[k] || f.w2[c][k] == 0) continue;
+            offset += f.w2[c][k] * f.b1[k];
+            for (std::size_t i = 0; i < x.size(); ++i)
+                row[i] += f.w2[c][k] * f.w1[k][i];
+        }
+        Iv y = Iv(offset, prec);
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (row[i] != 0) y = y + row[i] * x[i];
+        out.push_back(std::move(y));
+    }
+    return out;
+}
+
+std::vector<Iv> unit_by_unit(const Ffn &f, const std::vector<Iv> &x, std::vector<Iv> pre,
+                             long prec) {
+    for (auto &v : pre)
+        v = relu(v);
+    std::vector<Iv> out;
+    for (const auto &row : f.w2) {
+        Iv acc(0, prec);
+        for (std::size_t k = 0; k < row.size(); ++k)
+            if (row[k] != 0) acc = acc + row[k] * pre[k];
+        out.push_back(std::move(acc));
+    }
+    for (std::size_t c = 0; c < x.size(); ++c)
+        out[c] = out[c] + x[c] + Iv(f.b2[c], prec);
+    return out;
+}
+
+} // namespace
+
+std::vector<Iv> softmax(const std::vector<Iv> &s, const Iv &beta) {
+    // p_j = e_j / Z, e_j = exp(beta (s_j - c)) with c the largest upper end:
+    // the factor exp(-beta c) cancels, and no exponent is above 0
+    Q c = s[0].broken() ? Q(0) : s[0].upper();
+    for (const auto &x : s)
+        if (!x.broken()) c = std::max(c, x.upper());
+    std::vector<Iv> e;
+    Iv z(0, beta.prec());
+    for (const auto &x : s) {
+        e.push_back(exp(beta * (x - Iv(c, beta.prec()))));
+        z = z + e.back();
+    }
+    for (auto &x : e)
+        x = x / z;
+    return e;
+}
+
+std::vector<Iv> soft_ffn(const Ffn &f, const std::vector<Iv> &x, long prec) {
+    std::vector<Iv> pre;
+    std::vector<bool> active;
+    bool stable = true;
+    for (std::size_t k = 0; k < f.w1.size(); ++k) {
+        Iv acc(f.b1[k], prec);
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (f.w1[k][i] != 0) acc = acc + f.w1[k][i] * x[i];
+        active.push_back(acc.at_least(0));
+        stable = stable && (active.back() || acc.at_most(0));
+        pre.push_back(std::move(acc));
+    }
+    return stable ? affine(f, x, active, prec) : unit_by_unit(f, x, pre, prec);
+}
 
 // The read-out criteria at one position.
 Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, const Q &eps,
@@ -248,8 +269,6 @@ Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, cons
     if (!soft) return Tri::Unknown;
     return *soft == *hard ? Tri::True : Tri::False;
 }
-
-} // namespace
 
 Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,
                      const std::vector<Iv> &betas, const Q &eps, const std::string &criterion,

@@ -34,6 +34,14 @@ struct Judgement {
     std::string where; // the first place that is not True
 };
 
+// The pieces of the soft model, apart for the tests' reference comparisons:
+// softmax weights at beta of enclosed scores; a feed-forward sublayer on an
+// enclosed activation; one read-out's criterion against the hard values.
+std::vector<Iv> softmax(const std::vector<Iv> &scores, const Iv &beta);
+std::vector<Iv> soft_ffn(const Ffn &f, const std::vector<Iv> &x, long prec);
+Tri judge_readout(const Model &m, const Vec &hard, const std::vector<Iv> &soft, const Q &eps,
+                  const std::string &criterion, long prec);
+
 // The criterion ("tv", "output", "decision") on the soft model at `betas`
 // (one per layer, enclosed at prec) against the hard word.
 Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,

@@ -21,6 +21,10 @@ class Iv {
         mpfi_init2(v_, prec);
         mpfi_set_q(v_, q.get_mpq_t());
     }
+    Iv(const Q &lo, const Q &hi, long prec) { // [lo, hi], rounded outward
+        mpfi_init2(v_, prec);
+        mpfi_interv_q(v_, lo.get_mpq_t(), hi.get_mpq_t());
+    }
     Iv(const Iv &o) {
         mpfi_init2(v_, mpfi_get_prec(o.v_));
         mpfi_set(v_, o.v_);

@@ -1,0 +1,167 @@
+// The small checker's soft pieces against naive references (docs/minicheck.md):
+// softmax against MPFR at 1024 bits, a feed-forward sublayer on a box
+// against exact evaluation at points of the box, read-out judgements on
+// enclosures that straddle their decision points, and the expression
+// language's canonical rendering.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "evaluate.hpp"
+
+#include <mpfr.h>
+
+#include <random>
+
+using namespace minicheck;
+
+namespace {
+
+// 1 / sum_k exp(beta (s_k - s_j)) at 1024 bits, round to nearest: within
+// 2^-1000 or so of the true weight, another formula than the checker's
+Q reference_weight(const std::vector<Q> &s, const Q &beta, std::size_t j) {
+    mpfr_t sum, term, q;
+    mpfr_inits2(1024, sum, term, q, (mpfr_ptr) nullptr);
+    mpfr_set_zero(sum, 1);
+    for (const auto &sk : s) {
+        Q x = beta * (sk - s[j]);
+        mpfr_set_q(term, x.get_mpq_t(), MPFR_RNDN);
+        mpfr_exp(term, term, MPFR_RNDN);
+        mpfr_add(sum, sum, term, MPFR_RNDN);
+    }
+    mpfr_ui_div(q, 1, sum, MPFR_RNDN);
+    Q out;
+    mpfr_get_q(out.get_mpq_t(), q);
+    mpfr_clears(sum, term, q, (mpfr_ptr) nullptr);
+    return out;
+}
+
+Q small(std::mt19937 &rng, int range = 6) {
+    std::uniform_int_distribution<int> num(-range, range), den(1, 3);
+    return Q(num(rng), den(rng));
+}
+
+} // namespace
+
+TEST_CASE("softmax encloses the weights, narrowly") {
+    std::mt19937 rng(7);
+    const Q slack(1, Q(mpz_class(1) << 900).get_num());
+    for (int trial = 0; trial < 300; ++trial) {
+        std::size_t n = 1 + rng() % 8;
+        std::vector<Q> s;
+        for (std::size_t j = 0; j < n; ++j)
+            s.push_back(j > 0 && rng() % 3 == 0 ? s[rng() % j] : small(rng)); // ties too
+        Q beta(1 + static_cast<long>(rng() % 40), 1 + static_cast<long>(rng() % 4));
+        std::vector<Iv> scores;
+        for (const auto &x : s)
+            scores.emplace_back(x, 128);
+        std::vector<Iv> p = softmax(scores, Iv(beta, 128));
+        for (std::size_t j = 0; j < n; ++j) {
+            Q ref = reference_weight(s, beta, j);
+            CHECK(p[j].lower() <= ref + slack);
+            CHECK(ref - slack <= p[j].upper());
+            CHECK(p[j].upper() - p[j].lower() <= Q(1, Q(mpz_class(1) << 100).get_num()));
+        }
+    }
+}
+
+TEST_CASE("a feed-forward sublayer on a box contains its value at every point") {
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::size_t d = 1 + rng() % 3, h = 1 + rng() % 3;
+        Vec centre, radius;
+        for (std::size_t i = 0; i < d; ++i) {
+            centre.push_back(small(rng));
+            radius.push_back(rng() % 4 == 0 ? Q(0) : Q(1, 1 + static_cast<long>(rng() % 50)));
+        }
+        Ffn f;
+        for (std::size_t k = 0; k < h; ++k) {
+            Vec row;
+            Q at_centre = 0;
+            for (std::size_t i = 0; i < d; ++i) {
+                row.push_back(small(rng, 3));
+                at_centre += row.back() * centre[i];
+            }
+            f.w1.push_back(row);
+            // half the units have their kink at the box's centre
+            f.b1.push_back(rng() % 2 ? Q(-at_centre) : small(rng));
+        }
+        for (std::size_t c = 0; c < d; ++c) {
+            Vec row;
+            for (std::size_t k = 0; k < h; ++k)
+                row.push_back(small(rng, 3));
+            f.w2.push_back(row);
+            f.b2.push_back(small(rng));
+        }
+        std::vector<Iv> box;
+        for (std::size_t i = 0; i < d; ++i)
+            box.emplace_back(centre[i] - radius[i], centre[i] + radius[i], 128);
+        std::vector<Iv> y = soft_ffn(f, box, 128);
+        for (int point = 0; point < 40; ++point) {
+            Vec x;
+            for (std::size_t i = 0; i < d; ++i) {
+                long t =
+                    point < 8 ? ((point >> i) & 1 ? 1 : -1) : static_cast<long>(rng() % 201) - 100;
+                x.push_back(centre[i] + radius[i] * Q(t, point < 8 ? 1 : 100));
+            }
+            for (std::size_t c = 0; c < d; ++c) {
+                Q exact = x[c] + f.b2[c];
+                for (std::size_t k = 0; k < h; ++k) {
+                    Q pre = f.b1[k];
+                    for (std::size_t i = 0; i < d; ++i)
+                        pre += f.w1[k][i] * x[i];
+                    exact += f.w2[c][k] * (pre > 0 ? pre : Q(0));
+                }
+                CHECK(y[c].lower() <= exact);
+                CHECK(exact <= y[c].upper());
+            }
+        }
+    }
+}
+
+TEST_CASE("read-out judgements decide only what the enclosure decides") {
+    Model linear, categorical;
+    categorical.categorical = true;
+    const Q tiny(1, Q(mpz_class(1) << 200).get_num()), eps(1, 10);
+    auto iv = [](const Q &lo, const Q &hi) { return Iv(lo, hi, 128); };
+    // decision, linear: the soft sign must be certain and agree
+    CHECK(judge_readout(linear, {1}, {iv(tiny, 2 * tiny)}, eps, "decision", 128) == Tri::True);
+    CHECK(judge_readout(linear, {-1}, {iv(-tiny, 0)}, eps, "decision", 128) == Tri::True);
+    CHECK(judge_readout(linear, {1}, {iv(-2 * tiny, -tiny)}, eps, "decision", 128) == Tri::False);
+    CHECK(judge_readout(linear, {-1}, {iv(-tiny, tiny)}, eps, "decision", 128) == Tri::Unknown);
+    CHECK(judge_readout(linear, {1}, {iv(-tiny, tiny)}, eps, "decision", 128) == Tri::Unknown);
+    CHECK(judge_readout(linear, {0}, {iv(1, 2)}, eps, "decision", 128) == Tri::Unknown);
+    // decision, categorical: the soft label must be certainly on top
+    CHECK(judge_readout(categorical, {1, 0}, {iv(Q(8, 10), Q(9, 10)), iv(Q(1, 10), Q(2, 10))}, eps,
+                        "decision", 128) == Tri::True);
+    CHECK(judge_readout(categorical, {1, 0}, {iv(Q(4, 10), Q(6, 10)), iv(Q(5, 10), Q(7, 10))}, eps,
+                        "decision", 128) == Tri::Unknown);
+    CHECK(judge_readout(categorical, {1, 0}, {iv(Q(1, 10), Q(2, 10)), iv(Q(8, 10), Q(9, 10))}, eps,
+                        "decision", 128) == Tri::False);
+    CHECK(judge_readout(categorical, {1, 1}, {iv(0, 1), iv(0, 1)}, eps, "decision", 128) ==
+          Tri::True); // a hard tie: no output to keep
+    // output: |y_S - y_H| <= eps on the whole enclosure
+    CHECK(judge_readout(linear, {1}, {iv(Q(95, 100), Q(105, 100))}, eps, "output", 128) ==
+          Tri::True);
+    CHECK(judge_readout(linear, {1}, {iv(Q(85, 100), Q(95, 100))}, eps, "output", 128) ==
+          Tri::Unknown);
+    CHECK(judge_readout(linear, {1}, {iv(Q(7, 10), Q(8, 10))}, eps, "output", 128) == Tri::False);
+    CHECK(judge_readout(linear, {1}, {iv(Q(12, 10), Q(13, 10))}, eps, "output", 128) == Tri::False);
+}
+
+TEST_CASE("expressions render as the canonical form writes them") {
+    auto canon = [](const std::string &s) { return Expr::parse(s, "$").render(); };
+    CHECK(canon("j / n") == "(j/n)");
+    CHECK(canon("-3") == "(-3)");
+    CHECK(canon("0.5*j") == "((1/2)*j)");
+    CHECK(canon("1e3 + 2.5E-1") == "(1000+(1/4))");
+    CHECK(canon("2^-1") == "(2^-1)");
+    CHECK(canon("delta(j-1)*(n+1)") == "(delta((j-1))*(n+1))");
+    CHECK(canon("log(n)") == "log(n)");
+    CHECK(Expr::parse("(j-2)^2", "$").exact(5, 9, "$") == 9);
+    CHECK(*parse_number("0123") == 123);
+    CHECK(*parse_number("-0.125") == Q(-1, 8));
+    CHECK(!parse_number("1/0"));
+    CHECK(!parse_number(".5"));
+    CHECK(!parse_number("1e-3", false));
+    CHECK(!parse_number("1e12345"));
+}
