@@ -165,3 +165,19 @@ TEST_CASE("expressions render as the canonical form writes them") {
     CHECK(!parse_number("1e-3", false));
     CHECK(!parse_number("1e12345"));
 }
+
+TEST_CASE("initial activations: the embedding plus every feature, BOS at position 0") {
+    Model m = load_model(R"json({"format": "tempcert-model/1", "name": "t", "alphabet": ["a", "b"],
+        "bos": "S", "width": 2,
+        "embedding": {"a": [1, 0], "b": [0, 1], "S": ["1/2", "1/2"]},
+        "positions": [{"dim": 0, "expr": "j + 1"}, {"dim": 1, "expr": "n - 2*j"},
+                      {"dim": 1, "expr": "delta(j)"}],
+        "layers": [{"heads": [], "ffn": {"w1": [[1, 0]], "w2": [[0], [0]]}}],
+        "output": {"weights": [1, 0], "bias": 0}})json");
+    std::vector<Vec> x = initial(m, {1, 0}); // "ba"
+    REQUIRE(x.size() == 3);
+    CHECK(x[0] == Vec{Q(3, 2), Q(1, 2) + 2 + 1}); // S: (1/2 + 1, 1/2 + 2 + delta(0))
+    CHECK(x[1] == Vec{Q(2), Q(1) + 0});           // b at 1: (0 + 2, 1 + 2 - 2)
+    CHECK(x[2] == Vec{Q(4), Q(-2)});              // a at 2: (1 + 3, 0 + 2 - 4)
+    CHECK(positions(m, 2) == std::vector<std::size_t>{0, 1, 2});
+}
