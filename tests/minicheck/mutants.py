@@ -52,8 +52,9 @@ for name, f, old, new in mutants:
         t = subprocess.run(["bash", f"{root}/tests/minicheck/tamper.sh", tempcert, mini, f"{root}/cases"], capture_output=True, text=True)
         a = subprocess.run(["python3", f"{root}/tests/minicheck/agree.py", tempcert, check, mini, "80", "1"], capture_output=True, text=True)
         u = subprocess.run(["make", "-C", f"{root}/build", "minicheck_unit"], capture_output=True)
-        if u.returncode == 0:
-            u = subprocess.run([f"{root}/build/tests/minicheck_unit"], capture_output=True)
+        if u.returncode:
+            print(f"{name}: minicheck_unit does not build"); continue
+        u = subprocess.run([f"{root}/build/tests/minicheck_unit"], capture_output=True)
         print(f"{name}: tamper {'CAUGHT' if t.returncode else 'missed'} ({t.stdout.strip().splitlines()[-1]}), "
               f"agree80 {'CAUGHT' if a.returncode else 'missed'} ({a.stdout.strip().splitlines()[-1][-40:]}), "
               f"unit {'CAUGHT' if u.returncode else 'missed'}", flush=True)
