@@ -295,8 +295,8 @@ def main(argv):
               f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
     mini = sorted(set().union(*(object_files(build, root, MINI_TARGETS) or [set()])))
     if mini:
-        print(f"the small checker (tempcert-minicheck, certified exhaustive certificates of rational "
-              f"models) trusts {sum(lines(root, rel) for rel in mini)} lines in {len(mini)} files")
+        print(f"the small checker (tempcert-minicheck, exhaustive certificates of rational models) "
+              f"trusts {sum(lines(root, rel) for rel in mini)} lines in {len(mini)} files")
     if argv[2:] != ["--check"]:
         return 0
     status = check_against_repository(root, build, files, total, exhaustive)

@@ -5,6 +5,8 @@
 #include "claims.hpp"
 #include "evaluate.hpp"
 
+#include <algorithm>
+
 namespace minicheck {
 
 namespace {
@@ -316,8 +318,8 @@ std::optional<std::vector<Iv>> betas_at(const std::vector<Expr> &spec, const Mod
     return out;
 }
 
-std::uint64_t check_every_word(const Json &cert, const Model &m, std::size_t n, const Q &eps,
-                               const std::string &criterion, const Limits &limits) {
+std::string check_every_word(const Json &cert, const Model &m, std::size_t n, const Q &eps,
+                             const std::string &criterion, const Limits &limits) {
     same(at(cert, "$", "counterexample").is_null(), "$.counterexample", "one", "null (certified)");
     std::vector<Expr> spec = read_betas(cert, m);
     std::uint64_t words = 0;
@@ -340,12 +342,148 @@ std::uint64_t check_every_word(const Json &cert, const Model &m, std::size_t n, 
     });
     std::uint64_t claimed = count_at(cert, "$", "words_checked");
     same(claimed == words, "$.words_checked", std::to_string(claimed), std::to_string(words));
-    return words;
+    return std::to_string(words) + " words re-evaluated";
+}
+
+// ---- a refuted certificate: its counterexample, replayed ----------------------------
+
+// The word as certificates write it (word_text's spelling, nothing else).
+Word read_word(const Model &m, const std::string &text, std::size_t n, const std::string &path) {
+    Word w;
+    std::size_t start = 0;
+    bool compact = word_text(m, Word(2, 0)).size() == 2 * m.alphabet[0].size();
+    while (start < text.size()) {
+        std::size_t end = compact ? start + 1 : std::min(text.find(',', start), text.size());
+        auto it = std::find(m.alphabet.begin(), m.alphabet.end(), text.substr(start, end - start));
+        if (it == m.alphabet.end()) rejected(path, "not a word over the alphabet");
+        w.push_back(static_cast<std::size_t>(it - m.alphabet.begin()));
+        start = compact ? end : end + 1;
+    }
+    if (w.empty() || word_text(m, w) != text) rejected(path, "not a word over the alphabet");
+    if (w.size() > n) rejected(path, "longer than n");
+    return w;
+}
+
+// "p/q", "0.125", "5.6e-9" or ["lo", "hi"]: the claimed enclosure [lo, hi].
+std::pair<Q, Q> claimed_value(const Json &cx, const std::string &path) {
+    const Json &v = at(cx, path, "value");
+    std::optional<Q> lo, hi;
+    if (v.is_string()) lo = hi = parse_number(v.get<std::string>());
+    if (v.is_array() && v.size() == 2 && v[0].is_string() && v[1].is_string()) {
+        lo = parse_number(v[0].get<std::string>());
+        hi = parse_number(v[1].get<std::string>());
+    }
+    if (!lo || !hi)
+        malformed(path + ".value", "expected \"p/q\" or [\"lo\", \"hi\"], exact numbers");
+    if (*lo > *hi) rejected(path + ".value", "its lower end is above its upper");
+    return {*lo, *hi};
+}
+
+// Where a counterexample says the criterion fails, and the quantity there.
+struct Violation {
+    std::optional<std::size_t> layer, head, query, position; // tv: the first three
+    Vec hard;                                                // read-outs: H's values there
+};
+
+Violation read_place(const Json &cx, const std::string &p, const Model &m, const Word &w,
+                     const std::string &criterion) {
+    Violation v;
+    same(text_at(cx, p, "quantity") == criterion, p + ".quantity", text_at(cx, p, "quantity"),
+         criterion);
+    HardWord hard = evaluate_hard(m, w);
+    if (criterion == "tv") {
+        only_keys(cx, p, {"word", "quantity", "layer", "head", "query", "value"});
+        v.layer = count_at(cx, p, "layer");
+        v.head = count_at(cx, p, "head");
+        v.query = count_at(cx, p, "query");
+        if (*v.layer < 1 || *v.layer > m.layers.size()) rejected(p + ".layer", "no such layer");
+        if (*v.head < 1 || *v.head > m.layers[*v.layer - 1].heads.size())
+            rejected(p + ".head", "no such head");
+        const auto &qs = hard.queries[*v.layer - 1][*v.head - 1];
+        if (*v.query >= qs.size() || !qs[*v.query])
+            rejected(p + ".query", "no query attends at that position on this word");
+        return v;
+    }
+    only_keys(cx, p, {"word", "quantity", "position", "hard_y", "value"});
+    v.position = count_at(cx, p, "position");
+    std::vector<std::size_t> ps = readout_positions(m, w.size());
+    auto k = std::find(ps.begin(), ps.end(), *v.position);
+    if (k == ps.end()) rejected(p + ".position", "no read-out at that position on this word");
+    v.hard = hard.readouts[static_cast<std::size_t>(k - ps.begin())];
+    Q y = *std::max_element(v.hard.begin(), v.hard.end()); // categorical: the largest class
+    auto claimed = parse_number(text_at(cx, p, "hard_y"), false);
+    same(claimed && *claimed == y, p + ".hard_y", text_at(cx, p, "hard_y"), to_text(y));
+    return v;
+}
+
+// The violated quantity's enclosure: TV, |y_S - y_H| (the largest over the
+// classes), or y_S (categorical: the largest class value).
+Iv quantity(const Violation &v, const std::string &criterion, const SoftWord &soft, std::size_t k,
+            long prec) {
+    if (criterion == "tv") return *soft.tv[*v.layer - 1][*v.head - 1][*v.query];
+    const std::vector<Iv> &ys = soft.readouts[k];
+    auto one = [&](std::size_t c) {
+        return criterion == "output" ? abs(ys[c] - Iv(v.hard[c], prec)) : ys[c];
+    };
+    Iv out = one(0);
+    for (std::size_t c = 1; c < ys.size(); ++c)
+        out = max(out, one(c));
+    return out;
+}
+
+// The claimed enclosure must meet the checker's and, by itself, show the
+// violation: a claim widened until it shows nothing asserts nothing.
+void check_claim(const Model &m, const Violation &v, const std::string &criterion, const Iv &value,
+                 const std::pair<Q, Q> &claim, const Q &eps, const std::string &p) {
+    if (value.broken() || claim.second < value.lower() || claim.first > value.upper())
+        rejected(p + ".value", "claims [" + to_text(claim.first) + ", " + to_text(claim.second) +
+                                   "], but the value lies in " + value.text());
+    if (criterion != "decision" && claim.first <= eps)
+        rejected(p + ".value", "its lower end is not above eps: it shows no violation");
+    if (criterion == "decision" && !m.categorical &&
+        ((v.hard[0] > 0 && claim.second > 0) || (v.hard[0] < 0 && claim.first <= 0)))
+        rejected(p + ".value", "claims a soft read-out on the hard one's side: no violation shown");
+}
+
+void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps,
+                   const std::string &criterion, const Limits &limits) {
+    if (cert.contains("words_checked"))
+        rejected("$.words_checked",
+                 "not a claim of a refuted certificate (it depends on the search)");
+    const std::string p = "$.counterexample";
+    const Json &cx = at(cert, "$", "counterexample");
+    if (!cx.is_object()) rejected(p, "missing in a refuted certificate");
+    Word w = read_word(m, text_at(cx, p, "word"), n, p + ".word");
+    Violation v = read_place(cx, p, m, w, criterion);
+    std::pair<Q, Q> claim = claimed_value(cx, p);
+    std::vector<Expr> spec = read_betas(cert, m);
+    HardWord hard = evaluate_hard(m, w);
+    std::vector<std::size_t> ps = readout_positions(m, w.size());
+    std::size_t k =
+        v.position
+            ? static_cast<std::size_t>(std::find(ps.begin(), ps.end(), *v.position) - ps.begin())
+            : 0;
+    for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
+        auto betas = betas_at(spec, m, w.size(), prec);
+        Tri holds = Tri::Unknown;
+        if (betas) {
+            SoftWord soft = evaluate_soft(m, w, hard, *betas, prec);
+            Iv value = quantity(v, criterion, soft, k, prec);
+            check_claim(m, v, criterion, value, claim, eps, p);
+            holds = criterion == "tv"
+                        ? within(value, eps)
+                        : judge_readout(m, v.hard, soft.readouts[k], eps, criterion, prec);
+        }
+        if (holds == Tri::False) return; // violated: the refutation holds
+        if (holds == Tri::True || prec >= limits.prec_cap)
+            rejected(p, "the word " + word_text(m, w) + " does not violate the criterion there" +
+                            (holds == Tri::Unknown ? " (undecided at the precision cap)" : ""));
+    }
 }
 
 } // namespace
 
-std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits) {
+std::string verify(const Json &cert, const Model &m, const Limits &limits) {
     require_object(cert, "$");
     if (text_at(cert, "$", "format") != "tempcert-certificate/1")
         malformed("$.format", "expected \"tempcert-certificate/1\"");
@@ -367,9 +505,8 @@ std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits) {
          text_at(model, "$.model", "name"), m.name);
     text_at(model, "$.model", "file"); // provenance, not a claim
     std::string verdict = text_at(cert, "$", "verdict");
-    if (verdict == "refuted")
-        unsupported("$.verdict", "refuted: this checker verifies certified claims only");
-    same(verdict == "certified", "$.verdict", verdict, "certified (or refuted)");
+    same(verdict == "certified" || verdict == "refuted", "$.verdict", verdict,
+         "certified or refuted (an undecided certificate claims nothing)");
     std::uint64_t n = count_at(cert, "$", "n");
     if (n < 1) rejected("$.n", "expected n >= 1");
     if (m.max_length && n > *m.max_length)
@@ -387,6 +524,10 @@ std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits) {
          proofs.dump());
     std::vector<LemmaGt> bounds = check_gaps(cert, m, static_cast<std::size_t>(n), eps, limits);
     check_beta_fields(cert, bounds, limits);
+    if (verdict == "refuted") {
+        check_refuted(cert, m, static_cast<std::size_t>(n), eps, criterion, limits);
+        return "the counterexample re-evaluated";
+    }
     return check_every_word(cert, m, static_cast<std::size_t>(n), eps, criterion, limits);
 }
 

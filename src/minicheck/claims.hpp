@@ -1,6 +1,7 @@
 // The claims of an exhaustive certificate (docs/certificates.md), each
 // re-derived by the small checker's own scan of every word: the gaps, their
-// witnesses and ties, Lemma GT's bounds, beta, and the verdict.
+// witnesses and ties, Lemma GT's bounds, beta, and the verdict (every word,
+// or the counterexample of a refuted certificate).
 #pragma once
 
 #include "model.hpp"
@@ -15,8 +16,9 @@ struct Limits {
     long prec_cap = 4096; // bits
 };
 
-// Returns the number of words evaluated; a Failure (1: a claim does not
-// hold, 2: not a certificate, 3: outside this checker's class) otherwise.
-std::uint64_t verify(const Json &cert, const Model &m, const Limits &limits);
+// Returns what was re-evaluated ("K words", "the counterexample"); a
+// Failure (1: a claim does not hold, 2: not a certificate, 3: outside this
+// checker's class) otherwise.
+std::string verify(const Json &cert, const Model &m, const Limits &limits);
 
 } // namespace minicheck

@@ -114,16 +114,10 @@ void fold(Judgement &j, Tri t, const std::string &where) {
     }
 }
 
-Tri within(const Iv &value, const Q &eps) {
-    if (value.at_most(eps)) return Tri::True;
-    return value.above(eps) ? Tri::False : Tri::Unknown;
-}
-
 class SoftArith {
   public:
-    SoftArith(const Model &m, const HardWord &hard, const std::vector<Iv> &betas, const Q &eps,
-              bool tv, long prec, Judgement &j)
-        : m_(m), hard_(hard), betas_(betas), eps_(eps), tv_(tv), prec_(prec), j_(j) {}
+    SoftArith(const HardWord &hard, const std::vector<Iv> &betas, long prec, SoftWord &out)
+        : hard_(hard), betas_(betas), prec_(prec), out_(out) {}
 
     Iv lift(const Q &q) const { return Iv(q, prec_); }
 
@@ -131,35 +125,25 @@ class SoftArith {
                            const std::vector<std::size_t> &allowed, const std::vector<Iv> &s,
                            const std::vector<std::vector<Iv>> &) {
         std::vector<Iv> p = softmax(s, betas_[l]);
-        if (tv_) judge_tv(l, h, i, allowed, p);
+        const HardQuery &q = *hard_.queries[l][h][i];
+        if (q.allowed != allowed) throw Failure{70, "", "hard and soft masks differ"};
+        // TV = 1/2 sum_j |p_j - h_j|, from its definition
+        Iv twice = lift(0);
+        for (std::size_t a = 0; a < p.size(); ++a)
+            twice = twice + abs(p[a] - lift(q.compare[a]));
+        auto &slot = out_.tv[l][h];
+        slot.resize(std::max(slot.size(), i + 1));
+        slot[i] = Q(1, 2) * twice;
         return p;
     }
 
     std::vector<Iv> ffn(const Ffn &f, const std::vector<Iv> &x) { return soft_ffn(f, x, prec_); }
 
   private:
-    const Model &m_;
     const HardWord &hard_;
     const std::vector<Iv> &betas_;
-    const Q &eps_;
-    bool tv_;
     long prec_;
-    Judgement &j_;
-
-    void judge_tv(std::size_t l, std::size_t h, std::size_t i,
-                  const std::vector<std::size_t> &allowed, const std::vector<Iv> &p) {
-        const HardQuery &q = *hard_.queries[l][h][i];
-        if (q.allowed != allowed) throw Failure{70, "", "hard and soft masks differ"};
-        Iv twice = lift(0);
-        for (std::size_t a = 0; a < p.size(); ++a)
-            twice = twice + abs(p[a] - lift(q.compare[a]));
-        Iv tv = Q(1, 2) * twice;
-        Tri t = within(tv, eps_);
-        if (t != Tri::True)
-            fold(j_, t,
-                 "tv at layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1) +
-                     " query " + std::to_string(i) + " = " + tv.text());
-    }
+    SoftWord &out_;
 };
 
 // On a box where every unit keeps one phase the sublayer is the affine
@@ -270,17 +254,46 @@ Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, cons
     return *soft == *hard ? Tri::True : Tri::False;
 }
 
+SoftWord evaluate_soft(const Model &m, const Word &w, const HardWord &hard,
+                       const std::vector<Iv> &betas, long prec) {
+    SoftWord out;
+    out.tv.resize(m.layers.size());
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        out.tv[l].resize(m.layers[l].heads.size());
+    SoftArith ar(hard, betas, prec, out);
+    std::vector<std::vector<Iv>> x = forward<Iv>(m, w, ar);
+    for (std::size_t p : readout_positions(m, w.size()))
+        out.readouts.push_back(readout<Iv>(m, x[p], ar));
+    return out;
+}
+
+Tri within(const Iv &value, const Q &eps) {
+    if (value.at_most(eps)) return Tri::True;
+    return value.above(eps) ? Tri::False : Tri::Unknown;
+}
+
 Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,
                      const std::vector<Iv> &betas, const Q &eps, const std::string &criterion,
                      long prec) {
     Judgement j;
-    SoftArith ar(m, hard, betas, eps, criterion == "tv", prec, j);
-    std::vector<std::vector<Iv>> x = forward<Iv>(m, w, ar);
-    if (criterion == "tv") return j;
+    SoftWord soft = evaluate_soft(m, w, hard, betas, prec);
+    if (criterion == "tv") {
+        for (std::size_t l = 0; l < soft.tv.size(); ++l)
+            for (std::size_t h = 0; h < soft.tv[l].size(); ++h)
+                for (std::size_t i = 0; i < soft.tv[l][h].size(); ++i) {
+                    if (!soft.tv[l][h][i]) continue;
+                    const Iv &tv = *soft.tv[l][h][i];
+                    if (Tri t = within(tv, eps); t != Tri::True)
+                        fold(j, t,
+                             "tv at layer " + std::to_string(l + 1) + " head " +
+                                 std::to_string(h + 1) + " query " + std::to_string(i) + " = " +
+                                 tv.text());
+                }
+        return j;
+    }
     std::vector<std::size_t> ps = readout_positions(m, w.size());
     for (std::size_t k = 0; k < ps.size(); ++k) {
-        Tri t =
-            judge_readout(m, hard.readouts[k], readout<Iv>(m, x[ps[k]], ar), eps, criterion, prec);
+        Tri t = judge_readout(m, hard.readouts[k], soft.readouts[k], eps, criterion, prec);
         if (t != Tri::True) fold(j, t, "the read-out at position " + std::to_string(ps[k]));
     }
     return j;

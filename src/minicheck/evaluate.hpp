@@ -42,6 +42,19 @@ std::vector<Iv> soft_ffn(const Ffn &f, const std::vector<Iv> &x, long prec);
 Tri judge_readout(const Model &m, const Vec &hard, const std::vector<Iv> &soft, const Q &eps,
                   const std::string &criterion, long prec);
 
+// The soft model at `betas` (one per layer, enclosed at prec) on a word:
+// every query's TV against the hard weights it is compared with, and the
+// read-outs (as HardWord's).
+struct SoftWord {
+    std::vector<std::vector<std::vector<std::optional<Iv>>>> tv; // [layer][head][position]
+    std::vector<std::vector<Iv>> readouts;
+};
+SoftWord evaluate_soft(const Model &m, const Word &w, const HardWord &hard,
+                       const std::vector<Iv> &betas, long prec);
+
+// value <= eps: True, False (certainly above), Unknown
+Tri within(const Iv &value, const Q &eps);
+
 // The criterion ("tv", "output", "decision") on the soft model at `betas`
 // (one per layer, enclosed at prec) against the hard word.
 Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,

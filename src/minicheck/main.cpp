@@ -1,5 +1,5 @@
 // tempcert-minicheck: the small checker (docs/minicheck.md). It re-verifies
-// certified exhaustive certificates of rational models with its own code
+// exhaustive certificates of rational models with its own code
 // only: nothing of include/ or the rest of src/ is compiled into it, so a
 // mistake it shares with the engine or with tempcert-check would have to be
 // made twice, independently.
@@ -18,14 +18,15 @@ namespace {
 
 const char *const kUsage =
     "usage: tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
-    "Re-verifies a certified exhaustive certificate of a rational model (every\n"
-    "word up to n, exact hard model, MPFI soft model) with its own small code.\n"
+    "Re-verifies an exhaustive certificate of a rational model (every word up\n"
+    "to n, or a refutation's counterexample; exact hard model, MPFI soft model)\n"
+    "with its own small code.\n"
     "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
     "                   undecided (default 4096; at least 128)\n"
     "  --max-n N        longest n checked (default 1000)\n"
     "  --max-words K    most words checked (default 20000000)\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
-    "(other methods, refuted certificates, irrational models) or over a limit.\n";
+    "(layerwise methods, irrational models) or over a limit.\n";
 
 std::uint64_t option_number(const std::string &name, const std::string &text, std::uint64_t lo) {
     bool digits = !text.empty() && text.size() <= 18;
@@ -104,9 +105,9 @@ int main(int argc, char **argv) {
         m.source = args.model;
         reading = args.cert;
         Json cert = parse_strict(read_file(args.cert));
-        std::uint64_t words = verify(cert, m, args.limits);
-        std::cout << "s VERIFIED " << shown(args.cert) << " (" << words
-                  << " words re-evaluated by the small checker)" << std::endl;
+        std::string what = verify(cert, m, args.limits);
+        std::cout << "s VERIFIED " << shown(args.cert) << " (" << what << " by the small checker)"
+                  << std::endl;
         return 0;
     } catch (const Failure &f) {
         if (f.code == 1) {

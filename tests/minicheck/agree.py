@@ -13,10 +13,11 @@ one beta per layer one time in three. Every other model also gets the
 sharp pair: `tempcert tight` brackets its least beta to a relative 1e-6,
 a certificate at the upper end must be verified and one forged at the
 lower end (where a named word violates the criterion by a hair) refused.
-Both checkers must give the same verdict on every certificate: one that
-one of them accepts and the other refuses is a bug in one of them.
-Refuted certificates must be left to tempcert-check (exit 3 from the small
-checker). Prints a summary; exit 1 on any disagreement."""
+A refuted certificate is also forged at 64 times its beta, where its
+counterexample may no longer violate the criterion. Both checkers must give
+the same verdict on every certificate (refuted ones too: the counterexample
+replayed): one that one of them accepts and the other refuses is a bug in
+one of them. Prints a summary; exit 1 on any disagreement."""
 import json
 import os
 import random
@@ -93,7 +94,7 @@ def verdicts(cert, path):
 
 
 stats = {"certified": 0, "refuted": 0, "forged": 0, "forged_rejected": 0, "skipped": 0,
-         "sharp": 0}
+         "sharp": 0, "raised": 0, "raised_rejected": 0}
 bad = 0
 
 
@@ -149,13 +150,24 @@ for i in range(count):
         stats["skipped"] += 1  # degenerate read-outs, undecided: no certificate
         continue
     c1, c2, o1, o2 = verdicts(cert, path)
-    want2 = 0 if code == 0 else 3
-    if c1 != 0 or c2 != want2:
+    if c1 != 0 or c2 != 0:
         bad += 1
         print("DISAGREE on the written certificate", path, cert, c1, c2, o1, o2)
         continue
     stats["certified" if code == 0 else "refuted"] += 1
     d = json.load(open(cert))
+    if d["verdict"] == "refuted":
+        raised = dict(d, beta={"spec": ",".join(str(Fraction(b) * 64) for b in
+                                                d["beta"]["spec"].split(",")), "source": "user"})
+        forged = os.path.join(work, "r%d.json" % i)
+        json.dump(raised, open(forged, "w"))
+        c1, c2, o1, o2 = verdicts(forged, path)
+        stats["raised"] += 1
+        if c1 != c2 or c1 not in (0, 1):
+            bad += 1
+            print("DISAGREE on a refutation at a raised beta", path, forged, c1, c2, o1, o2)
+        elif c1 == 1:
+            stats["raised_rejected"] += 1
     lower = rng.choice([2, 4, 16])
     d["beta"] = {"spec": ",".join(str(Fraction(b) / lower) for b in d["beta"]["spec"].split(",")),
                  "source": "user"}
@@ -173,6 +185,7 @@ for i in range(count):
     elif c1 == 1:
         stats["forged_rejected"] += 1
 print("models %d: written certified %d, refuted %d, skipped %d; forged %d, rejected by both %d; "
-      "bracket ends %d; disagreements %d" % (count, stats["certified"], stats["refuted"],
-      stats["skipped"], stats["forged"], stats["forged_rejected"], stats["sharp"], bad))
+      "refutations at 64 beta %d, rejected by both %d; bracket ends %d; disagreements %d"
+      % (count, stats["certified"], stats["refuted"], stats["skipped"], stats["forged"],
+         stats["forged_rejected"], stats["raised"], stats["raised_rejected"], stats["sharp"], bad))
 sys.exit(1 if bad else 0)

@@ -59,8 +59,33 @@ no() { edit "$1" 1 "^s NOT VERIFIED .*$2" "$3" "${4:-base}"; }
 bad() { edit "$1" 2 "^tempcert-minicheck: .*$2" "$3" "${4:-base}"; }
 
 run untouched 0 '^s VERIFIED .*\(62 words' "$work/base.json"
-run refuted 3 'not checked: \$\.verdict: refuted' "$work/refuted.json"
+run refuted 0 '^s VERIFIED .*\(the counterexample re-evaluated' "$work/refuted.json"
 run layerwise 3 'not checked: \$\.method' "$work/layerwise.json" "$cases/models/prev-a-earlier-b.json"
+
+# a refutation: its counterexample replayed at the place it names
+no cx-word '\$\.counterexample(\.value)?: ' 'd["counterexample"]["word"] = "a"; d["counterexample"]["query"] = 1' refuted
+no cx-word-unknown '\$\.counterexample\.word: not a word' 'd["counterexample"]["word"] = "ax"' refuted
+no cx-word-long '\$\.counterexample\.word: longer than n' 'd["counterexample"]["word"] = "abbbba"' refuted
+no cx-layer '\$\.counterexample\.layer' 'd["counterexample"]["layer"] = 2' refuted
+no cx-head '\$\.counterexample\.head' 'd["counterexample"]["head"] = 2' refuted
+no cx-query '\$\.counterexample' 'd["counterexample"]["query"] = 1' refuted
+no cx-value '\$\.counterexample\.value' 'd["counterexample"]["value"] = ["0.9", "0.95"]' refuted
+no cx-value-widened '\$\.counterexample\.value: its lower end is not above eps' 'd["counterexample"]["value"] = ["0", "1"]' refuted
+no cx-value-at-eps '\$\.counterexample\.value: its lower end' 'd["counterexample"]["value"] = ["1/100", "0.2"]' refuted
+no cx-quantity '\$\.counterexample\.quantity' 'd["counterexample"]["quantity"] = "output"' refuted
+no cx-words '\$\.words_checked' 'd["words_checked"] = 3' refuted
+no cx-beta-raised '\$\.counterexample\.value: claims .* but the value lies in \[1\.52' 'd["beta"] = {"spec": "9", "source": "user"}' refuted
+no cx-missing '\$\.counterexample: missing' 'd["counterexample"] = None' refuted
+bad cx-detail '\$\.counterexample\.detail: not a field' 'd["counterexample"]["detail"] = "anything"' refuted
+bad cx-value-text '\$\.counterexample\.value: expected' 'd["counterexample"]["value"] = "about 0.3"' refuted
+"$tempcert" certify "$model" --n 4 --eps 1/100 --beta 1/2 --criterion output -o "$work/out-refuted.json" >/dev/null
+"$tempcert" certify "$model" --n 4 --eps 1/100 --beta 1/10 --criterion decision -o "$work/dec-refuted.json" >/dev/null
+run out-refuted 0 '^s VERIFIED .*counterexample' "$work/out-refuted.json"
+run dec-refuted 0 '^s VERIFIED .*counterexample' "$work/dec-refuted.json"
+no cx-hard-y '\$\.counterexample\.hard_y' 'd["counterexample"]["hard_y"] = "7"' out-refuted
+no cx-position '\$\.counterexample\.position' 'd["counterexample"]["position"] = 1' out-refuted
+no cx-dec-side '\$\.counterexample\.value: claims a soft read-out on the hard' 'd["counterexample"]["value"] = ["-1", "1"]' dec-refuted
+no cx-dec-moved '\$\.counterexample\.value: claims' 'd["counterexample"]["value"] = ["-0.2", "-0.19"]' dec-refuted
 
 h='d["gaps"]["heads"][0]'
 # the verdict: a beta below the one needed, stated or forged
