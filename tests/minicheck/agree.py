@@ -28,6 +28,8 @@ from fractions import Fraction
 
 tempcert, check, mini, count = sys.argv[1:5]
 count = int(count)
+if os.environ.get("TEMPCERT_SANITIZED") == "1":
+    count = (count + 1) // 2  # the sanitized stage: half the models, each several times slower
 rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
 work = tempfile.mkdtemp()
 
