@@ -13,13 +13,17 @@ namespace {
 
 const long kPrecStart = 128;
 
+// Words are written with their symbols run together when every symbol is
+// one character, and separated by commas otherwise.
+bool compact(const Model &m) {
+    return std::all_of(m.alphabet.begin(), m.alphabet.end(),
+                       [](const std::string &s) { return s.size() == 1; });
+}
+
 std::string word_text(const Model &m, const Word &w) {
-    bool compact = true;
-    for (const auto &s : m.alphabet)
-        compact = compact && s.size() == 1;
     std::string out;
     for (std::size_t i = 0; i < w.size(); ++i)
-        out += (compact || i == 0 ? "" : ",") + m.alphabet[w[i]];
+        out += (compact(m) || i == 0 ? "" : ",") + m.alphabet[w[i]];
     return out;
 }
 
@@ -350,14 +354,13 @@ std::string check_every_word(const Json &cert, const Model &m, std::size_t n, co
 // The word as certificates write it (word_text's spelling, nothing else).
 Word read_word(const Model &m, const std::string &text, std::size_t n, const std::string &path) {
     Word w;
-    std::size_t start = 0;
-    bool compact = word_text(m, Word(2, 0)).size() == 2 * m.alphabet[0].size();
-    while (start < text.size()) {
-        std::size_t end = compact ? start + 1 : std::min(text.find(',', start), text.size());
+    const bool one_char = compact(m);
+    for (std::size_t start = 0; start < text.size();) {
+        std::size_t end = one_char ? start + 1 : std::min(text.find(',', start), text.size());
         auto it = std::find(m.alphabet.begin(), m.alphabet.end(), text.substr(start, end - start));
         if (it == m.alphabet.end()) rejected(path, "not a word over the alphabet");
         w.push_back(static_cast<std::size_t>(it - m.alphabet.begin()));
-        start = compact ? end : end + 1;
+        start = one_char ? end : end + 1;
     }
     if (w.empty() || word_text(m, w) != text) rejected(path, "not a word over the alphabet");
     if (w.size() > n) rejected(path, "longer than n");

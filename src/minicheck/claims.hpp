@@ -12,8 +12,8 @@ namespace minicheck {
 
 struct Limits {
     std::uint64_t max_words = 20000000; // words of length 1..n
-    std::uint64_t max_n = 1000;
-    long prec_cap = 4096; // bits
+    std::uint64_t max_n = 200;          // every word is evaluated whole: O(n^2) per head
+    long prec_cap = 4096;               // bits
 };
 
 // Returns what was re-evaluated ("K words", "the counterexample"); a

@@ -23,7 +23,7 @@ const char *const kUsage =
     "with its own small code.\n"
     "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
     "                   undecided (default 4096; at least 128)\n"
-    "  --max-n N        longest n checked (default 1000)\n"
+    "  --max-n N        longest n checked (default 200)\n"
     "  --max-words K    most words checked (default 20000000)\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
     "(layerwise methods, irrational models) or over a limit.\n";
