@@ -10,15 +10,15 @@ namespace minicheck {
 
 std::string read_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) malformed("(file)", "cannot be read");
+    if (!in) throw Failure{2, path, "cannot be opened"};
     std::string out;
     char buf[1 << 16];
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
         out.append(buf, static_cast<std::size_t>(in.gcount()));
         if (out.size() > kMaxFileBytes)
-            unsupported("(file)", "larger than " + std::to_string(kMaxFileBytes) + " bytes");
+            throw Failure{3, path, "larger than " + std::to_string(kMaxFileBytes) + " bytes"};
     }
-    if (in.bad()) malformed("(file)", "cannot be read");
+    if (in.bad()) throw Failure{2, path, "cannot be read (a directory?)"};
     return out;
 }
 

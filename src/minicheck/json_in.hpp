@@ -17,7 +17,8 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::size_t kMaxFileBytes = 64u << 20;
 
-// The file's bytes; exit 2 if unreadable, 3 if over kMaxFileBytes.
+// The file's bytes; a Failure naming it, exit 2 if unreadable, 3 if over
+// kMaxFileBytes.
 std::string read_file(const std::string &path);
 Json parse_strict(const std::string &text);
 

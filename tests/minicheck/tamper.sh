@@ -211,8 +211,9 @@ out=$("$mini" "$work/base.json" --model "$model" --prec-cap 12 2>&1); code=$?
 out=$("$mini" "$work/base.json" --model "$model" --max-words 61 2>&1); code=$?
 [ "$code" = 3 ] && grep -q 'max-words' <<<"$out" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL max-words: $code $out"; }
-run missing-cert 2 'cannot be read' "$work/none.json"
-run missing-model 2 'cannot be read' "$work/base.json" "$work/none.json"
+run missing-cert 2 'none.json: cannot be opened' "$work/none.json"
+run missing-model 2 'none.json: cannot be opened' "$work/base.json" "$work/none.json"
+run directory 2 'cannot be read \(a directory\?\)' "$work"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
