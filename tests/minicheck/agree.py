@@ -104,6 +104,25 @@ def words(m, n):
     return sum(len(m["alphabet"]) ** k for k in range(1, int(n) + 1))
 
 
+def scaled(spec, factor):
+    """beta.spec (one beta or one per layer) times factor."""
+    return ",".join(str(Fraction(b) * factor) for b in spec.split(","))
+
+
+def compare_forged(d, path, name, key, what):
+    """Both checkers on the edited certificate d: the same verdict, 0 or 1."""
+    global bad
+    forged = os.path.join(work, name)
+    json.dump(d, open(forged, "w"))
+    c1, c2, o1, o2 = verdicts(forged, path)
+    stats[key] += 1
+    if c1 != c2 or c1 not in (0, 1):
+        bad += 1
+        print("DISAGREE on " + what, path, forged, c1, c2, o1, o2)
+    elif c1 == 1:
+        stats[key + "_rejected"] += 1
+
+
 def sharp(path, m, n, criterion, i):
     """The bracket's ends: certified at beta_hi, forged at beta_lo."""
     global bad
@@ -159,33 +178,15 @@ for i in range(count):
     stats["certified" if code == 0 else "refuted"] += 1
     d = json.load(open(cert))
     if d["verdict"] == "refuted":
-        raised = dict(d, beta={"spec": ",".join(str(Fraction(b) * 64) for b in
-                                                d["beta"]["spec"].split(",")), "source": "user"})
-        forged = os.path.join(work, "r%d.json" % i)
-        json.dump(raised, open(forged, "w"))
-        c1, c2, o1, o2 = verdicts(forged, path)
-        stats["raised"] += 1
-        if c1 != c2 or c1 not in (0, 1):
-            bad += 1
-            print("DISAGREE on a refutation at a raised beta", path, forged, c1, c2, o1, o2)
-        elif c1 == 1:
-            stats["raised_rejected"] += 1
-    lower = rng.choice([2, 4, 16])
-    d["beta"] = {"spec": ",".join(str(Fraction(b) / lower) for b in d["beta"]["spec"].split(",")),
+        raised = dict(d, beta={"spec": scaled(d["beta"]["spec"], 64), "source": "user"})
+        compare_forged(raised, path, "r%d.json" % i, "raised", "a refutation at a raised beta")
+    d["beta"] = {"spec": scaled(d["beta"]["spec"], Fraction(1, rng.choice([2, 4, 16]))),
                  "source": "user"}
     if d["verdict"] == "refuted":
         d["verdict"] = "certified"
         d["counterexample"] = None
         d["words_checked"] = words(m, d["n"])
-    forged = os.path.join(work, "f%d.json" % i)
-    json.dump(d, open(forged, "w"))
-    c1, c2, o1, o2 = verdicts(forged, path)
-    stats["forged"] += 1
-    if c1 != c2 or c1 not in (0, 1):
-        bad += 1
-        print("DISAGREE on a forged certificate", path, forged, c1, c2, o1, o2)
-    elif c1 == 1:
-        stats["forged_rejected"] += 1
+    compare_forged(d, path, "f%d.json" % i, "forged", "a forged certificate")
 print("models %d: written certified %d, refuted %d, skipped %d; forged %d, rejected by both %d; "
       "refutations at 64 beta %d, rejected by both %d; bracket ends %d; disagreements %d"
       % (count, stats["certified"], stats["refuted"], stats["skipped"], stats["forged"],
