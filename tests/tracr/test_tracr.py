@@ -171,10 +171,15 @@ def horizon_vs_certify():
         check(json.loads(out)["verdict"] == want, f"enumeration at n = {n} agrees: {want}")
 
 
-# 4. Certificates on a categorical read-out: the checker re-derives them,
-# and refuses them altered.
+# 4. Certificates on a categorical read-out: both checkers (tempcert-check
+# and the small checker, docs/minicheck.md) re-derive them, and refuse them
+# altered.
 def certificates():
-    check_bin = os.path.join(os.path.dirname(TEMPCERT), "tempcert-check")
+    for name in ("tempcert-check", "tempcert-minicheck"):
+        certificates_checked_by(os.path.join(os.path.dirname(TEMPCERT), name))
+
+
+def certificates_checked_by(check_bin):
     m = path("shift5.json")
     for n, want in ((7, "refuted"), (6, "certified")):
         cert = path(f"shift5-n{n}.cert.json")  # written by horizon_vs_certify
@@ -184,7 +189,7 @@ def certificates():
         doc = json.load(open(cert))
         check(doc["verdict"] == want, f"certify n = {n}: {doc['verdict']}")
         p = subprocess.run([check_bin, cert, "--model", m], capture_output=True, text=True)
-        check(p.returncode == 0 and "VERIFIED" in p.stdout, f"checker verifies n = {n}")
+        check(p.returncode == 0 and "VERIFIED" in p.stdout, f"{check_bin} verifies n = {n}")
         if want == "refuted":
             cx = doc["counterexample"]
             check(len(cx["word"]) == 7 and cx["quantity"] == "decision", f"counterexample {cx}")
@@ -196,7 +201,7 @@ def certificates():
         f = path(f"shift5-n{n}-tampered.cert.json")
         json.dump(bad, open(f, "w"))
         p = subprocess.run([check_bin, f, "--model", m], capture_output=True, text=True)
-        check(p.returncode != 0, f"checker rejects the altered n = {n} certificate: "
+        check(p.returncode != 0, f"{check_bin} rejects the altered n = {n} certificate: "
                                  f"{(p.stdout + p.stderr).strip()[:160]}")
 
 
