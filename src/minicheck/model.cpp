@@ -6,6 +6,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -75,6 +76,15 @@ class Reader {
         return out;
     }
 
+    // Symbols are written into words run together or separated by commas
+    // (docs/model-format.md): one with a comma, a space or a control
+    // character would make a word's spelling ambiguous.
+    static bool is_symbol(const std::string &s) {
+        return !s.empty() && std::none_of(s.begin(), s.end(), [](char c) {
+            return static_cast<unsigned char>(c) <= 0x20 || c == ',' || c == 0x7f;
+        });
+    }
+
     static void read_alphabet(const Json &doc, Model &m) {
         const Json &a = at(doc, "$", "alphabet");
         require_array(a, "$.alphabet");
@@ -82,16 +92,17 @@ class Reader {
         std::set<std::string> seen;
         for (std::size_t i = 0; i < a.size(); ++i) {
             std::string p = "$.alphabet[" + std::to_string(i) + "]";
-            if (!a[i].is_string() || a[i].get<std::string>().empty())
-                malformed(p, "expected a non-empty string");
+            if (!a[i].is_string() || !is_symbol(a[i].get<std::string>()))
+                malformed(p,
+                          "expected a symbol: text without commas, spaces or control characters");
             if (!seen.insert(a[i].get<std::string>()).second) malformed(p, "a symbol twice");
             m.alphabet.push_back(a[i].get<std::string>());
         }
         const Json &bos = at(doc, "$", "bos");
         if (bos.is_null()) return;
-        if (!bos.is_string() || bos.get<std::string>().empty() ||
+        if (!bos.is_string() || !is_symbol(bos.get<std::string>()) ||
             seen.count(bos.get<std::string>()))
-            malformed("$.bos", "expected null or a non-empty string outside the alphabet");
+            malformed("$.bos", "expected null or a symbol outside the alphabet");
         m.bos = bos.get<std::string>();
     }
 

@@ -202,6 +202,14 @@ m["description"] = "the same model, respelled"
 json.dump(m, open(sys.argv[2], "w"), indent=1)
 PY
 run respelled 0 '^s VERIFIED' "$work/base.json" "$work/respelled.json"
+"$py" - "$model" "$work/comma.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["alphabet"][1] = "b,c"
+m["embedding"]["b,c"] = m["embedding"].pop("b")
+json.dump(m, open(sys.argv[2], "w"))
+PY
+run comma-symbol 2 'alphabet\[1\]: expected a symbol' "$work/base.json" "$work/comma.json"
 # options and files
 out=$("$mini" "$work/base.json" 2>&1); code=$?
 [ "$code" = 2 ] && grep -q 'expected CERT and --model' <<<"$out" && pass=$((pass + 1)) ||
