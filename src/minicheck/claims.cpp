@@ -209,6 +209,40 @@ std::optional<LemmaGt> largest(const std::vector<LemmaGt> &bounds, const Limits 
     return best;
 }
 
+// One head's claims (layer, head, kind, mask, gap, N, witness, tie, Lemma GT's
+// bounds) against its facts; returns its Lemma GT bound.
+LemmaGt compare_head(const Json &v, const std::string &p, const Model &m, std::size_t l,
+                     std::size_t h, const HeadFacts &f, const Q &eps, const Limits &limits) {
+    only_keys(v, p,
+              {"layer", "head", "kind", "mask", "min_gap", "N", "witness", "ties", "beta_gap_up",
+               "beta_gap_decimal_up"});
+    same(count_at(v, p, "layer") == l + 1, p + ".layer", at(v, p, "layer").dump(),
+         std::to_string(l + 1));
+    same(count_at(v, p, "head") == h + 1, p + ".head", at(v, p, "head").dump(),
+         std::to_string(h + 1));
+    const Head &head = m.layers[l].heads[h];
+    same(text_at(v, p, "kind") == head.kind_text, p + ".kind", text_at(v, p, "kind"),
+         head.kind_text);
+    same(text_at(v, p, "mask") == head.mask_text, p + ".mask", text_at(v, p, "mask"),
+         head.mask_text);
+    compare_gap(v, p, f.min_gap);
+    same(count_at(v, p, "N") == f.N, p + ".N", at(v, p, "N").dump(), std::to_string(f.N));
+    if (f.witness)
+        compare_place(at(v, p, "witness"), p + ".witness", m, l + 1, h + 1, *f.witness);
+    else
+        same(at(v, p, "witness").is_null(), p + ".witness", "a witness", "null");
+    if (f.tie)
+        compare_place(at(v, p, "ties"), p + ".ties", m, l + 1, h + 1, *f.tie);
+    else
+        same(at(v, p, "ties").is_null(), p + ".ties", "a tie", "null");
+    LemmaGt gt{f.N, f.min_gap, eps};
+    rounded_up(v, p, "beta_gap_up", gt, limits);
+    rounded_up(v, p, "beta_gap_decimal_up", gt, limits);
+    return gt;
+}
+
+// The gaps' claims, from a scan of every word's hard trace; returns each
+// head's Lemma GT bound, in order.
 std::vector<LemmaGt> check_gaps(const Json &cert, const Model &m, std::size_t n, const Q &eps,
                                 const Limits &limits) {
     std::vector<HeadFacts> facts;
@@ -228,34 +262,8 @@ std::vector<LemmaGt> check_gaps(const Json &cert, const Model &m, std::size_t n,
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
             const HeadFacts &f = facts[idx];
-            const Json &v = heads[idx];
-            const std::string p = "$.gaps.heads[" + std::to_string(idx) + "]";
-            only_keys(v, p,
-                      {"layer", "head", "kind", "mask", "min_gap", "N", "witness", "ties",
-                       "beta_gap_up", "beta_gap_decimal_up"});
-            same(count_at(v, p, "layer") == l + 1, p + ".layer", at(v, p, "layer").dump(),
-                 std::to_string(l + 1));
-            same(count_at(v, p, "head") == h + 1, p + ".head", at(v, p, "head").dump(),
-                 std::to_string(h + 1));
-            const Head &head = m.layers[l].heads[h];
-            same(text_at(v, p, "kind") == head.kind_text, p + ".kind", text_at(v, p, "kind"),
-                 head.kind_text);
-            same(text_at(v, p, "mask") == head.mask_text, p + ".mask", text_at(v, p, "mask"),
-                 head.mask_text);
-            compare_gap(v, p, f.min_gap);
-            same(count_at(v, p, "N") == f.N, p + ".N", at(v, p, "N").dump(), std::to_string(f.N));
-            if (f.witness)
-                compare_place(at(v, p, "witness"), p + ".witness", m, l + 1, h + 1, *f.witness);
-            else
-                same(at(v, p, "witness").is_null(), p + ".witness", "a witness", "null");
-            if (f.tie)
-                compare_place(at(v, p, "ties"), p + ".ties", m, l + 1, h + 1, *f.tie);
-            else
-                same(at(v, p, "ties").is_null(), p + ".ties", "a tie", "null");
-            LemmaGt gt{f.N, f.min_gap, eps};
-            rounded_up(v, p, "beta_gap_up", gt, limits);
-            rounded_up(v, p, "beta_gap_decimal_up", gt, limits);
-            bounds.push_back(gt);
+            bounds.push_back(compare_head(heads[idx], "$.gaps.heads[" + std::to_string(idx) + "]",
+                                          m, l, h, f, eps, limits));
             if (f.min_gap && (!least || *f.min_gap < *least)) least = f.min_gap;
         }
     compare_gap(gaps, "$.gaps", least);
@@ -486,7 +494,10 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
 
 } // namespace
 
-std::string verify(const Json &cert, const Model &m, const Limits &limits) {
+namespace {
+
+// The format, the method, the fields, the writer and the model bound by hash.
+void check_identity(const Json &cert, const Model &m) {
     require_object(cert, "$");
     if (text_at(cert, "$", "format") != "tempcert-certificate/1")
         malformed("$.format", "expected \"tempcert-certificate/1\"");
@@ -507,8 +518,21 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits) {
     same(text_at(model, "$.model", "name") == m.name, "$.model.name",
          text_at(model, "$.model", "name"), m.name);
     text_at(model, "$.model", "file"); // provenance, not a claim
-    std::string verdict = text_at(cert, "$", "verdict");
-    same(verdict == "certified" || verdict == "refuted", "$.verdict", verdict,
+    Json proofs = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
+    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
+         proofs.dump());
+}
+
+struct Claim {
+    std::size_t n;
+    Q eps;
+    std::string criterion, verdict;
+};
+
+Claim read_claim(const Json &cert, const Model &m, const Limits &limits) {
+    Claim c;
+    c.verdict = text_at(cert, "$", "verdict");
+    same(c.verdict == "certified" || c.verdict == "refuted", "$.verdict", c.verdict,
          "certified or refuted (an undecided certificate claims nothing)");
     std::uint64_t n = count_at(cert, "$", "n");
     if (n < 1) rejected("$.n", "expected n >= 1");
@@ -517,21 +541,26 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits) {
     if (n > limits.max_n) unsupported("$.n", "above --max-n " + std::to_string(limits.max_n));
     if (word_count(m.alphabet.size(), n, limits.max_words) > limits.max_words)
         unsupported("$.n", "more than --max-words " + std::to_string(limits.max_words) + " words");
-    Q eps = exact_at(cert, "$", "eps");
-    if (eps <= 0 || eps >= 1) rejected("$.eps", "expected 0 < eps < 1");
-    std::string criterion = text_at(cert, "$", "criterion");
-    if (criterion != "tv" && criterion != "output" && criterion != "decision")
+    c.n = static_cast<std::size_t>(n);
+    c.eps = exact_at(cert, "$", "eps");
+    if (c.eps <= 0 || c.eps >= 1) rejected("$.eps", "expected 0 < eps < 1");
+    c.criterion = text_at(cert, "$", "criterion");
+    if (c.criterion != "tv" && c.criterion != "output" && c.criterion != "decision")
         rejected("$.criterion", "expected tv, output or decision");
-    Json proofs = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
-    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
-         proofs.dump());
-    std::vector<LemmaGt> bounds = check_gaps(cert, m, static_cast<std::size_t>(n), eps, limits);
-    check_beta_fields(cert, bounds, limits);
-    if (verdict == "refuted") {
-        check_refuted(cert, m, static_cast<std::size_t>(n), eps, criterion, limits);
+    return c;
+}
+
+} // namespace
+
+std::string verify(const Json &cert, const Model &m, const Limits &limits) {
+    check_identity(cert, m);
+    Claim c = read_claim(cert, m, limits);
+    check_beta_fields(cert, check_gaps(cert, m, c.n, c.eps, limits), limits);
+    if (c.verdict == "refuted") {
+        check_refuted(cert, m, c.n, c.eps, c.criterion, limits);
         return "the counterexample re-evaluated";
     }
-    return check_every_word(cert, m, static_cast<std::size_t>(n), eps, criterion, limits);
+    return check_every_word(cert, m, c.n, c.eps, c.criterion, limits);
 }
 
 } // namespace minicheck
