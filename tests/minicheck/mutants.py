@@ -12,7 +12,7 @@ import subprocess, sys
 root = sys.argv[1]
 tempcert, check = sys.argv[2], sys.argv[3]
 mutants = [
- ("tv-no-half", "evaluate.cpp", "Iv tv = Q(1, 2) * twice;", "Iv tv = twice;"),
+ ("tv-no-half", "evaluate.cpp", "slot[i] = Q(1, 2) * twice;", "slot[i] = twice;"),
  ("tv-uniform-always", "evaluate.cpp", "q.compare[a] = kind == Kind::Average || q.shares_value ? share : weights[a];", "q.compare[a] = share;"),
  ("tv-point-always", "evaluate.cpp", "q.compare[a] = kind == Kind::Average || q.shares_value ? share : weights[a];", "q.compare[a] = kind == Kind::Average ? share : weights[a];"),
  ("within-accepts-unknown", "evaluate.cpp", "    if (value.at_most(eps)) return Tri::True;\n    return value.above(eps) ? Tri::False : Tri::Unknown;", "    return value.above(eps) ? Tri::False : Tri::True;"),
