@@ -347,7 +347,8 @@ void check_refuted(const OJson &cert, const Model &m, const Claim &c, const Limi
     check_hard_value(cx, p, hard, place, c.criterion);
     std::string where;
     Tri t = at_rising_precision(m, w, c, hard, limits, policy, [&](const Trace &soft, Prec prec) {
-        return judge_place(cx, p, hard, soft, c.eps, c.criterion, place, prec, where);
+        return judge_place(cx, p, hard, soft, c.eps, c.criterion, place, prec, where,
+                           prec >= policy.cap);
     });
     ++out.words;
     if (t != Tri::False)

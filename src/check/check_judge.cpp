@@ -100,6 +100,14 @@ void check_claim_violates(const std::pair<Rational, Rational> &claim, const std:
                                     ": it does not show a violation");
 }
 
+// A violation stands once the claimed value contains the enclosure, or at
+// the cap; until then the precision rises (the claim may yet be refuted).
+Tri until_contained(Tri verdict, const std::pair<Rational, Rational> &claim, const Interval &value,
+                    bool at_cap) {
+    bool contained = claim.first <= value.lower_exact() && value.upper_exact() <= claim.second;
+    return verdict == Tri::False && !contained && !at_cap ? Tri::Unknown : verdict;
+}
+
 } // namespace
 
 Tri judge_word(const Trace &hard, const Trace &soft, const Rational &eps,
@@ -180,15 +188,16 @@ void check_hard_value(const OJson &cx, const std::string &path, const Trace &har
 
 Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, const Trace &soft,
                 const Rational &eps, const std::string &criterion, const Place &place, Prec prec,
-                std::string &where) {
+                std::string &where, bool at_cap) {
     if (criterion == "tv") {
         const auto &qs = soft.layers[place.layer - 1].heads[place.head - 1].queries;
         for (const auto &q : qs) {
             if (q.query != place.query || !q.tv) continue;
             Interval tv = q.tv->enclose(prec);
-            check_claim_violates(check_claimed_value(cx, path, tv), path, eps, "tv");
+            auto claim = check_claimed_value(cx, path, tv);
+            check_claim_violates(claim, path, eps, "tv");
             where = "tv = " + shown(*q.tv);
-            return within(tv, eps, prec);
+            return until_contained(within(tv, eps, prec), claim, tv, at_cap);
         }
         return Tri::Unknown;
     }
@@ -198,10 +207,12 @@ Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, con
             ", hard " + shown(yh.y) + ")";
     if (criterion == "output") {
         Interval d = output_distance(ys, yh, prec);
-        check_claim_violates(check_claimed_value(cx, path, d), path, eps, "distance");
-        return within(d, eps, prec);
+        auto claim = check_claimed_value(cx, path, d);
+        check_claim_violates(claim, path, eps, "distance");
+        return until_contained(within(d, eps, prec), claim, d, at_cap);
     }
-    auto [lo, hi] = check_claimed_value(cx, path, ys.y.enclose(prec));
+    Interval y = ys.y.enclose(prec);
+    auto [lo, hi] = check_claimed_value(cx, path, y);
     // a linear read-out accepts when y > 0: the claimed soft y must lie
     // wholly on the other side from the hard one's
     if (yh.classes.empty() && yh.accept == Tri::True && hi > 0)
@@ -210,7 +221,7 @@ Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, con
     if (yh.classes.empty() && yh.accept == Tri::False && lo <= 0)
         reject(path + ".value", "claims a soft read-out reaching " + to_string(lo) +
                                     " <= 0, where the hard one rejects: no violation shown");
-    return decision_holds(ys, yh);
+    return until_contained(decision_holds(ys, yh), {lo, hi}, y, at_cap);
 }
 
 } // namespace tempcert::check

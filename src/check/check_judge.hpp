@@ -28,9 +28,13 @@ void check_hard_value(const OJson &cx, const std::string &path, const Trace &har
                       const Place &place, const std::string &criterion);
 
 // Whether the criterion holds at the place (False: it certainly fails).
-// Rejects a claimed value that the checker's enclosure shows false.
+// Rejects a claimed value that the checker's enclosure shows false; below
+// the precision cap (`at_cap` false) a violation whose enclosure the claimed
+// value does not yet contain answers Unknown, so that the precision rises
+// until the claim is shown or refuted (a claim that still meets the
+// enclosure at the cap stands).
 Tri judge_place(const OJson &cx, const std::string &path, const Trace &hard, const Trace &soft,
                 const Rational &eps, const std::string &criterion, const Place &place, Prec prec,
-                std::string &where);
+                std::string &where, bool at_cap);
 
 } // namespace tempcert::check

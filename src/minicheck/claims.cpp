@@ -442,18 +442,24 @@ Iv quantity(const Violation &v, const std::string &criterion, const SoftWord &so
     return out;
 }
 
-// The claimed enclosure must meet the checker's and, by itself, show the
-// violation: a claim widened until it shows nothing asserts nothing.
-void check_claim(const Model &m, const Violation &v, const std::string &criterion, const Iv &value,
-                 const std::pair<Q, Q> &claim, const Q &eps, const std::string &p) {
-    if (value.broken() || claim.second < value.lower() || claim.first > value.upper())
-        rejected(p + ".value", "claims [" + to_text(claim.first) + ", " + to_text(claim.second) +
-                                   "], but the value lies in " + value.text());
+// The claimed enclosure must show the violation by itself (a claim widened
+// until it shows nothing asserts nothing): above eps, or a soft read-out
+// wholly on the other side of 0 from the hard one.
+void check_claim_shows_violation(const Model &m, const Violation &v, const std::string &criterion,
+                                 const std::pair<Q, Q> &claim, const Q &eps, const std::string &p) {
     if (criterion != "decision" && claim.first <= eps)
         rejected(p + ".value", "its lower end is not above eps: it shows no violation");
     if (criterion == "decision" && !m.categorical &&
         ((v.hard[0] > 0 && claim.second > 0) || (v.hard[0] < 0 && claim.first <= 0)))
         rejected(p + ".value", "claims a soft read-out on the hard one's side: no violation shown");
+}
+
+// Whether the quantity lies in the claimed [lo, hi]: True when the whole
+// enclosure does, False when none of it does, Unknown otherwise.
+Tri claim_contains(const std::pair<Q, Q> &claim, const Iv &value) {
+    if (value.broken()) return Tri::Unknown;
+    if (claim.second < value.lower() || claim.first > value.upper()) return Tri::False;
+    return claim.first <= value.lower() && value.upper() <= claim.second ? Tri::True : Tri::Unknown;
 }
 
 void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps,
@@ -467,6 +473,7 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
     Word w = read_word(m, text_at(cx, p, "word"), n, p + ".word");
     Violation v = read_place(cx, p, m, w, criterion);
     std::pair<Q, Q> claim = claimed_value(cx, p);
+    check_claim_shows_violation(m, v, criterion, claim, eps, p);
     std::vector<Expr> spec = read_betas(cert, m);
     HardWord hard = evaluate_hard(m, w);
     std::vector<std::size_t> ps = readout_positions(m, w.size());
@@ -476,19 +483,31 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
             : 0;
     for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
         auto betas = betas_at(spec, m, w.size(), prec);
-        Tri holds = Tri::Unknown;
+        Tri holds = Tri::Unknown, contained = Tri::Unknown;
+        std::string value_text;
         if (betas) {
             SoftWord soft = evaluate_soft(m, w, hard, *betas, prec);
             Iv value = quantity(v, criterion, soft, k, prec);
-            check_claim(m, v, criterion, value, claim, eps, p);
+            value_text = value.text();
+            contained = claim_contains(claim, value);
             holds = criterion == "tv"
                         ? within(value, eps)
                         : judge_readout(m, v.hard, soft.readouts[k], eps, criterion, prec);
         }
-        if (holds == Tri::False) return; // violated: the refutation holds
-        if (holds == Tri::True || prec >= limits.prec_cap)
-            rejected(p, "the word " + word_text(m, w) + " does not violate the criterion there" +
-                            (holds == Tri::Unknown ? " (undecided at the precision cap)" : ""));
+        if (contained == Tri::False)
+            rejected(p + ".value", "claims [" + to_text(claim.first) + ", " +
+                                       to_text(claim.second) + "], but the value lies in " +
+                                       value_text);
+        if (holds == Tri::True)
+            rejected(p, "the word " + word_text(m, w) + " does not violate the criterion there");
+        if (holds == Tri::False && contained == Tri::True) return; // the refutation holds
+        // at the cap a claim that still meets the enclosure stands: closer to
+        // the quantity than 2^-cap relative, a false one cannot be told apart
+        // (and a point claim, where certify's soft value is exact, never is
+        // contained in an enclosure that is not)
+        if (prec >= limits.prec_cap && holds == Tri::False) return;
+        if (prec >= limits.prec_cap)
+            rejected(p, "the violation cannot be decided at the precision cap");
     }
 }
 

@@ -186,6 +186,18 @@ else
     fail=$((fail + 1)); echo "FAIL tinier-y: exit $code: $out"
 fi
 
+# a refutation's value made stale: certified refuted at beta 45/4,9/4, the
+# same claim at 64 times that beta, where |y_S - y_H| has moved by 3e-35
+# (tests/regressions/stale-value.json); the checker once accepted it, its
+# 128-bit enclosure meeting the claim, and now raises the precision until the
+# claim contains the enclosure or is refuted
+stale="$(dirname "$0")/../regressions/stale-value.json"
+"$tempcert" certify "$stale" --n 2 --eps 1/20 --criterion output --beta 45/4,9/4 \
+    -o "$work/stale.json" >/dev/null
+verify stale 0 's VERIFIED' "$work/stale.json" "$stale"
+sed 's|"spec": "45/4,9/4"|"spec": "720,144"|' "$work/stale.json" >"$work/stale-raised.json"
+verify stale-raised 1 'NOT VERIFIED.*\$\.counterexample\.value: claims' "$work/stale-raised.json" "$stale"
+
 # truncation and a different model file
 head -c 300 "$work/base.json" >"$work/truncated.json"
 verify truncated 1 'NOT VERIFIED.*invalid JSON' "$work/truncated.json"

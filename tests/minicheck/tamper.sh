@@ -153,6 +153,14 @@ out=$("$mini" "$work/hair.json" --model "$model" --prec-cap 128); code=$?
 out=$("$mini" "$work/hair-low.json" --model "$model" --prec-cap 128); code=$?
 [ "$code" = 1 ] && grep -q 'cannot be shown within eps' <<<"$out" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL hair-low-128: $code $out"; }
+# a refutation's value made stale by a beta 64 times higher: off by 3e-35
+# (tests/regressions/stale-value.json; found by agree.py)
+stale="$(dirname "$0")/../regressions/stale-value.json"
+"$tempcert" certify "$stale" --n 2 --eps 1/20 --criterion output --beta 45/4,9/4 \
+    -o "$work/stale.json" >/dev/null
+run stale 0 '^s VERIFIED .*counterexample' "$work/stale.json" "$stale"
+edit stale-raised 1 '\$\.counterexample\.value: claims' 'd["beta"]["spec"] = "720,144"' stale "$stale"
+
 # a hard read-out of exactly 0 (word b of tests/regressions/hunt-900098.json)
 # keeps no decision: a certificate claiming the decision criterion there is
 # not verified (the written one is refuted at cbab, so it is forged)
