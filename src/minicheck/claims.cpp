@@ -21,9 +21,10 @@ bool compact(const Model &m) {
 }
 
 std::string word_text(const Model &m, const Word &w) {
+    const char *separator = compact(m) ? "" : ",";
     std::string out;
     for (std::size_t i = 0; i < w.size(); ++i)
-        out += (compact(m) || i == 0 ? "" : ",") + m.alphabet[w[i]];
+        out += (i == 0 ? "" : separator) + m.alphabet[w[i]];
     return out;
 }
 
@@ -65,6 +66,12 @@ void same(bool equal, const std::string &path, const std::string &claimed,
     if (!equal) rejected(path, "claims " + claimed.substr(0, 200) + ", recomputed " + recomputed);
 }
 
+// A count the certificate states against the recomputed one.
+void same_count(const Json &obj, const std::string &path, const char *key, std::size_t want) {
+    same(count_at(obj, path, key) == want, path + "." + key, at(obj, path, key).dump(),
+         std::to_string(want));
+}
+
 // ---- gaps ------------------------------------------------------------------------
 
 struct Place { // a word and one of its queries
@@ -89,13 +96,12 @@ void fold_word(const Model &m, const Word &w, const HardWord &hw, std::vector<He
                 const auto &q = hw.queries[l][h][i];
                 if (!q) continue;
                 f.N = std::max(f.N, q->allowed.size());
-                Place here{w, i, q->argmax, q->runner_up};
                 if (!f.tie && m.layers[l].heads[h].kind != Kind::Average && q->argmax.size() > 1 &&
                     !q->shares_value)
-                    f.tie = here;
+                    f.tie = Place{w, i, q->argmax, q->runner_up};
                 if (q->gap && (!f.min_gap || *q->gap < *f.min_gap)) {
                     f.min_gap = q->gap;
-                    f.witness = here;
+                    f.witness = Place{w, i, q->argmax, q->runner_up};
                 }
             }
         }
@@ -107,12 +113,9 @@ void compare_place(const Json &v, const std::string &p, const Model &m, std::siz
     only_keys(v, p, {"word", "layer", "head", "query", "argmax", "runner_up"});
     std::string word = word_text(m, want.word);
     same(text_at(v, p, "word") == word, p + ".word", text_at(v, p, "word"), word);
-    same(count_at(v, p, "layer") == layer, p + ".layer", at(v, p, "layer").dump(),
-         std::to_string(layer));
-    same(count_at(v, p, "head") == head, p + ".head", at(v, p, "head").dump(),
-         std::to_string(head));
-    same(count_at(v, p, "query") == want.query, p + ".query", at(v, p, "query").dump(),
-         std::to_string(want.query));
+    same_count(v, p, "layer", layer);
+    same_count(v, p, "head", head);
+    same_count(v, p, "query", want.query);
     Json argmax = want.argmax;
     same(at(v, p, "argmax") == argmax, p + ".argmax", at(v, p, "argmax").dump(), argmax.dump());
     Json runner = want.runner_up ? Json(*want.runner_up) : Json(nullptr);
@@ -216,17 +219,15 @@ LemmaGt compare_head(const Json &v, const std::string &p, const Model &m, std::s
     only_keys(v, p,
               {"layer", "head", "kind", "mask", "min_gap", "N", "witness", "ties", "beta_gap_up",
                "beta_gap_decimal_up"});
-    same(count_at(v, p, "layer") == l + 1, p + ".layer", at(v, p, "layer").dump(),
-         std::to_string(l + 1));
-    same(count_at(v, p, "head") == h + 1, p + ".head", at(v, p, "head").dump(),
-         std::to_string(h + 1));
+    same_count(v, p, "layer", l + 1);
+    same_count(v, p, "head", h + 1);
     const Head &head = m.layers[l].heads[h];
     same(text_at(v, p, "kind") == head.kind_text, p + ".kind", text_at(v, p, "kind"),
          head.kind_text);
     same(text_at(v, p, "mask") == head.mask_text, p + ".mask", text_at(v, p, "mask"),
          head.mask_text);
     compare_gap(v, p, f.min_gap);
-    same(count_at(v, p, "N") == f.N, p + ".N", at(v, p, "N").dump(), std::to_string(f.N));
+    same_count(v, p, "N", f.N);
     if (f.witness)
         compare_place(at(v, p, "witness"), p + ".witness", m, l + 1, h + 1, *f.witness);
     else
@@ -397,11 +398,10 @@ struct Violation {
 };
 
 Violation read_place(const Json &cx, const std::string &p, const Model &m, const Word &w,
-                     const std::string &criterion) {
+                     const HardWord &hard, const std::string &criterion) {
     Violation v;
     same(text_at(cx, p, "quantity") == criterion, p + ".quantity", text_at(cx, p, "quantity"),
          criterion);
-    HardWord hard = evaluate_hard(m, w);
     if (criterion == "tv") {
         only_keys(cx, p, {"word", "quantity", "layer", "head", "query", "value"});
         v.layer = count_at(cx, p, "layer");
@@ -471,11 +471,11 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
     const Json &cx = at(cert, "$", "counterexample");
     if (!cx.is_object()) rejected(p, "missing in a refuted certificate");
     Word w = read_word(m, text_at(cx, p, "word"), n, p + ".word");
-    Violation v = read_place(cx, p, m, w, criterion);
+    HardWord hard = evaluate_hard(m, w);
+    Violation v = read_place(cx, p, m, w, hard, criterion);
     std::pair<Q, Q> claim = claimed_value(cx, p);
     check_claim_shows_violation(m, v, criterion, claim, eps, p);
     std::vector<Expr> spec = read_betas(cert, m);
-    HardWord hard = evaluate_hard(m, w);
     std::vector<std::size_t> ps = readout_positions(m, w.size());
     std::size_t k =
         v.position
@@ -486,7 +486,7 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
         Tri holds = Tri::Unknown, contained = Tri::Unknown;
         std::string value_text;
         if (betas) {
-            SoftWord soft = evaluate_soft(m, w, hard, *betas, prec);
+            SoftWord soft = evaluate_soft(m, w, hard, *betas, prec, criterion == "tv");
             Iv value = quantity(v, criterion, soft, k, prec);
             value_text = value.text();
             contained = claim_contains(claim, value);

@@ -116,8 +116,9 @@ void fold(Judgement &j, Tri t, const std::string &where) {
 
 class SoftArith {
   public:
-    SoftArith(const HardWord &hard, const std::vector<Iv> &betas, long prec, SoftWord &out)
-        : hard_(hard), betas_(betas), prec_(prec), out_(out) {}
+    SoftArith(const HardWord &hard, const std::vector<Iv> &betas, long prec, bool with_tv,
+              SoftWord &out)
+        : hard_(hard), betas_(betas), prec_(prec), with_tv_(with_tv), out_(out) {}
 
     Iv lift(const Q &q) const { return Iv(q, prec_); }
 
@@ -127,6 +128,7 @@ class SoftArith {
         std::vector<Iv> p = softmax(s, betas_[l]);
         const HardQuery &q = *hard_.queries[l][h][i];
         if (q.allowed != allowed) throw Failure{70, "", "hard and soft masks differ"};
+        if (!with_tv_) return p;
         // TV = 1/2 sum_j |p_j - h_j|, from its definition
         Iv twice = lift(0);
         for (std::size_t a = 0; a < p.size(); ++a)
@@ -143,6 +145,7 @@ class SoftArith {
     const HardWord &hard_;
     const std::vector<Iv> &betas_;
     long prec_;
+    bool with_tv_;
     SoftWord &out_;
 };
 
@@ -255,12 +258,12 @@ Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, cons
 }
 
 SoftWord evaluate_soft(const Model &m, const Word &w, const HardWord &hard,
-                       const std::vector<Iv> &betas, long prec) {
+                       const std::vector<Iv> &betas, long prec, bool with_tv) {
     SoftWord out;
     out.tv.resize(m.layers.size());
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         out.tv[l].resize(m.layers[l].heads.size());
-    SoftArith ar(hard, betas, prec, out);
+    SoftArith ar(hard, betas, prec, with_tv, out);
     std::vector<std::vector<Iv>> x = forward<Iv>(m, w, ar);
     for (std::size_t p : readout_positions(m, w.size()))
         out.readouts.push_back(readout<Iv>(m, x[p], ar));
@@ -276,7 +279,7 @@ Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,
                      const std::vector<Iv> &betas, const Q &eps, const std::string &criterion,
                      long prec) {
     Judgement j;
-    SoftWord soft = evaluate_soft(m, w, hard, betas, prec);
+    SoftWord soft = evaluate_soft(m, w, hard, betas, prec, criterion == "tv");
     if (criterion == "tv") {
         for (std::size_t l = 0; l < soft.tv.size(); ++l)
             for (std::size_t h = 0; h < soft.tv[l].size(); ++h)

@@ -43,14 +43,14 @@ Tri judge_readout(const Model &m, const Vec &hard, const std::vector<Iv> &soft, 
                   const std::string &criterion, long prec);
 
 // The soft model at `betas` (one per layer, enclosed at prec) on a word:
-// every query's TV against the hard weights it is compared with, and the
-// read-outs (as HardWord's).
+// the read-outs (as HardWord's) and, `with_tv`, every query's TV against
+// the hard weights it is compared with.
 struct SoftWord {
     std::vector<std::vector<std::vector<std::optional<Iv>>>> tv; // [layer][head][position]
     std::vector<std::vector<Iv>> readouts;
 };
 SoftWord evaluate_soft(const Model &m, const Word &w, const HardWord &hard,
-                       const std::vector<Iv> &betas, long prec);
+                       const std::vector<Iv> &betas, long prec, bool with_tv);
 
 // value <= eps: True, False (certainly above), Unknown
 Tri within(const Iv &value, const Q &eps);
