@@ -3,15 +3,14 @@
 // hard model for the gaps (exact), then the soft model at beta for the
 // verdict, at rising precision per word.
 #include "claims.hpp"
-#include "evaluate.hpp"
+#include "claim_checks.hpp"
+#include "layerwise.hpp"
 
 #include <algorithm>
 
 namespace minicheck {
 
 namespace {
-
-const long kPrecStart = 128;
 
 // Words are written with their symbols run together when every symbol is
 // one character, and separated by commas otherwise.
@@ -53,23 +52,6 @@ std::uint64_t word_count(std::size_t k, std::uint64_t n, std::uint64_t cap) {
         if (total > cap) return cap + 1;
     }
     return total;
-}
-
-Q exact_at(const Json &obj, const std::string &path, const char *key) {
-    auto q = parse_number(text_at(obj, path, key), false);
-    if (!q) malformed(std::string(path) + "." + key, "expected an exact number \"p/q\"");
-    return *q;
-}
-
-void same(bool equal, const std::string &path, const std::string &claimed,
-          const std::string &recomputed) {
-    if (!equal) rejected(path, "claims " + claimed.substr(0, 200) + ", recomputed " + recomputed);
-}
-
-// A count the certificate states against the recomputed one.
-void same_count(const Json &obj, const std::string &path, const char *key, std::size_t want) {
-    same(count_at(obj, path, key) == want, path + "." + key, at(obj, path, key).dump(),
-         std::to_string(want));
 }
 
 // ---- gaps ------------------------------------------------------------------------
@@ -123,76 +105,6 @@ void compare_place(const Json &v, const std::string &p, const Model &m, std::siz
          runner.dump());
 }
 
-void compare_gap(const Json &obj, const std::string &path, const std::optional<Q> &want) {
-    std::string got = text_at(obj, path, "min_gap");
-    std::string shown = want ? to_text(*want) : "inf";
-    auto q = parse_number(got, false);
-    same(want ? q && *q == *want : got == "inf", path + ".min_gap", got, shown);
-}
-
-// ---- Lemma GT: beta_gap = ln((N - 1)(1 - eps)/eps) / gamma --------------------------
-
-struct LemmaGt {
-    std::size_t N;
-    std::optional<Q> gamma;
-    Q eps;
-
-    Q argument() const { return Q(N > 0 ? N - 1 : 0) * (1 - eps) / eps; }
-    bool needed() const { return gamma && N > 1 && argument() > 1; }
-    Iv enclose(long prec) const { return log(Iv(argument(), prec)) / Iv(*gamma, prec); }
-    std::string text() const { return "ln(" + to_text(argument()) + ")/(" + to_text(*gamma) + ")"; }
-};
-
-const Q kRelative(1, 1000000000); // a rounding may exceed the value by 1e-9 relative ...
-Q absolute_slack() {              // ... plus 1e-30
-    return Q(1) / Q(mpz_class("1" + std::string(30, '0'), 10));
-}
-
-// `decide(prec)` at 128, 256, ... bits up to the cap; rejects unless True.
-template <class Decide>
-void at_rising_precision(const Limits &limits, const std::string &path, const std::string &what,
-                         Decide &&decide) {
-    for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
-        Tri t = decide(prec);
-        if (t == Tri::True) return;
-        if (t == Tri::False || prec >= limits.prec_cap)
-            rejected(path, "is not " + what +
-                               (t == Tri::Unknown ? " (undecided at the precision cap)" : ""));
-    }
-}
-
-// v <= c <= v (1 + 1e-9) + 1e-30
-void rounded_up(const Json &obj, const std::string &path, const char *key, const LemmaGt &b,
-                const Limits &limits) {
-    Q c = exact_at(obj, path, key);
-    if (!b.needed()) {
-        same(c == 0, path + "." + key, to_text(c), "0 (no beta is needed)");
-        return;
-    }
-    at_rising_precision(limits, path + "." + key, b.text() + " rounded up", [&](long prec) {
-        Iv v = b.enclose(prec);
-        if (v.broken()) return Tri::Unknown;
-        Q lo = v.lower(), hi = v.upper();
-        if (c < lo || c > hi * (1 + kRelative) + absolute_slack()) return Tri::False;
-        return c >= hi && c <= lo * (1 + kRelative) + absolute_slack() ? Tri::True : Tri::Unknown;
-    });
-}
-
-// 1/v (1 - 1e-9) - 1e-30 <= c <= 1/v
-void reciprocal_rounded_down(const Json &obj, const std::string &path, const char *key,
-                             const LemmaGt &b, const Limits &limits) {
-    Q c = exact_at(obj, path, key);
-    at_rising_precision(
-        limits, path + "." + key, "1/(" + b.text() + ") rounded down", [&](long prec) {
-            Iv v = Iv(1, prec) / b.enclose(prec);
-            if (v.broken()) return Tri::Unknown;
-            Q lo = v.lower(), hi = v.upper();
-            if (c > hi || c < lo * (1 - kRelative) - absolute_slack()) return Tri::False;
-            return c <= lo && c >= hi * (1 - kRelative) - absolute_slack() ? Tri::True
-                                                                           : Tri::Unknown;
-        });
-}
-
 // The binding head: the largest bound, the first of equal ones (or of ones
 // the cap cannot tell apart).
 std::optional<LemmaGt> largest(const std::vector<LemmaGt> &bounds, const Limits &limits) {
@@ -237,8 +149,8 @@ LemmaGt compare_head(const Json &v, const std::string &p, const Model &m, std::s
     else
         same(at(v, p, "ties").is_null(), p + ".ties", "a tie", "null");
     LemmaGt gt{f.N, f.min_gap, eps};
-    rounded_up(v, p, "beta_gap_up", gt, limits);
-    rounded_up(v, p, "beta_gap_decimal_up", gt, limits);
+    rounded_up(v, p, "beta_gap_up", gt, limits.prec_cap);
+    rounded_up(v, p, "beta_gap_decimal_up", gt, limits.prec_cap);
     return gt;
 }
 
@@ -293,28 +205,12 @@ void check_beta_fields(const Json &cert, const std::vector<LemmaGt> &bounds, con
         return;
     }
     text_is("exact", top->text());
-    rounded_up(beta, "$.beta", "spec", *top, limits);
-    rounded_up(beta, "$.beta", "decimal_up", *top, limits);
-    reciprocal_rounded_down(beta, "$.beta", "tau_decimal_down", *top, limits);
+    rounded_up(beta, "$.beta", "spec", *top, limits.prec_cap);
+    rounded_up(beta, "$.beta", "decimal_up", *top, limits.prec_cap);
+    reciprocal_rounded_down(beta, "$.beta", "tau_decimal_down", *top, limits.prec_cap);
 }
 
 // ---- the verdict -------------------------------------------------------------------
-
-// beta.spec: one expression in n, or one per layer, separated by commas.
-std::vector<Expr> read_betas(const Json &cert, const Model &m) {
-    std::string spec = text_at(at(cert, "$", "beta"), "$.beta", "spec");
-    std::vector<Expr> out;
-    for (std::size_t start = 0;;) {
-        std::size_t comma = spec.find(',', start);
-        out.push_back(Expr::parse(spec.substr(start, comma - start), "$.beta.spec"));
-        if (out.back().uses(Expr::Op::J)) malformed("$.beta.spec", "beta may not depend on j");
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    if (out.size() != 1 && out.size() != m.layers.size())
-        malformed("$.beta.spec", "expected one beta or one per layer");
-    return out;
-}
 
 // Each layer's beta at length n, enclosed; nullopt if one is not shown positive.
 std::optional<std::vector<Iv>> betas_at(const std::vector<Expr> &spec, const Model &m,
@@ -515,67 +411,40 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
 
 namespace {
 
-// The format, the method, the fields, the writer and the model bound by hash.
-void check_identity(const Json &cert, const Model &m) {
-    require_object(cert, "$");
-    if (text_at(cert, "$", "format") != "tempcert-certificate/1")
-        malformed("$.format", "expected \"tempcert-certificate/1\"");
-    std::string method = text_at(cert, "$", "method");
-    if (method == "layerwise" || method == "layerwise-perturbation")
-        unsupported("$.method", method + ": this checker verifies exhaustive certificates only");
-    same(method == "exhaustive" || method == "exhaustive-prefix", "$.method", "\"" + method + "\"",
-         "an exhaustive method");
+// The keys and proofs of an exhaustive certificate.
+void check_exhaustive_fields(const Json &cert) {
     only_keys(cert, "$",
               {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "gaps",
                "verdict", "counterexample", "words_checked", "proofs"});
-    if (text_at(cert, "$", "tool").rfind("tempcert ", 0) != 0)
-        rejected("$.tool", "expected \"tempcert VERSION\"");
-    const Json &model = at(cert, "$", "model");
-    only_keys(model, "$.model", {"name", "sha256", "file"});
-    std::string sha = text_at(model, "$.model", "sha256");
-    same(sha == m.sha256, "$.model.sha256", sha, m.sha256 + " (the model given)");
-    same(text_at(model, "$.model", "name") == m.name, "$.model.name",
-         text_at(model, "$.model", "name"), m.name);
-    text_at(model, "$.model", "file"); // provenance, not a claim
     Json proofs = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
     same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
          proofs.dump());
 }
 
-struct Claim {
-    std::size_t n;
-    Q eps;
-    std::string criterion, verdict;
-};
-
-Claim read_claim(const Json &cert, const Model &m, const Limits &limits) {
-    Claim c;
-    c.verdict = text_at(cert, "$", "verdict");
-    same(c.verdict == "certified" || c.verdict == "refuted", "$.verdict", c.verdict,
-         "certified or refuted (an undecided certificate claims nothing)");
-    std::uint64_t n = count_at(cert, "$", "n");
-    if (n < 1) rejected("$.n", "expected n >= 1");
-    if (m.max_length && n > *m.max_length)
-        rejected("$.n", "the model is defined up to length " + std::to_string(*m.max_length));
+// Words are evaluated whole: n and the number of words are bounded.
+void check_word_limits(const Model &m, std::size_t n, const Limits &limits) {
     if (n > limits.max_n) unsupported("$.n", "above --max-n " + std::to_string(limits.max_n));
     if (word_count(m.alphabet.size(), n, limits.max_words) > limits.max_words)
         unsupported("$.n", "more than --max-words " + std::to_string(limits.max_words) + " words");
-    c.n = static_cast<std::size_t>(n);
-    c.eps = exact_at(cert, "$", "eps");
-    if (c.eps <= 0 || c.eps >= 1) rejected("$.eps", "expected 0 < eps < 1");
-    c.criterion = text_at(cert, "$", "criterion");
-    if (c.criterion != "tv" && c.criterion != "output" && c.criterion != "decision")
-        rejected("$.criterion", "expected tv, output or decision");
-    return c;
 }
 
 } // namespace
 
 std::string verify(const Json &cert, const Model &m, const Limits &limits) {
-    check_identity(cert, m);
-    Claim c = read_claim(cert, m, limits);
+    const std::string method = check_binding(cert, m);
+    if (method == "layerwise") return verify_layerwise(cert, m, limits);
+    if (method == "layerwise-perturbation")
+        unsupported("$.method", method + ": left to tempcert-check (proofs/perturbation.md)");
+    same(method == "exhaustive" || method == "exhaustive-prefix", "$.method", "\"" + method + "\"",
+         "an exhaustive or layerwise method");
+    check_exhaustive_fields(cert);
+    const std::string verdict = text_at(cert, "$", "verdict");
+    same(verdict == "certified" || verdict == "refuted", "$.verdict", verdict,
+         "certified or refuted (an undecided certificate claims nothing)");
+    const Claim c = read_claim(cert, m);
+    check_word_limits(m, c.n, limits);
     check_beta_fields(cert, check_gaps(cert, m, c.n, c.eps, limits), limits);
-    if (c.verdict == "refuted") {
+    if (verdict == "refuted") {
         check_refuted(cert, m, c.n, c.eps, c.criterion, limits);
         return "the counterexample re-evaluated";
     }

@@ -11,9 +11,11 @@
 namespace minicheck {
 
 struct Limits {
-    std::uint64_t max_words = 20000000; // words of length 1..n
-    std::uint64_t max_n = 200;          // every word is evaluated whole: O(n^2) per head
-    long prec_cap = 4096;               // bits
+    std::uint64_t max_words = 20000000;     // words of length 1..n
+    std::uint64_t max_n = 200;              // every word is evaluated whole: O(n^2) per head
+    long prec_cap = 4096;                   // bits
+    std::uint64_t max_queries = 1000000000; // layerwise: offers compared per head
+    std::uint64_t max_values = 100000;      // layerwise: hard values per position
 };
 
 // Returns what was re-evaluated ("K words", "the counterexample"); a

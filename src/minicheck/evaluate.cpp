@@ -5,20 +5,28 @@
 
 namespace minicheck {
 
+Vec features_at(const Model &m, std::size_t p, std::size_t n) {
+    Vec x(m.width, 0);
+    for (const auto &f : m.features) {
+        try {
+            x[f.dim] += f.expr.exact(Q(static_cast<unsigned long>(p)),
+                                     Q(static_cast<unsigned long>(n)), f.path);
+        } catch (Failure &e) {
+            e.file = m.source; // a feature undefined at this length: the model's fault
+            throw;
+        }
+    }
+    return x;
+}
+
 std::vector<Vec> initial(const Model &m, const Word &word) {
     const std::size_t n = word.size();
     std::vector<Vec> x(n + 1);
     for (std::size_t p : positions(m, n)) {
         x[p] = m.embedding[p == 0 ? m.alphabet.size() : word[p - 1]];
-        for (const auto &f : m.features) {
-            try {
-                x[p][f.dim] += f.expr.exact(Q(static_cast<unsigned long>(p)),
-                                            Q(static_cast<unsigned long>(n)), f.path);
-            } catch (Failure &e) {
-                e.file = m.source; // a feature undefined at this length: the model's fault
-                throw;
-            }
-        }
+        Vec f = features_at(m, p, n);
+        for (std::size_t c = 0; c < m.width; ++c)
+            x[p][c] += f[c];
     }
     return x;
 }

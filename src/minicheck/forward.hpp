@@ -24,8 +24,10 @@ inline std::vector<std::size_t> positions(const Model &m, std::size_t n) {
     return out;
 }
 
-// Exact initial activations x_p (features are rational: model.cpp refuses others).
+// Exact initial activations x_p (features are rational: model.cpp refuses
+// others), and their positional part P(p, n) alone.
 std::vector<Vec> initial(const Model &m, const std::vector<std::size_t> &word);
+Vec features_at(const Model &m, std::size_t p, std::size_t n);
 
 template <class Num, class Arith> NVec<Num> times(const Mat &w, const NVec<Num> &x, Arith &ar) {
     NVec<Num> out;

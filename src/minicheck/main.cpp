@@ -1,11 +1,11 @@
 // tempcert-minicheck: the small checker (docs/minicheck.md). It re-verifies
-// exhaustive certificates of rational models with its own code
-// only: nothing of include/ or the rest of src/ is compiled into it, so a
+// exhaustive and layerwise certificates of rational models with its own
+// code only: nothing of include/ or the rest of src/ is compiled into it, so a
 // mistake it shares with the engine or with tempcert-check would have to be
 // made twice, independently.
 //
 //   tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N]
-//                      [--max-words K]
+//                      [--max-words K] [--max-queries K]
 //
 // Exit 0 "s VERIFIED", 1 "s NOT VERIFIED" (a claim does not hold), 2 bad
 // input (no s line), 3 outside its class or over a limit (no s line).
@@ -18,15 +18,19 @@ namespace {
 
 const char *const kUsage =
     "usage: tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
-    "Re-verifies an exhaustive certificate of a rational model (every word up\n"
-    "to n, or a refutation's counterexample; exact hard model, MPFI soft model)\n"
-    "with its own small code.\n"
+    "                          [--max-queries K]\n"
+    "Re-verifies a certificate of a rational model with its own small code: an\n"
+    "exhaustive one (every word up to n, or a refutation's counterexample; exact\n"
+    "hard model, MPFI soft model) or a layerwise one (value sets, gaps by their\n"
+    "closed form, Lemma GT, rounding checks).\n"
     "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
     "                   undecided (default 4096; at least 128)\n"
-    "  --max-n N        longest n checked (default 200)\n"
-    "  --max-words K    most words checked (default 20000000)\n"
+    "  --max-n N        exhaustive: longest n checked (default 200)\n"
+    "  --max-words K    exhaustive: most words checked (default 20000000)\n"
+    "  --max-queries K  layerwise: most offers compared per head (default 1000000000)\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
-    "(layerwise methods, irrational models) or over a limit.\n";
+    "(perturbation certificates, profile-judged or counting heads, irrational\n"
+    "models) or over a limit.\n";
 
 std::uint64_t option_number(const std::string &name, const std::string &text, std::uint64_t lo) {
     bool digits = !text.empty() && text.size() <= 18;
@@ -74,6 +78,8 @@ Args parse_args(int argc, char **argv) {
             a.limits.max_n = option_number(s, value(), 1);
         } else if (s == "--max-words") {
             a.limits.max_words = option_number(s, value(), 1);
+        } else if (s == "--max-queries") {
+            a.limits.max_queries = option_number(s, value(), 1);
         } else if (!s.empty() && s[0] == '-') {
             throw minicheck::Failure{2, "", "unknown option " + s.substr(0, 40)};
         } else if (a.cert.empty()) {

@@ -19,6 +19,13 @@ py=/usr/bin/python3
 "$tempcert" certify "$model" --n 5 --eps 0.01 --beta 1 -o "$work/refuted.json" >/dev/null
 "$tempcert" certify "$cases/models/prev-a-earlier-b.json" --n 200 --eps 0.01 --method layerwise \
     -o "$work/layerwise.json" >/dev/null
+"$tempcert" certify "$cases/models/prev-is-a-bos.json" --n 100 --eps 0.01 --method layerwise \
+    -o "$work/lw-bos.json" >/dev/null
+"$tempcert" certify "$cases/models/every-a-after-b-bounded.json" --n 60 --eps 0.01 \
+    --method layerwise -o "$work/lw-ffn.json" >/dev/null
+"$tempcert" certify "$model" --n 100 --eps 0.01 --method layerwise -o "$work/lw-has-b.json" >/dev/null
+"$tempcert" certify "$cases/models/has-ab-two-layer.json" --n 40 --eps 0.01 --method layerwise \
+    -o "$work/perturbation.json" >/dev/null
 
 # run NAME WANT-EXIT PATTERN CERT [MODEL]
 run() {
@@ -60,7 +67,10 @@ bad() { edit "$1" 2 "^tempcert-minicheck: .*$2" "$3" "${4:-base}"; }
 
 run untouched 0 '^s VERIFIED .*\(62 words' "$work/base.json"
 run refuted 0 '^s VERIFIED .*\(the counterexample re-evaluated' "$work/refuted.json"
-run layerwise 3 'not checked: \$\.method' "$work/layerwise.json" "$cases/models/prev-a-earlier-b.json"
+run layerwise 0 '^s VERIFIED .*\(layerwise argument re-derived over 200 lengths' "$work/layerwise.json" \
+    "$cases/models/prev-a-earlier-b.json"
+run perturbation 3 'not checked: \$\.method: layerwise-perturbation' "$work/perturbation.json" \
+    "$cases/models/has-ab-two-layer.json"
 
 # a refutation: its counterexample replayed at the place it names
 no cx-word '\$\.counterexample(\.value)?: ' 'd["counterexample"]["word"] = "a"; d["counterexample"]["query"] = 1' refuted
@@ -218,6 +228,87 @@ m["embedding"]["b,c"] = m["embedding"].pop("b")
 json.dump(m, open(sys.argv[2], "w"))
 PY
 run comma-symbol 2 'alphabet\[1\]: expected a symbol' "$work/base.json" "$work/comma.json"
+# a layerwise certificate (prev-a-earlier-b, n = 200, four layers): every
+# claim re-derived by the small checker's walk over the layers
+pae="$cases/models/prev-a-earlier-b.json"
+lwno() { edit "$1" 1 "^s NOT VERIFIED .*$2" "$3" "${4:-layerwise}" "${5:-$pae}"; }
+lwok() { edit "$1" 0 '^s VERIFIED .*layerwise argument' "$2" "${3:-layerwise}" "${4:-$pae}"; }
+minus='def minus(x, e): f = Fraction(x) - e; return f"{f.numerator}/{f.denominator}"
+'
+lwno lw-gap-raised '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 2, recomputed 1' \
+    'd["layers"][0]["heads"][0]["min_gap"] = "2"'
+lwno lw-gap-lowered '\$\.layers\[2\]\.heads\[0\]\.min_gap: claims 1/2, recomputed 1' \
+    'd["layers"][2]["heads"][0]["min_gap"] = "1/2"'
+lwno lw-gap-inf '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims inf' \
+    'd["layers"][0]["heads"][0]["min_gap"] = "inf"'
+lwno lw-N '\$\.layers\[1\]\.heads\[0\]\.N: claims 199, recomputed 200' 'd["layers"][1]["heads"][0]["N"] = 199'
+lwno lw-bound-low '\$\.layers\[1\]\.heads\[0\]\.beta_gap_up: is not ln\(19701\)/\(1\) rounded up' \
+    "$minus"'h = d["layers"][1]["heads"][0]; h["beta_gap_up"] = minus(h["beta_gap_up"], Fraction(1, 10**20))'
+lwno lw-beta-low '\$\.beta\.spec: claims .* at n = 1, recomputed at least .* \(layer 2' \
+    "$minus"'d["beta"]["spec"] = minus(d["beta"]["spec"], Fraction(1, 10**6))'
+lwok lw-per-layer 'd["beta"]["spec"] = ",".join([l["heads"][0]["beta_gap_up"] for l in d["layers"][:3]] + ["1"])'
+lwno lw-per-layer-low '\$\.beta\.spec: .*\(layer 1' "$minus"'
+b = [l["heads"][0]["beta_gap_up"] for l in d["layers"][:3]] + ["1"]
+b[0] = minus(b[0], Fraction(1, 10**30)); d["beta"]["spec"] = ",".join(b)'
+lwno lw-beta-in-n '\$\.beta\.spec: claims .* at n = 101, recomputed at least' \
+    'd["beta"]["spec"] = d["beta"]["spec"] + " + 1 - n/100"'
+lwok lw-beta-in-n-ok 'd["beta"]["spec"] = d["beta"]["spec"] + " + 1 - n/200"'
+lwok lw-beta-log 'd["beta"]["spec"] = "log(20000)"'
+lwno lw-beta-log-low '\$\.beta\.spec: is not at least' 'd["beta"]["spec"] = "log(19000)"'
+lwno lw-perturbed '\$\.layers\[0\]\.perturbed: claims \[\], recomputed \[5\]' 'd["layers"][0]["perturbed"] = []'
+lwno lw-perturbed-more '\$\.layers\[3\]\.perturbed: claims \[5, 7, 8, 9\]' \
+    'd["layers"][3]["perturbed"] = [5, 7, 8, 9]'
+lwno lw-perturbed-twice '\$\.layers\[0\]\.perturbed: expected distinct' 'd["layers"][0]["perturbed"] = [5, 5]'
+lwno lw-readout '\$\.readout_exact: claims false, recomputed true' 'd["readout_exact"] = False'
+lwno lw-values '\$\.layers\[1\]\.values: claims 5, recomputed 4' 'd["layers"][1]["values"] = 5'
+lwno lw-bos-values '\$\.layers\[0\]\.bos_values' 'd["layers"][0]["bos_values"] = 1'
+lwno lw-verdict '\$\.verdict' 'd["verdict"] = "refuted"'
+lwno lw-heads '\$\.layers\[0\]\.heads: claims 0 heads, recomputed 1' 'd["layers"][0]["heads"] = []'
+lwno lw-layers '\$\.layers: claims 3 layers' 'd["layers"].pop()'
+lwno lw-layer-number '\$\.layers\[2\]\.layer' 'd["layers"][2]["layer"] = 4'
+lwno lw-source '\$\.beta\.source' 'd["beta"]["source"] = "beta_gap"'
+lwno lw-proofs '\$\.proofs' 'd["proofs"].pop()'
+lwno lw-n-larger '\$\.layers\[0\]\.heads\[0\]\.N: claims 199, recomputed 200' 'd["n"] = 201'
+lwno lw-eps '\$\.layers\[0\]\.heads\[0\]\.beta_gap_up' 'd["eps"] = "1/50"'
+lwno lw-criterion-unknown '\$\.criterion' 'd["criterion"] = "loss"'
+edit lw-profile 3 'not checked: \$\.layers\[0\]\.heads\[0\]\.judged_by' \
+    'd["layers"][0]["heads"][0]["judged_by"] = "profile"' layerwise "$pae"
+lwno lw-judged-other '\$\.layers\[0\]\.heads\[0\]\.judged_by' \
+    'd["layers"][0]["heads"][0]["judged_by"] = "enumeration"'
+edit lw-extra-key 2 'not a field' 'd["layers"][0]["gap"] = "1"' layerwise "$pae"
+edit lw-huge-n 3 'not checked: .*--max-queries' 'd["n"] = 10**9' layerwise "$pae"
+# with BOS (prev-is-a-bos, n = 100), with feed-forward sublayers and
+# features j/n (every-a-after-b-bounded, n = 60), a perturbed read-out (has-b)
+bosm="$cases/models/prev-is-a-bos.json"
+ffnm="$cases/models/every-a-after-b-bounded.json"
+run lw-bos 0 '^s VERIFIED .*layerwise argument re-derived over 100 lengths' "$work/lw-bos.json" "$bosm"
+lwno lw-bos-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap' \
+    'h = d["layers"][0]["heads"][0]; h["min_gap"] = str(2 * Fraction(h["min_gap"]))' lw-bos "$bosm"
+lwno lw-bos-N '\$\.layers\[0\]\.heads\[0\]\.N' 'd["layers"][0]["heads"][0]["N"] -= 1' lw-bos "$bosm"
+run lw-ffn 0 '^s VERIFIED .*over 60 lengths' "$work/lw-ffn.json" "$ffnm"
+lwno lw-ffn-perturbed '\$\.layers\[2\]\.perturbed' 'd["layers"][2]["perturbed"] = [5, 8]' lw-ffn "$ffnm"
+lwno lw-ffn-values '\$\.layers\[4\]\.values: claims 4, recomputed 8' 'd["layers"][4]["values"] = 4' \
+    lw-ffn "$ffnm"
+lwno lw-ffn-gap '\$\.layers\[3\]\.heads\[0\]\.min_gap: claims 1/59, recomputed 1/60' \
+    'd["layers"][3]["heads"][0]["min_gap"] = "1/59"' lw-ffn "$ffnm"
+lwno lw-criterion '\$\.criterion: the read-out reads a perturbed coordinate' \
+    'd["criterion"] = "decision"' lw-has-b "$model"
+lwno lw-readout-exact '\$\.readout_exact: claims true, recomputed false' 'd["readout_exact"] = True' \
+    lw-has-b "$model"
+# a rounding unit moved within the soft radius: the first layer's unit 1
+# reads -199/100 x_2 + 2 x_5 (x_2 = 1, x_5 = 0 or 1 within 2/100), so its
+# hard pre-activation 1/100 can change sign; certified for the original model
+# otherwise, bound to the altered one by its hash
+"$py" - "$ffnm" "$work/broken-ffn.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["layers"][0]["ffn"]["w1"][0][2] = "-199/100"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+sha=$("$mini" "$work/lw-ffn.json" --model "$work/broken-ffn.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
+edit lw-relu 1 '^s NOT VERIFIED .*\$\.layers\[0\]: ReLU unit 1 can change phase' \
+    "d['model']['sha256'] = '$sha'" lw-ffn "$work/broken-ffn.json"
+
 # options and files
 out=$("$mini" "$work/base.json" 2>&1); code=$?
 [ "$code" = 2 ] && grep -q 'expected CERT and --model' <<<"$out" && pass=$((pass + 1)) ||

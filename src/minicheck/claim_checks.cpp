@@ -1,0 +1,113 @@
+// Comparing claims with re-derived facts; see claim_checks.hpp.
+#include "claim_checks.hpp"
+
+namespace minicheck {
+
+namespace {
+
+const Q kRelative(1, 1000000000); // a rounding may exceed the value by 1e-9 relative ...
+Q absolute_slack() {              // ... plus 1e-30
+    return Q(1) / Q(mpz_class("1" + std::string(30, '0'), 10));
+}
+
+} // namespace
+
+Q exact_at(const Json &obj, const std::string &path, const char *key) {
+    auto q = parse_number(text_at(obj, path, key), false);
+    if (!q) malformed(std::string(path) + "." + key, "expected an exact number \"p/q\"");
+    return *q;
+}
+
+void same(bool equal, const std::string &path, const std::string &claimed,
+          const std::string &recomputed) {
+    if (!equal) rejected(path, "claims " + claimed.substr(0, 200) + ", recomputed " + recomputed);
+}
+
+void same_count(const Json &obj, const std::string &path, const char *key, std::size_t want) {
+    same(count_at(obj, path, key) == want, path + "." + key, at(obj, path, key).dump(),
+         std::to_string(want));
+}
+
+void compare_gap(const Json &obj, const std::string &path, const std::optional<Q> &want) {
+    std::string got = text_at(obj, path, "min_gap");
+    std::string shown = want ? to_text(*want) : "inf";
+    auto q = parse_number(got, false);
+    same(want ? q && *q == *want : got == "inf", path + ".min_gap", got, shown);
+}
+
+void rounded_up(const Json &obj, const std::string &path, const char *key, const LemmaGt &b,
+                long cap) {
+    Q c = exact_at(obj, path, key);
+    if (!b.needed()) {
+        same(c == 0, path + "." + key, to_text(c), "0 (no beta is needed)");
+        return;
+    }
+    at_rising_precision(cap, path + "." + key, b.text() + " rounded up", [&](long prec) {
+        Iv v = b.enclose(prec);
+        if (v.broken()) return Tri::Unknown;
+        Q lo = v.lower(), hi = v.upper();
+        if (c < lo || c > hi * (1 + kRelative) + absolute_slack()) return Tri::False;
+        return c >= hi && c <= lo * (1 + kRelative) + absolute_slack() ? Tri::True : Tri::Unknown;
+    });
+}
+
+void reciprocal_rounded_down(const Json &obj, const std::string &path, const char *key,
+                             const LemmaGt &b, long cap) {
+    Q c = exact_at(obj, path, key);
+    at_rising_precision(cap, path + "." + key, "1/(" + b.text() + ") rounded down", [&](long prec) {
+        Iv v = Iv(1, prec) / b.enclose(prec);
+        if (v.broken()) return Tri::Unknown;
+        Q lo = v.lower(), hi = v.upper();
+        if (c > hi || c < lo * (1 - kRelative) - absolute_slack()) return Tri::False;
+        return c <= lo && c >= hi * (1 - kRelative) - absolute_slack() ? Tri::True : Tri::Unknown;
+    });
+}
+
+std::string check_binding(const Json &cert, const Model &m) {
+    require_object(cert, "$");
+    if (text_at(cert, "$", "format") != "tempcert-certificate/1")
+        malformed("$.format", "expected \"tempcert-certificate/1\"");
+    if (text_at(cert, "$", "tool").rfind("tempcert ", 0) != 0)
+        rejected("$.tool", "expected \"tempcert VERSION\"");
+    const Json &model = at(cert, "$", "model");
+    only_keys(model, "$.model", {"name", "sha256", "file"});
+    std::string sha = text_at(model, "$.model", "sha256");
+    same(sha == m.sha256, "$.model.sha256", sha, m.sha256 + " (the model given)");
+    same(text_at(model, "$.model", "name") == m.name, "$.model.name",
+         text_at(model, "$.model", "name"), m.name);
+    text_at(model, "$.model", "file"); // provenance, not a claim
+    return text_at(cert, "$", "method");
+}
+
+Claim read_claim(const Json &cert, const Model &m) {
+    Claim c;
+    std::uint64_t n = count_at(cert, "$", "n");
+    if (n < 1) rejected("$.n", "expected n >= 1");
+    if (m.max_length && n > *m.max_length)
+        rejected("$.n", "the model is defined up to length " + std::to_string(*m.max_length));
+    if (n > (std::uint64_t(1) << 40)) unsupported("$.n", "above 2^40");
+    c.n = static_cast<std::size_t>(n);
+    c.eps = exact_at(cert, "$", "eps");
+    if (c.eps <= 0 || c.eps >= 1) rejected("$.eps", "expected 0 < eps < 1");
+    c.criterion = text_at(cert, "$", "criterion");
+    if (c.criterion != "tv" && c.criterion != "output" && c.criterion != "decision")
+        rejected("$.criterion", "expected tv, output or decision");
+    return c;
+}
+
+std::vector<Expr> read_betas(const Json &cert, const Model &m) {
+    std::string spec = text_at(at(cert, "$", "beta"), "$.beta", "spec");
+    std::vector<Expr> out;
+    for (std::size_t start = 0;;) {
+        std::size_t comma = spec.find(',', start);
+        out.push_back(Expr::parse(spec.substr(start, comma - start), "$.beta.spec"));
+        if (out.back().uses(Expr::Op::J)) malformed("$.beta.spec", "beta may not depend on j");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (out.size() != 1 && out.size() != m.layers.size())
+        malformed("$.beta.spec", "expected one beta or one per layer");
+    return out;
+}
+
+} // namespace minicheck

@@ -1,0 +1,360 @@
+// A layerwise certificate's claims, re-derived; see layerwise.hpp.
+#include "layerwise.hpp"
+#include "claim_checks.hpp"
+#include "value_gap.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace minicheck {
+
+namespace {
+
+bool reads_column(const Mat &w, std::size_t c) {
+    return std::any_of(w.begin(), w.end(), [&](const Vec &row) { return row[c] != 0; });
+}
+
+bool writes_row(const Mat &w, std::size_t r) {
+    return std::any_of(w[r].begin(), w[r].end(), [](const Q &x) { return x != 0; });
+}
+
+bool zero(const Mat &w) {
+    return std::all_of(w.begin(), w.end(), [](const Vec &row) {
+        return std::all_of(row.begin(), row.end(), [](const Q &x) { return x == 0; });
+    });
+}
+
+std::string listed(const std::set<std::size_t> &s) {
+    std::string out;
+    for (std::size_t c : s)
+        out += (out.empty() ? "" : ", ") + std::to_string(c);
+    return "[" + out + "]";
+}
+
+// Positional features stay exact only if nothing but queries and keys
+// touches their coordinates (proofs/layerwise.md, "Preconditions").
+void check_features_untouched(const Model &m) {
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        for (const auto &f : m.features) {
+            const Layer &layer = m.layers[l];
+            const std::string where = "layer " + std::to_string(l + 1) + ": ";
+            for (const auto &h : layer.heads)
+                if (reads_column(h.value, f.dim) || writes_row(h.output, f.dim))
+                    rejected("$.method", where +
+                                             "a head's value or output touches feature "
+                                             "coordinate " +
+                                             std::to_string(f.dim));
+            if (layer.ffn && (reads_column(layer.ffn->w1, f.dim) ||
+                              writes_row(layer.ffn->w2, f.dim) || layer.ffn->b2[f.dim] != 0))
+                rejected("$.method", where +
+                                         "the feed-forward sublayer touches feature "
+                                         "coordinate " +
+                                         std::to_string(f.dim));
+        }
+}
+
+// W_O W_V d over the sets, and 0 when the head's mask can leave a query
+// without positions.
+std::set<Vec> outputs(const Head &head, std::initializer_list<const std::vector<Vec> *> sets,
+                      bool empty, std::size_t width) {
+    std::set<Vec> out;
+    for (const auto *set : sets)
+        for (const Vec &d : *set)
+            out.insert(mat_times(head.output, mat_times(head.value, d)));
+    if (empty) out.insert(Vec(width, 0));
+    return out;
+}
+
+// A head averaging every position with constant scores writes counts
+// (proofs/layerwise.md, "Counting heads"): outside this checker's class.
+bool uniform(const Head &head, const std::vector<Vec> &S, const std::vector<Vec> &B,
+             std::size_t width) {
+    return (zero(head.query) || zero(head.key)) && head.kind == Kind::Average &&
+           head.mask == Mask::Causal && outputs(head, {&S, &B}, false, width).size() > 1;
+}
+
+// What the walk carries into a layer: the hard values of real positions
+// (S) and of BOS (B), and the coordinates the soft model may have moved.
+struct Values {
+    std::vector<Vec> S, B;
+    std::set<std::size_t> tainted;
+};
+
+// What one layer's heads give: Lemma GT's need for beta, and per head the
+// outputs a real position and BOS may add, with the spans that bound the
+// soft outputs' distance from the hard ones.
+struct HeadsOut {
+    Q need = 0;
+    std::vector<std::set<Vec>> add, add_B;
+    Vec span, span_B;
+};
+
+void widen(Vec &span, const std::set<Vec> &outs) {
+    for (std::size_t c = 0; c < span.size(); ++c) {
+        auto [lo, hi] = std::minmax_element(
+            outs.begin(), outs.end(), [&](const Vec &a, const Vec &b) { return a[c] < b[c]; });
+        span[c] += (*hi)[c] - (*lo)[c];
+    }
+}
+
+void head_outputs(const Head &head, const Values &v, std::size_t width, HeadsOut &out) {
+    const bool empty = head.mask == Mask::Strict || head.mask == Mask::StrictFuture;
+    std::set<Vec> all = outputs(head, {&v.S, &v.B}, empty, width);
+    widen(out.span, all);
+    out.add.push_back(all);
+    if (head.mask == Mask::Causal) { // BOS's query sees BOS alone: exact
+        out.add_B.push_back(outputs(head, {&v.B}, false, width));
+    } else if (head.mask == Mask::Strict) { // BOS's query sees nothing
+        out.add_B.push_back({Vec(width, 0)});
+    } else {
+        widen(out.span_B, all);
+        out.add_B.push_back(all);
+    }
+}
+
+// The most positions a query of length up to n sees.
+std::size_t most_seen(const Model &m, Mask mask, std::size_t n) {
+    std::size_t most = 0;
+    const long len = static_cast<long>(n);
+    for (long i = m.bos ? 0 : 1; i <= len; ++i) {
+        auto [first, last] = seen_positions(mask, i, len);
+        std::size_t seen = first <= last ? static_cast<std::size_t>(last - first + 1) : 0;
+        most = std::max(most, seen + (m.bos && mask_allows(mask, static_cast<std::size_t>(i), 0)));
+    }
+    return most;
+}
+
+struct Context {
+    const Model &m;
+    std::size_t n;
+    Q eps;
+    const Limits &limits;
+};
+
+// One head's entry: its gap over the values (least over BOS's choices),
+// N and Lemma GT's bound; returns the bound's claimed value.
+Q check_head(const Context &cx, const Json &entry, const std::string &p, const Head &head,
+             std::size_t h, const Values &v) {
+    only_keys(entry, p, {"head", "min_gap", "N", "beta_gap_up", "judged_by"});
+    same_count(entry, p, "head", h + 1);
+    if (entry.contains("judged_by")) {
+        same(text_at(entry, p, "judged_by") == "profile", p + ".judged_by",
+             at(entry, p, "judged_by").dump(), "\"profile\" or no such key");
+        unsupported(p + ".judged_by", "heads judged by their profile are left to tempcert-check");
+    }
+    if (uniform(head, v.S, v.B, cx.m.width))
+        unsupported(p, "a uniform (counting) head: left to tempcert-check");
+    ValueGap g;
+    for (std::size_t b = 0; b < std::max<std::size_t>(v.B.size(), 1); ++b) {
+        ValueGap one = value_gap(cx.m, head, v.S, v.B.empty() ? nullptr : &v.B[b], cx.n,
+                                 cx.limits.max_queries, p);
+        if (one.gap && (!g.gap || *one.gap < *g.gap)) g.gap = one.gap;
+        g.tie = g.tie || one.tie;
+    }
+    if (g.tie) rejected(p, "two positions can share the maximum score with different values");
+    compare_gap(entry, p, g.gap);
+    std::size_t N = most_seen(cx.m, head.mask, cx.n);
+    same_count(entry, p, "N", N);
+    rounded_up(entry, p, "beta_gap_up", LemmaGt{N, g.gap, cx.eps}, cx.limits.prec_cap);
+    return exact_at(entry, p, "beta_gap_up");
+}
+
+HeadsOut check_heads(const Context &cx, const Json &claim, const std::string &p, const Layer &layer,
+                     const Values &v) {
+    const Json &heads = at(claim, p, "heads");
+    require_array(heads, p + ".heads");
+    same(heads.size() == layer.heads.size(), p + ".heads", std::to_string(heads.size()) + " heads",
+         std::to_string(layer.heads.size()));
+    HeadsOut out;
+    out.span = out.span_B = Vec(cx.m.width, 0);
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+        const std::string hp = p + ".heads[" + std::to_string(h) + "]";
+        out.need = std::max(out.need, check_head(cx, heads[h], hp, layer.heads[h], h, v));
+        head_outputs(layer.heads[h], v, cx.m.width, out);
+    }
+    return out;
+}
+
+// Layer l's beta is positive and at least `need` at every length it takes.
+void check_beta(const Context &cx, const std::vector<Expr> &betas, std::size_t l, const Q &need) {
+    const Expr &e = betas[betas.size() == 1 ? 0 : l];
+    const std::size_t lengths = e.uses(Expr::Op::N) ? cx.n : 1;
+    const Q floor = std::max(need, Q(0));
+    for (std::size_t len = 1; len <= lengths; ++len) {
+        const std::string what = "at least " + to_text(floor) + " (layer " + std::to_string(l + 1) +
+                                 "'s need) and positive at n = " + std::to_string(len);
+        const Q at_len(static_cast<unsigned long>(len));
+        if (e.rational()) { // exactly: a beta equal to the need is enough
+            const Q b = e.exact(0, at_len, "$.beta.spec");
+            same(b > 0 && b >= floor, "$.beta.spec", to_text(b) + " at n = " + std::to_string(len),
+                 what.substr(0, what.find(" and")));
+            continue;
+        }
+        at_rising_precision(cx.limits.prec_cap, "$.beta.spec", what, [&](long prec) {
+            Iv b = e.enclose(at_len, prec, "$.beta.spec");
+            if (b.broken()) return Tri::Unknown;
+            if (b.above(0) && b.at_least(floor)) return Tri::True;
+            return b.at_most(0) || b.below(floor) ? Tri::False : Tri::Unknown;
+        });
+    }
+}
+
+// The sublayer on one half-activation d, each unit's phase fixed on the box
+// of radius eps span around d; coordinates the soft model may move after it
+// join `next`.
+Vec ffn_on(const Ffn &f, const Vec &d, const std::set<std::size_t> &moved, const Vec &span,
+           const Q &eps, const std::string &p, std::set<std::size_t> &next) {
+    Vec pre = mat_times(f.w1, d), out = d;
+    std::vector<bool> on(pre.size());
+    for (std::size_t u = 0; u < pre.size(); ++u) {
+        pre[u] += f.b1[u];
+        Q R = 0;
+        for (std::size_t c : moved)
+            R += abs(f.w1[u][c]) * eps * span[c];
+        if (pre[u] > -R && pre[u] < R)
+            rejected(p, "ReLU unit " + std::to_string(u + 1) +
+                            " can change phase within the soft radius");
+        on[u] = pre[u] >= R;
+        for (std::size_t c = 0; on[u] && c < out.size(); ++c)
+            out[c] += f.w2[c][u] * pre[u];
+    }
+    for (std::size_t c = 0; c < out.size(); ++c) {
+        out[c] += f.b2[c];
+        for (std::size_t q : moved) { // the Jacobian I + W2 D W1 at (c, q)
+            Q jacobian = c == q ? 1 : 0;
+            for (std::size_t u = 0; u < pre.size(); ++u)
+                if (on[u]) jacobian += f.w2[c][u] * f.w1[u][q];
+            if (jacobian != 0) next.insert(c);
+        }
+    }
+    return out;
+}
+
+// The values after the layer: each start value plus one output of every
+// head, then the sublayer.
+std::vector<Vec> advance(const Context &cx, const Layer &layer, const std::vector<Vec> &start,
+                         const std::vector<std::set<Vec>> &add, const Vec &span,
+                         const std::set<std::size_t> &tainted, const std::string &p,
+                         std::set<std::size_t> &next) {
+    std::set<std::size_t> moved = tainted;
+    for (std::size_t c = 0; c < span.size(); ++c)
+        if (span[c] != 0) moved.insert(c);
+    std::set<Vec> half(start.begin(), start.end());
+    for (const auto &outs : add) {
+        std::set<Vec> sums;
+        for (const Vec &d : half)
+            for (const Vec &o : outs) {
+                Vec s = d;
+                for (std::size_t c = 0; c < s.size(); ++c)
+                    s[c] += o[c];
+                sums.insert(std::move(s));
+            }
+        if (sums.size() > cx.limits.max_values)
+            unsupported(p, "more than --max-values " + std::to_string(cx.limits.max_values) +
+                               " hard values");
+        half = std::move(sums);
+    }
+    if (!layer.ffn) {
+        next.insert(moved.begin(), moved.end());
+        return std::vector<Vec>(half.begin(), half.end());
+    }
+    std::set<Vec> after;
+    for (const Vec &d : half)
+        after.insert(ffn_on(*layer.ffn, d, moved, span, cx.eps, p, next));
+    return std::vector<Vec>(after.begin(), after.end());
+}
+
+// Nothing in the layer reads a coordinate the soft model moved before it.
+void check_no_leak(const Layer &layer, const std::set<std::size_t> &tainted, const std::string &p) {
+    for (std::size_t c : tainted) {
+        for (const auto &h : layer.heads)
+            if (reads_column(h.query, c) || reads_column(h.key, c) || reads_column(h.value, c))
+                rejected(p, "a head reads coordinate " + std::to_string(c) +
+                                ", which the soft model perturbs");
+        if (layer.ffn && reads_column(layer.ffn->w1, c))
+            rejected(p, "the feed-forward sublayer reads coordinate " + std::to_string(c) +
+                            ", which the soft model perturbs");
+    }
+}
+
+void check_perturbed(const Json &claim, const std::string &p, const std::set<std::size_t> &want) {
+    const Json &list = at(claim, p, "perturbed");
+    require_array(list, p + ".perturbed");
+    std::set<std::size_t> got;
+    for (const Json &c : list)
+        if (!c.is_number_unsigned() || !got.insert(c.get<std::size_t>()).second)
+            rejected(p + ".perturbed", "expected distinct coordinates, got " + list.dump());
+    same(got == want, p + ".perturbed", listed(got), listed(want));
+}
+
+void check_layer(const Context &cx, const Json &claim, std::size_t l,
+                 const std::vector<Expr> &betas, Values &v) {
+    const std::string p = "$.layers[" + std::to_string(l) + "]";
+    const Layer &layer = cx.m.layers[l];
+    only_keys(claim, p, {"layer", "values", "bos_values", "heads", "perturbed"});
+    same_count(claim, p, "layer", l + 1);
+    same_count(claim, p, "values", v.S.size());
+    same_count(claim, p, "bos_values", v.B.size());
+    check_no_leak(layer, v.tainted, p);
+    HeadsOut heads = check_heads(cx, claim, p, layer, v);
+    check_beta(cx, betas, l, heads.need);
+    std::set<std::size_t> next;
+    std::vector<Vec> S = advance(cx, layer, v.S, heads.add, heads.span, v.tainted, p, next);
+    std::vector<Vec> B = advance(cx, layer, v.B, heads.add_B, heads.span_B, v.tainted, p, next);
+    check_perturbed(claim, p, next);
+    v = Values{std::move(S), std::move(B), std::move(next)};
+}
+
+std::set<std::size_t> readout_coordinates(const Model &m) {
+    std::set<std::size_t> read;
+    for (const auto &c : m.classes)
+        read.insert(c.first);
+    for (std::size_t c = 0; !m.categorical && c < m.weights.size(); ++c)
+        if (m.weights[c] != 0) read.insert(c);
+    return read;
+}
+
+} // namespace
+
+std::string verify_layerwise(const Json &cert, const Model &m, const Limits &limits) {
+    only_keys(cert, "$",
+              {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "layers",
+               "readout_exact", "verdict", "proofs"});
+    const Json &beta = at(cert, "$", "beta");
+    only_keys(beta, "$.beta", {"spec", "source"});
+    std::string source = text_at(beta, "$.beta", "source");
+    same(source == "layerwise" || source == "user", "$.beta.source", source,
+         "\"layerwise\" or \"user\"");
+    same(text_at(cert, "$", "verdict") == "certified", "$.verdict", text_at(cert, "$", "verdict"),
+         "certified (a layerwise certificate claims nothing else)");
+    const Json &listed_proofs = at(cert, "$", "proofs");
+    if (listed_proofs.is_array() &&
+        std::count(listed_proofs.begin(), listed_proofs.end(), "proofs/profile-bound.md"))
+        unsupported("$.proofs", "heads judged by their profile are left to tempcert-check");
+    Json proofs = {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"};
+    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
+         proofs.dump());
+    const Claim c = read_claim(cert, m);
+    check_features_untouched(m);
+    const Json &layers = at(cert, "$", "layers");
+    require_array(layers, "$.layers");
+    same(layers.size() == m.layers.size(), "$.layers", std::to_string(layers.size()) + " layers",
+         std::to_string(m.layers.size()));
+    const std::vector<Expr> betas = read_betas(cert, m);
+    Context cx{m, c.n, c.eps, limits};
+    Values v;
+    v.S.assign(m.embedding.begin(), m.embedding.begin() + m.alphabet.size());
+    if (m.bos) v.B.push_back(m.embedding.back());
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+        check_layer(cx, layers[l], l, betas, v);
+    bool exact = true;
+    for (std::size_t r : readout_coordinates(m))
+        exact = exact && !v.tainted.count(r);
+    const Json &claimed = at(cert, "$", "readout_exact");
+    same(claimed == Json(exact), "$.readout_exact", claimed.dump(), exact ? "true" : "false");
+    if (c.criterion != "tv" && !exact)
+        rejected("$.criterion", "the read-out reads a perturbed coordinate: only tv is certified");
+    return "layerwise argument re-derived over " + std::to_string(c.n) + " lengths";
+}
+
+} // namespace minicheck

@@ -1,0 +1,36 @@
+// A head's least score gap over a value set (proofs/layerwise.md, step 1),
+// the small checker's own derivation: every real position of a word of
+// length 1..n may hold any element of S, BOS (position 0) holds `bos`, and
+// the gap of a query is its maximum score minus the largest score below it.
+// Scores must be affine in the key position, s = alpha + c j
+// (proofs/symbolic-gap.md, "Affine scores"); then a query's offers are
+// runs of positions per value, and each pair of runs is one linear function
+// of the position difference, minimised in closed form.
+#pragma once
+
+#include "model.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace minicheck {
+
+struct ValueGap {
+    std::optional<Q> gap; // none: no query has two different scores
+    bool tie = false;     // two positions can share the maximum with different values
+};
+
+// Exit 3 if some head's scores are not affine in the key position or if
+// more than `budget` query configurations would be examined.
+ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, const Vec *bos,
+                   std::size_t n, std::uint64_t budget, const std::string &path);
+
+// The real positions (1..len) a query at position i sees: [first, last],
+// empty when first > last. Position 0 (BOS) is mask_allows(mask, i, 0).
+std::pair<long, long> seen_positions(Mask mask, long i, long len);
+
+// W x, exactly.
+Vec mat_times(const Mat &w, const Vec &x);
+
+} // namespace minicheck
