@@ -1,7 +1,7 @@
 // A layerwise certificate's claims, re-derived; see layerwise.hpp.
 #include "layerwise.hpp"
 #include "claim_checks.hpp"
-#include "value_gap.hpp"
+#include "value_sets.hpp"
 
 #include <algorithm>
 #include <set>
@@ -9,14 +9,6 @@
 namespace minicheck {
 
 namespace {
-
-bool reads_column(const Mat &w, std::size_t c) {
-    return std::any_of(w.begin(), w.end(), [&](const Vec &row) { return row[c] != 0; });
-}
-
-bool writes_row(const Mat &w, std::size_t r) {
-    return std::any_of(w[r].begin(), w[r].end(), [](const Q &x) { return x != 0; });
-}
 
 bool zero(const Mat &w) {
     return std::all_of(w.begin(), w.end(), [](const Vec &row) {
@@ -31,46 +23,12 @@ std::string listed(const std::set<std::size_t> &s) {
     return "[" + out + "]";
 }
 
-// Positional features stay exact only if nothing but queries and keys
-// touches their coordinates (proofs/layerwise.md, "Preconditions").
-void check_features_untouched(const Model &m) {
-    for (std::size_t l = 0; l < m.layers.size(); ++l)
-        for (const auto &f : m.features) {
-            const Layer &layer = m.layers[l];
-            const std::string where = "layer " + std::to_string(l + 1) + ": ";
-            for (const auto &h : layer.heads)
-                if (reads_column(h.value, f.dim) || writes_row(h.output, f.dim))
-                    rejected("$.method", where +
-                                             "a head's value or output touches feature "
-                                             "coordinate " +
-                                             std::to_string(f.dim));
-            if (layer.ffn && (reads_column(layer.ffn->w1, f.dim) ||
-                              writes_row(layer.ffn->w2, f.dim) || layer.ffn->b2[f.dim] != 0))
-                rejected("$.method", where +
-                                         "the feed-forward sublayer touches feature "
-                                         "coordinate " +
-                                         std::to_string(f.dim));
-        }
-}
-
-// W_O W_V d over the sets, and 0 when the head's mask can leave a query
-// without positions.
-std::set<Vec> outputs(const Head &head, std::initializer_list<const std::vector<Vec> *> sets,
-                      bool empty, std::size_t width) {
-    std::set<Vec> out;
-    for (const auto *set : sets)
-        for (const Vec &d : *set)
-            out.insert(mat_times(head.output, mat_times(head.value, d)));
-    if (empty) out.insert(Vec(width, 0));
-    return out;
-}
-
 // A head averaging every position with constant scores writes counts
 // (proofs/layerwise.md, "Counting heads"): outside this checker's class.
 bool uniform(const Head &head, const std::vector<Vec> &S, const std::vector<Vec> &B,
              std::size_t width) {
     return (zero(head.query) || zero(head.key)) && head.kind == Kind::Average &&
-           head.mask == Mask::Causal && outputs(head, {&S, &B}, false, width).size() > 1;
+           head.mask == Mask::Causal && head_outputs(head, {&S, &B}, false, width).size() > 1;
 }
 
 // What the walk carries into a layer: the hard values of real positions
@@ -98,30 +56,17 @@ void widen(Vec &span, const std::set<Vec> &outs) {
 }
 
 void head_outputs(const Head &head, const Values &v, std::size_t width, HeadsOut &out) {
-    const bool empty = head.mask == Mask::Strict || head.mask == Mask::StrictFuture;
-    std::set<Vec> all = outputs(head, {&v.S, &v.B}, empty, width);
+    std::set<Vec> all = head_outputs(head, {&v.S, &v.B}, can_be_empty(head.mask), width);
     widen(out.span, all);
     out.add.push_back(all);
     if (head.mask == Mask::Causal) { // BOS's query sees BOS alone: exact
-        out.add_B.push_back(outputs(head, {&v.B}, false, width));
+        out.add_B.push_back(head_outputs(head, {&v.B}, false, width));
     } else if (head.mask == Mask::Strict) { // BOS's query sees nothing
         out.add_B.push_back({Vec(width, 0)});
     } else {
         widen(out.span_B, all);
         out.add_B.push_back(all);
     }
-}
-
-// The most positions a query of length up to n sees.
-std::size_t most_seen(const Model &m, Mask mask, std::size_t n) {
-    std::size_t most = 0;
-    const long len = static_cast<long>(n);
-    for (long i = m.bos ? 0 : 1; i <= len; ++i) {
-        auto [first, last] = seen_positions(mask, i, len);
-        std::size_t seen = first <= last ? static_cast<std::size_t>(last - first + 1) : 0;
-        most = std::max(most, seen + (m.bos && mask_allows(mask, static_cast<std::size_t>(i), 0)));
-    }
-    return most;
 }
 
 struct Context {
@@ -144,18 +89,11 @@ Q check_head(const Context &cx, const Json &entry, const std::string &p, const H
     }
     if (uniform(head, v.S, v.B, cx.m.width))
         unsupported(p, "a uniform (counting) head: left to tempcert-check");
-    ValueGap g;
-    for (std::size_t b = 0; b < std::max<std::size_t>(v.B.size(), 1); ++b) {
-        ValueGap one = value_gap(cx.m, head, v.S, v.B.empty() ? nullptr : &v.B[b], cx.n,
-                                 cx.limits.max_queries, p);
-        if (one.gap && (!g.gap || *one.gap < *g.gap)) g.gap = one.gap;
-        g.tie = g.tie || one.tie;
-    }
-    if (g.tie) rejected(p, "two positions can share the maximum score with different values");
-    compare_gap(entry, p, g.gap);
+    const std::optional<Q> gap = least_gap(cx.m, head, v.S, v.B, cx.n, cx.limits.max_queries, p);
+    compare_gap(entry, p, gap);
     std::size_t N = most_seen(cx.m, head.mask, cx.n);
     same_count(entry, p, "N", N);
-    rounded_up(entry, p, "beta_gap_up", LemmaGt{N, g.gap, cx.eps}, cx.limits.prec_cap);
+    rounded_up(entry, p, "beta_gap_up", LemmaGt{N, gap, cx.eps}, cx.limits.prec_cap);
     return exact_at(entry, p, "beta_gap_up");
 }
 
@@ -239,21 +177,7 @@ std::vector<Vec> advance(const Context &cx, const Layer &layer, const std::vecto
     std::set<std::size_t> moved = tainted;
     for (std::size_t c = 0; c < span.size(); ++c)
         if (span[c] != 0) moved.insert(c);
-    std::set<Vec> half(start.begin(), start.end());
-    for (const auto &outs : add) {
-        std::set<Vec> sums;
-        for (const Vec &d : half)
-            for (const Vec &o : outs) {
-                Vec s = d;
-                for (std::size_t c = 0; c < s.size(); ++c)
-                    s[c] += o[c];
-                sums.insert(std::move(s));
-            }
-        if (sums.size() > cx.limits.max_values)
-            unsupported(p, "more than --max-values " + std::to_string(cx.limits.max_values) +
-                               " hard values");
-        half = std::move(sums);
-    }
+    std::set<Vec> half = plus_outputs(start, add, cx.limits.max_values, p);
     if (!layer.ffn) {
         next.insert(moved.begin(), moved.end());
         return std::vector<Vec>(half.begin(), half.end());
@@ -342,9 +266,7 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
          std::to_string(m.layers.size()));
     const std::vector<Expr> betas = read_betas(cert, m);
     Context cx{m, c.n, c.eps, limits};
-    Values v;
-    v.S.assign(m.embedding.begin(), m.embedding.begin() + m.alphabet.size());
-    if (m.bos) v.B.push_back(m.embedding.back());
+    Values v{first_values(m), first_bos_values(m), {}};
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         check_layer(cx, layers[l], l, betas, v);
     bool exact = true;
