@@ -295,7 +295,7 @@ def main(argv):
               f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
     mini = sorted(set().union(*(object_files(build, root, MINI_TARGETS) or [set()])))
     if mini:
-        print(f"the small checker (tempcert-minicheck, exhaustive and layerwise certificates of rational models) "
+        print(f"the small checker (tempcert-minicheck, exhaustive, layerwise and perturbation certificates of rational models) "
               f"trusts {sum(lines(root, rel) for rel in mini)} lines in {len(mini)} files")
     if argv[2:] != ["--check"]:
         return 0

@@ -5,6 +5,7 @@
 #include "claims.hpp"
 #include "claim_checks.hpp"
 #include "layerwise.hpp"
+#include "perturbation.hpp"
 
 #include <algorithm>
 
@@ -433,10 +434,9 @@ void check_word_limits(const Model &m, std::size_t n, const Limits &limits) {
 std::string verify(const Json &cert, const Model &m, const Limits &limits) {
     const std::string method = check_binding(cert, m);
     if (method == "layerwise") return verify_layerwise(cert, m, limits);
-    if (method == "layerwise-perturbation")
-        unsupported("$.method", method + ": left to tempcert-check (proofs/perturbation.md)");
+    if (method == "layerwise-perturbation") return verify_perturbation(cert, m, limits);
     same(method == "exhaustive" || method == "exhaustive-prefix", "$.method", "\"" + method + "\"",
-         "an exhaustive or layerwise method");
+         "an exhaustive, layerwise or perturbation method");
     check_exhaustive_fields(cert);
     const std::string verdict = text_at(cert, "$", "verdict");
     same(verdict == "certified" || verdict == "refuted", "$.verdict", verdict,

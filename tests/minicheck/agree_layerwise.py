@@ -13,10 +13,12 @@ method's own beta or a user beta in n. Every certificate it writes is
 given to both checkers, and so are edited copies of it: beta doubled
 (true), beta lowered by a relative 1e-9, one head's least gap doubled or N lowered, one layer's
 perturbed coordinates or value count changed, read-out exactness flipped,
-n raised by one. Both checkers must give the same verdict on each, except
+n raised by one; of perturbation certificates (proofs/perturbation.md)
+also a head's tv or score deviation, a radius or the read-out's deviation
+lowered by a relative 1e-6, the decision margin raised. Both checkers must give the same verdict on each, except
 where the small checker says the certificate is outside its class (exit
 3: profile-judged or counting heads, scores not affine in the key
-position, perturbation certificates), which is counted. Prints a
+position), which is counted. Prints a
 summary; exit 1 on any disagreement or if too few certificates were
 verified by both to mean anything."""
 import json
@@ -160,11 +162,32 @@ def forgeries(d):
     edit("gap", head_edit("min_gap", lambda g: "1" if g == "inf" else fraction_text(2 * Fraction(g))))
     edit("N", head_edit("N", lambda n: n - 1))
     layer = rng.randrange(len(d["layers"]))
-    edit("perturbed", lambda e: e["layers"][layer].__setitem__(
-        "perturbed", sorted(set(e["layers"][layer]["perturbed"]) ^ {0})))
     edit("values", lambda e: e["layers"][layer].__setitem__("values", e["layers"][layer]["values"] + 1))
-    edit("readout", lambda e: e.__setitem__("readout_exact", not e["readout_exact"]))
     edit("n", lambda e: e.__setitem__("n", e["n"] + 1))
+    if d["method"] == "layerwise":
+        edit("perturbed", lambda e: e["layers"][layer].__setitem__(
+            "perturbed", sorted(set(e["layers"][layer]["perturbed"]) ^ {0})))
+        edit("readout", lambda e: e.__setitem__("readout_exact", not e["readout_exact"]))
+        return out
+    # a perturbation certificate's bounds, each lowered a little
+    shrink = 1 - Fraction(1, 10**6)
+    edit("tv", head_edit("tv", lambda t: fraction_text(Fraction(t) * shrink)))
+    edit("score_deviation", head_edit("score_deviation",
+                                      lambda t: fraction_text(Fraction(t) * shrink)))
+
+    def lower_radius(e):
+        r = e["layers"][layer]["radius"]
+        nonzero = [c for c in range(len(r)) if Fraction(r[c]) != 0]
+        if not nonzero:
+            return False
+        c = rng.choice(nonzero)
+        r[c] = fraction_text(Fraction(r[c]) * shrink)
+    edit("radius", lower_radius)
+    edit("deviation", lambda e: e["readout"].__setitem__(
+        "deviation", fraction_text(Fraction(e["readout"]["deviation"]) * shrink)))
+    if d["readout"]["margin"] is not None:
+        edit("margin", lambda e: e["readout"].__setitem__(
+            "margin", fraction_text(Fraction(e["readout"]["margin"]) + Fraction(1, 1000))))
     return out
 
 
@@ -175,7 +198,9 @@ for i in range(count):
     n = str(rng.randint(2, 80))
     eps = rng.choice(["1/100", "1/20", "1/4"])
     cert = os.path.join(work, "c%d.json" % i)
-    args = [tempcert, "certify", path, "--n", n, "--eps", eps, "--method", "layerwise", "-o", cert]
+    criterion = rng.choice(["tv", "tv", "output", "decision"])
+    args = [tempcert, "certify", path, "--n", n, "--eps", eps, "--method", "layerwise",
+            "--criterion", criterion, "-o", cert]
     if rng.random() < 0.3:
         args += ["--beta", rng.choice(["12", "3*log(n+1)", "n/2+1", "40"])]
     code, out = run(*args)
@@ -185,8 +210,6 @@ for i in range(count):
     stats["perturbation"] += json.load(open(cert))["method"] != "layerwise"
     compare(cert, path, "the written certificate", False)
     d = json.load(open(cert))
-    if d["method"] != "layerwise":
-        continue  # the perturbation argument: left to tempcert-check, counted above
     for name, e in forgeries(d):
         forged = os.path.join(work, "f%d-%s.json" % (i, name))
         json.dump(e, open(forged, "w"))

@@ -26,6 +26,10 @@ py=/usr/bin/python3
 "$tempcert" certify "$model" --n 100 --eps 0.01 --method layerwise -o "$work/lw-has-b.json" >/dev/null
 "$tempcert" certify "$cases/models/has-ab-two-layer.json" --n 40 --eps 0.01 --method layerwise \
     -o "$work/perturbation.json" >/dev/null
+for crit in output decision; do
+    "$tempcert" certify "$cases/models/has-ab-two-layer.json" --n 200 --eps 0.01 --method layerwise \
+        --criterion $crit -o "$work/pb-$crit.json" >/dev/null
+done
 
 # run NAME WANT-EXIT PATTERN CERT [MODEL]
 run() {
@@ -69,8 +73,8 @@ run untouched 0 '^s VERIFIED .*\(62 words' "$work/base.json"
 run refuted 0 '^s VERIFIED .*\(the counterexample re-evaluated' "$work/refuted.json"
 run layerwise 0 '^s VERIFIED .*\(layerwise argument re-derived over 200 lengths' "$work/layerwise.json" \
     "$cases/models/prev-a-earlier-b.json"
-run perturbation 3 'not checked: \$\.method: layerwise-perturbation' "$work/perturbation.json" \
-    "$cases/models/has-ab-two-layer.json"
+run perturbation 0 '^s VERIFIED .*\(perturbation bounds re-derived over 40 lengths' \
+    "$work/perturbation.json" "$cases/models/has-ab-two-layer.json"
 
 # a refutation: its counterexample replayed at the place it names
 no cx-word '\$\.counterexample(\.value)?: ' 'd["counterexample"]["word"] = "a"; d["counterexample"]["query"] = 1' refuted
@@ -308,6 +312,42 @@ PY
 sha=$("$mini" "$work/lw-ffn.json" --model "$work/broken-ffn.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
 edit lw-relu 1 '^s NOT VERIFIED .*\$\.layers\[0\]: ReLU unit 1 can change phase' \
     "d['model']['sha256'] = '$sha'" lw-ffn "$work/broken-ffn.json"
+
+# a perturbation certificate (has-ab-two-layer, n = 40; proofs/perturbation.md):
+# every bound at least what the small checker derives from the previous claims
+abm="$cases/models/has-ab-two-layer.json"
+pbno() { edit "$1" 1 "^s NOT VERIFIED .*$2" "$3" "${4:-perturbation}" "$abm"; }
+shrink='def shrink(x, e): f = Fraction(x) * (1 - e); return f"{f.numerator}/{f.denominator}"
+'
+pbno pb-tv-low '\$\.layers\[1\]\.heads\[0\]\.tv: is not at least the bound' \
+    "$shrink"'h = d["layers"][1]["heads"][0]; h["tv"] = shrink(h["tv"], Fraction(1, 10**12))'
+pbno pb-tv-eps '\$\.layers\[0\]\.heads\[0\]\.tv: above eps' 'd["layers"][0]["heads"][0]["tv"] = "1/50"'
+pbno pb-e-low '\$\.layers\[1\]\.heads\[0\]\.score_deviation: claims .*, below the bound' \
+    "$shrink"'h = d["layers"][1]["heads"][0]; h["score_deviation"] = shrink(h["score_deviation"], Fraction(1, 10**12))'
+pbno pb-e-half-gap '\$\.layers\[1\]\.heads\[0\]\.score_deviation: at least half the gap' \
+    'd["layers"][1]["heads"][0]["score_deviation"] = "1/2"'
+pbno pb-radius-low '\$\.layers\[0\]\.radius\[4\]: claims .*, below the bound' \
+    "$shrink"'r = d["layers"][0]["radius"]; r[4] = shrink(r[4], Fraction(1, 10**12))'
+pbno pb-radius-zero '\$\.layers\[1\]\.radius\[6\]: claims 0, below the bound' \
+    'd["layers"][1]["radius"][6] = "0"'
+edit pb-radius-short 2 'radius: expected 7 numbers' 'd["layers"][0]["radius"].pop()' perturbation "$abm"
+pbno pb-deviation-low '\$\.readout\.deviation: claims .*, below the bound' \
+    "$shrink"'d["readout"]["deviation"] = shrink(d["readout"]["deviation"], Fraction(1, 10**12))'
+pbno pb-margin '\$\.readout\.margin: claims "1/2", recomputed null' 'd["readout"]["margin"] = "1/2"'
+pbno pb-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 2, recomputed 1' \
+    'd["layers"][0]["heads"][0]["min_gap"] = "2"'
+pbno pb-N '\$\.layers\[1\]\.heads\[0\]\.N: claims 39, recomputed 40' 'd["layers"][1]["heads"][0]["N"] = 39'
+pbno pb-beta-low '\$\.layers\[0\]\.heads\[0\]\.tv: is not at least the bound' 'd["beta"]["spec"] = "8500/1024"'
+pbno pb-beta-n '\$\.beta\.spec: expected betas that do not depend on n' 'd["beta"]["spec"] = "8567/1024 + 0*n"'
+pbno pb-source '\$\.beta\.source' 'd["beta"]["source"] = "layerwise"'
+pbno pb-values '\$\.layers\[1\]\.values: claims 3, recomputed 4' 'd["layers"][1]["values"] = 3'
+run pb-output 0 '^s VERIFIED .*perturbation bounds' "$work/pb-output.json" "$abm"
+pbno pb-output-eps '\$\.readout\.deviation: above eps' 'd["readout"]["deviation"] = "1/50"' pb-output
+run pb-decision 0 '^s VERIFIED .*perturbation bounds' "$work/pb-decision.json" "$abm"
+pbno pb-decision-margin '\$\.readout\.margin: claims 1/3, recomputed 1/2' 'd["readout"]["margin"] = "1/3"' \
+    pb-decision
+pbno pb-decision-deviation '\$\.readout\.deviation: not below the margin' \
+    'd["readout"]["deviation"] = "1/2"' pb-decision
 
 # options and files
 out=$("$mini" "$work/base.json" 2>&1); code=$?
