@@ -5,8 +5,9 @@ usage: mutants.py WORKTREE TEMPCERT TEMPCERT_CHECK [NAME...]
 WORKTREE is a separate checkout with a configured build/ (git worktree add
 /tmp/mut; cmake -S /tmp/mut -B /tmp/mut/build): each mutant edits one line
 of WORKTREE/src/minicheck in place, rebuilds tempcert-minicheck there, runs
-minicheck_tamper, minicheck_agree (80 models) and minicheck_unit against it,
-says which of them caught it, and restores the line. Not a ctest entry: a run takes a few
+minicheck_tamper, minicheck_unit and minicheck_agree (80 models; for the
+layerwise and perturbation mutants, marked "lw", agree_layerwise.py, 80
+models) against it, says which of them caught it, and restores the line. Not a ctest entry: a run takes a few
 minutes and rewrites WORKTREE's sources while it runs."""
 import subprocess, sys
 root = sys.argv[1]
@@ -23,7 +24,7 @@ mutants = [
  ("ffn-affine-no-bias", "evaluate.cpp", "            offset += f.w2[c][k] * f.b1[k];\n", ""),
  ("ffn-phase-sloppy", "evaluate.cpp", "        stable = stable && (active.back() || acc.at_most(0));", "        stable = true;"),
  ("relu-exact-wrong", "evaluate.cpp", "            v[k] = std::max(Q(0), Q(v[k] + b[k]));", "            v[k] = std::max(Q(0), Q(v[k]));"),
- ("rounded-up-below", "claims.cpp", "return c >= hi && c <= lo", "return c >= lo && c <= lo"),
+ ("rounded-up-below", "claim_checks.cpp", "return c >= hi && c <= lo", "return c >= lo && c <= lo"),
  ("no-words-check", "claims.cpp", "    same(claimed == words,", "    same(true,"),
  ("gap-first-not-least", "claims.cpp", "if (q->gap && (!f.min_gap || *q->gap < *f.min_gap))", "if (q->gap && (!f.min_gap || *q->gap <= *f.min_gap))"),
  ("tie-any-kind", "claims.cpp", "if (!f.tie && m.layers[l].heads[h].kind != Kind::Average && q->argmax.size() > 1 &&", "if (!f.tie && q->argmax.size() > 1 &&"),
@@ -31,13 +32,34 @@ mutants = [
  ("beta-first-layer-only", "claims.cpp", "const Expr &e = spec[spec.size() == 1 ? 0 : l];", "const Expr &e = spec[0];"),
  ("softmax-no-normalise", "evaluate.cpp", "    for (auto &x : e)\n        x = x / z;\n", ""),
  ("bos-not-allowed", "forward.hpp", "    for (std::size_t p = m.bos ? 0 : 1; p <= n; ++p)", "    for (std::size_t p = 1; p <= n; ++p)"),
- ("hash-skipped", "claims.cpp", "    same(sha == m.sha256,", "    same(true,"),
+ ("hash-skipped", "claim_checks.cpp", "    same(sha == m.sha256,", "    same(true,"),
  ("categorical-label-loose", "evaluate.cpp", "return ys[i].below(ys[k]);", "return !ys[k].below(ys[i]);"),
  ("output-no-abs", "evaluate.cpp", "Tri one = within(abs(ys[k] - Iv(yh[k], prec)), eps);", "Tri one = within(ys[k] - Iv(yh[k], prec), eps);"),
  ("features-ignored-at-bos", "evaluate.cpp", "        for (const auto &f : m.features) {", "        for (const auto &f : m.features) {\n            if (p == 0) continue;"),
+ # layerwise and perturbation certificates
+ ("lw-gap-same-position", "value_gap.cpp", "std::make_pair(std::max(lo, 1L), hi)", "std::make_pair(std::max(lo, 0L), hi)", "lw"),
+ ("lw-floor-ignored", "value_gap.cpp", "        if (first > last) continue;\n        for (const Run &v", "        first = u.first, last = u.last;\n        for (const Run &v", "lw"),
+ ("lw-no-bos-run", "value_gap.cpp", "if (bos && mask_allows(head.mask, static_cast<std::size_t>(i), 0)) single(0, r.free);", "", "lw"),
+ ("lw-tie-ignored", "value_sets.cpp", "    if (g.tie) rejected(", "    if (false) rejected(", "lw"),
+ ("lw-N-without-bos", "value_sets.cpp", "most = std::max(most, seen + (m.bos && mask_allows(mask, static_cast<std::size_t>(i), 0)));", "most = std::max(most, seen);", "lw"),
+ ("lw-empty-output-dropped", "value_sets.cpp", "    if (empty) out.insert(Vec(width, 0));", "", "lw"),
+ ("lw-need-ignored", "layerwise.cpp", "            same(b > 0 && b >= floor,", "            same(b > 0,", "lw"),
+ ("lw-beta-one-length", "layerwise.cpp", "const std::size_t lengths = e.uses(Expr::Op::N) ? cx.n : 1;", "const std::size_t lengths = 1;", "lw"),
+ ("lw-phase-unchecked", "layerwise.cpp", "        if (pre[u] > -R && pre[u] < R)\n", "        if (false)\n", "lw"),
+ ("lw-taint-identity-lost", "layerwise.cpp", "            Q jacobian = c == q ? 1 : 0;", "            Q jacobian = 0;", "lw"),
+ ("lw-leak-unchecked", "layerwise.cpp", "    check_no_leak(layer, v.tainted, p);", "", "lw"),
+ ("lw-bos-causal-span", "layerwise.cpp", "    if (head.mask == Mask::Causal) { // BOS's query sees BOS alone: exact", "    if (head.mask == Mask::Causal && false) {", "lw"),
+ ("lw-readout-exact-always", "layerwise.cpp", "        exact = exact && !v.tainted.count(r);", "        exact = exact;", "lw"),
+ ("pb-e-no-cross", "perturbation.cpp", "e += a[r] * Km[r] + Qm[r] * b[r] + a[r] * b[r];", "e += a[r] * Km[r] + Qm[r] * b[r];", "lw"),
+ ("pb-tanh-dropped", "perturbation.cpp", "        sum = (x - one) / (x + one);", "        sum = Iv(0, prec);", "lw"),
+ ("pb-spread-classes-low", "perturbation.cpp", "keys.size() + (B.empty() ? 0 : 1)", "keys.size()", "lw"),
+ ("pb-no-value-move", "perturbation.cpp", "        half[c] += moved[c] + tv * ((*hi)[c] - (*lo)[c]);", "        half[c] += tv * ((*hi)[c] - (*lo)[c]);", "lw"),
+ ("pb-kink-dropped", "perturbation.cpp", "                out[c] += abs(f.w2[c][k]) * (pre[k] < 0 ? Q(pre[k] + R[k]) : R[k]);", "                out[c] += 0;", "lw"),
+ ("pb-range-one-length", "perturbation.cpp", "for (std::size_t len = uses_n ? 1 : n; len <= n && !features.empty(); ++len)", "for (std::size_t len = n; len <= n && !features.empty(); ++len)", "lw"),
+ ("pb-margin-no-features", "perturbation.cpp", "            lower(y + lo > 0 ? Q(y + lo) : Q(-(y + hi)));", "            lower(abs(y));", "lw"),
 ]
 only = sys.argv[4:]
-for name, f, old, new in mutants:
+for name, f, old, new, *suite in mutants:
     if only and name not in only: continue
     path = f"{root}/src/minicheck/{f}"
     src = open(path).read()
@@ -50,7 +72,8 @@ for name, f, old, new in mutants:
             print(f"{name}: build failed"); continue
         mini = f"{root}/build/tempcert-minicheck"
         t = subprocess.run(["bash", f"{root}/tests/minicheck/tamper.sh", tempcert, mini, f"{root}/cases"], capture_output=True, text=True)
-        a = subprocess.run(["python3", f"{root}/tests/minicheck/agree.py", tempcert, check, mini, "80", "1"], capture_output=True, text=True)
+        agree = "agree_layerwise.py" if suite else "agree.py"
+        a = subprocess.run(["python3", f"{root}/tests/minicheck/{agree}", tempcert, check, mini, "80", "1"], capture_output=True, text=True)
         u = subprocess.run(["make", "-C", f"{root}/build", "minicheck_unit"], capture_output=True)
         if u.returncode:
             print(f"{name}: minicheck_unit does not build"); continue

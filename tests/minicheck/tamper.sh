@@ -341,6 +341,10 @@ pbno pb-beta-low '\$\.layers\[0\]\.heads\[0\]\.tv: is not at least the bound' 'd
 pbno pb-beta-n '\$\.beta\.spec: expected betas that do not depend on n' 'd["beta"]["spec"] = "8567/1024 + 0*n"'
 pbno pb-source '\$\.beta\.source' 'd["beta"]["source"] = "layerwise"'
 pbno pb-values '\$\.layers\[1\]\.values: claims 3, recomputed 4' 'd["layers"][1]["values"] = 3'
+# a bound written with a 3,000-digit denominator (a tv of about 2^-10000,
+# found by agree_layerwise.py: the small checker once refused such numbers)
+lb="$(dirname "$0")/long-bound"
+run pb-long-bound 0 '^s VERIFIED .*perturbation bounds' "$lb/cert.json" "$lb/model.json"
 run pb-output 0 '^s VERIFIED .*perturbation bounds' "$work/pb-output.json" "$abm"
 pbno pb-output-eps '\$\.readout\.deviation: above eps' 'd["readout"]["deviation"] = "1/50"' pb-output
 run pb-decision 0 '^s VERIFIED .*perturbation bounds' "$work/pb-decision.json" "$abm"
