@@ -1,6 +1,7 @@
 // A layerwise certificate's claims, re-derived; see layerwise.hpp.
 #include "layerwise.hpp"
 #include "claim_checks.hpp"
+#include "counts.hpp"
 #include "value_sets.hpp"
 
 #include <algorithm>
@@ -10,12 +11,6 @@ namespace minicheck {
 
 namespace {
 
-bool zero(const Mat &w) {
-    return std::all_of(w.begin(), w.end(), [](const Vec &row) {
-        return std::all_of(row.begin(), row.end(), [](const Q &x) { return x == 0; });
-    });
-}
-
 std::string listed(const std::set<std::size_t> &s) {
     std::string out;
     for (std::size_t c : s)
@@ -23,19 +18,13 @@ std::string listed(const std::set<std::size_t> &s) {
     return "[" + out + "]";
 }
 
-// A head averaging every position with constant scores writes counts
-// (proofs/layerwise.md, "Counting heads"): outside this checker's class.
-bool uniform(const Head &head, const std::vector<Vec> &S, const std::vector<Vec> &B,
-             std::size_t width) {
-    return (zero(head.query) || zero(head.key)) && head.kind == Kind::Average &&
-           head.mask == Mask::Causal && head_outputs(head, {&S, &B}, false, width).size() > 1;
-}
-
 // What the walk carries into a layer: the hard values of real positions
-// (S) and of BOS (B), and the coordinates the soft model may have moved.
+// (S) and of BOS (B), the coordinates the soft model may have moved, and
+// the count coordinates (counts.hpp), which stay out of S.
 struct Values {
     std::vector<Vec> S, B;
     std::set<std::size_t> tainted;
+    Counts counts;
 };
 
 // What one layer's heads give: Lemma GT's need for beta, and per head the
@@ -45,6 +34,7 @@ struct HeadsOut {
     Q need = 0;
     std::vector<std::set<Vec>> add, add_B;
     Vec span, span_B;
+    Counts fresh; // written by this layer's uniform heads
 };
 
 void widen(Vec &span, const std::set<Vec> &outs) {
@@ -55,7 +45,13 @@ void widen(Vec &span, const std::set<Vec> &outs) {
     }
 }
 
-void head_outputs(const Head &head, const Values &v, std::size_t width, HeadsOut &out) {
+void head_outputs(const Head &head, bool is_uniform, const Values &v, std::size_t width,
+                  HeadsOut &out) {
+    if (is_uniform) { // exact at every beta; at real positions a count, out of S
+        out.add.push_back({Vec(width, 0)});
+        out.add_B.push_back(head_outputs(head, {&v.B}, false, width));
+        return;
+    }
     std::set<Vec> all = head_outputs(head, {&v.S, &v.B}, can_be_empty(head.mask), width);
     widen(out.span, all);
     out.add.push_back(all);
@@ -76,10 +72,25 @@ struct Context {
     const Limits &limits;
 };
 
-// One head's entry: its gap over the values (least over BOS's choices),
-// N and Lemma GT's bound; returns the bound's claimed value.
-Q check_head(const Context &cx, const Json &entry, const std::string &p, const Head &head,
-             std::size_t h, const Values &v) {
+// One head's least gap: none for a uniform head (its counts join
+// `fresh`), on the count lattice for a counting head, else over the values
+// (least over BOS's choices).
+std::optional<Q> head_gap(const Context &cx, const Layer &layer, std::size_t h, bool is_uniform,
+                          const Values &v, Counts &fresh, const std::string &p) {
+    const Head &head = layer.heads[h];
+    if (is_uniform) {
+        add_counts(layer, h, v.S, v.B, fresh, p);
+        return std::nullopt;
+    }
+    if (reads_counts(head.query, v.counts))
+        return counting_gap(head, v.S, v.B, v.counts, cx.n, cx.m.bos.has_value(), p);
+    return least_gap(cx.m, head, v.S, v.B, cx.n, cx.limits.max_queries, p);
+}
+
+// One head's entry: its gap, N and Lemma GT's bound; returns the bound's
+// claimed value.
+Q check_head(const Context &cx, const Json &entry, const std::string &p, const Layer &layer,
+             std::size_t h, bool is_uniform, const Values &v, Counts &fresh) {
     only_keys(entry, p, {"head", "min_gap", "N", "beta_gap_up", "judged_by"});
     same_count(entry, p, "head", h + 1);
     if (entry.contains("judged_by")) {
@@ -87,11 +98,9 @@ Q check_head(const Context &cx, const Json &entry, const std::string &p, const H
              at(entry, p, "judged_by").dump(), "\"profile\" or no such key");
         unsupported(p + ".judged_by", "heads judged by their profile are left to tempcert-check");
     }
-    if (uniform(head, v.S, v.B, cx.m.width))
-        unsupported(p, "a uniform (counting) head: left to tempcert-check");
-    const std::optional<Q> gap = least_gap(cx.m, head, v.S, v.B, cx.n, cx.limits.max_queries, p);
+    const std::optional<Q> gap = head_gap(cx, layer, h, is_uniform, v, fresh, p);
     compare_gap(entry, p, gap);
-    std::size_t N = most_seen(cx.m, head.mask, cx.n);
+    std::size_t N = most_seen(cx.m, layer.heads[h].mask, cx.n);
     same_count(entry, p, "N", N);
     rounded_up(entry, p, "beta_gap_up", LemmaGt{N, gap, cx.eps}, cx.limits.prec_cap);
     return exact_at(entry, p, "beta_gap_up");
@@ -107,8 +116,10 @@ HeadsOut check_heads(const Context &cx, const Json &claim, const std::string &p,
     out.span = out.span_B = Vec(cx.m.width, 0);
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const std::string hp = p + ".heads[" + std::to_string(h) + "]";
-        out.need = std::max(out.need, check_head(cx, heads[h], hp, layer.heads[h], h, v));
-        head_outputs(layer.heads[h], v, cx.m.width, out);
+        const bool is_uniform = uniform(layer.heads[h], v.S, v.B, cx.m.width);
+        out.need =
+            std::max(out.need, check_head(cx, heads[h], hp, layer, h, is_uniform, v, out.fresh));
+        head_outputs(layer.heads[h], is_uniform, v, cx.m.width, out);
     }
     return out;
 }
@@ -215,6 +226,7 @@ void check_layer(const Context &cx, const Json &claim, std::size_t l,
                  const std::vector<Expr> &betas, Values &v) {
     const std::string p = "$.layers[" + std::to_string(l) + "]";
     const Layer &layer = cx.m.layers[l];
+    check_count_reads(layer, v.counts, feature_coordinates(cx.m), p);
     only_keys(claim, p, {"layer", "values", "bos_values", "heads", "perturbed"});
     same_count(claim, p, "layer", l + 1);
     same_count(claim, p, "values", v.S.size());
@@ -226,7 +238,9 @@ void check_layer(const Context &cx, const Json &claim, std::size_t l,
     std::vector<Vec> S = advance(cx, layer, v.S, heads.add, heads.span, v.tainted, p, next);
     std::vector<Vec> B = advance(cx, layer, v.B, heads.add_B, heads.span_B, v.tainted, p, next);
     check_perturbed(claim, p, next);
-    v = Values{std::move(S), std::move(B), std::move(next)};
+    Counts counts = std::move(v.counts);
+    counts.insert(heads.fresh.begin(), heads.fresh.end());
+    v = Values{std::move(S), std::move(B), std::move(next), std::move(counts)};
 }
 
 std::set<std::size_t> readout_coordinates(const Model &m) {
@@ -266,12 +280,15 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
          std::to_string(m.layers.size()));
     const std::vector<Expr> betas = read_betas(cert, m);
     Context cx{m, c.n, c.eps, limits};
-    Values v{first_values(m), first_bos_values(m), {}};
+    Values v{first_values(m), first_bos_values(m), {}, {}};
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         check_layer(cx, layers[l], l, betas, v);
     bool exact = true;
-    for (std::size_t r : readout_coordinates(m))
+    for (std::size_t r : readout_coordinates(m)) {
+        if (v.counts.count(r))
+            rejected("$.readout_exact", "the read-out reads count coordinate " + std::to_string(r));
         exact = exact && !v.tainted.count(r);
+    }
     const Json &claimed = at(cert, "$", "readout_exact");
     same(claimed == Json(exact), "$.readout_exact", claimed.dump(), exact ? "true" : "false");
     if (c.criterion != "tv" && !exact)

@@ -32,16 +32,6 @@ std::pair<long, long> seen_positions(Mask mask, long i, long len) {
     return {1, 0};
 }
 
-namespace {
-
-Q dot(const Vec &a, const Vec &b) {
-    Q acc = 0;
-    for (std::size_t c = 0; c < a.size(); ++c)
-        acc += a[c] * b[c];
-    return acc;
-}
-
-// x clamped into [lo, hi], as a machine integer.
 long clamped(const mpz_class &x, long lo, long hi) {
     if (x < lo) return lo;
     if (x > hi) return hi;
@@ -58,6 +48,37 @@ mpz_class ceil_of(const Q &x) {
     mpz_class r;
     mpz_cdiv_q(r.get_mpz_t(), x.get_num_mpz_t(), x.get_den_mpz_t());
     return r;
+}
+
+Line::Line(const Q &d, const Q &slope) : delta(d), c(slope) {
+    if (c == 0) return;
+    Q root = -delta / c;
+    below = c > 0 ? floor_of(root) : ceil_of(root);
+    integral_root = root.get_den() == 1;
+}
+
+std::optional<Q> Line::least_positive(long lo, long hi) const {
+    if (lo > hi) return std::nullopt;
+    if (c == 0) return delta > 0 ? std::optional<Q>(delta) : std::nullopt;
+    long k = c > 0 ? std::max(lo, clamped(below + 1, lo, hi + 1))
+                   : std::min(hi, clamped(below - 1, lo - 1, hi));
+    if (k < lo || k > hi) return std::nullopt;
+    return delta + c * k;
+}
+
+bool Line::zero_in(long lo, long hi) const {
+    if (lo > hi) return false;
+    if (c == 0) return delta == 0;
+    return integral_root && below >= lo && below <= hi;
+}
+
+namespace {
+
+Q dot(const Vec &a, const Vec &b) {
+    Q acc = 0;
+    for (std::size_t c = 0; c < a.size(); ++c)
+        acc += a[c] * b[c];
+    return acc;
 }
 
 // What the head reads of each distinct value, W_Q d, W_K d and W_V d;
@@ -171,35 +192,6 @@ Query query_at(const Head &head, const Reads &r, const Positional &t, long i, st
     return out;
 }
 
-// delta + c k over integers k: the score of one offer minus another's, k
-// positions apart.
-struct Difference {
-    Q delta, c;
-    mpz_class below; // c > 0: floor of the root; c < 0: its ceiling
-    bool integral_root = false;
-
-    Difference(const Q &d, const Q &slope) : delta(d), c(slope) {
-        if (c == 0) return;
-        Q root = -delta / c;
-        below = c > 0 ? floor_of(root) : ceil_of(root);
-        integral_root = root.get_den() == 1;
-    }
-    // least positive value over k in [lo, hi]: at the first k past the root
-    std::optional<Q> least_positive(long lo, long hi) const {
-        if (lo > hi) return std::nullopt;
-        if (c == 0) return delta > 0 ? std::optional<Q>(delta) : std::nullopt;
-        long k = c > 0 ? std::max(lo, clamped(below + 1, lo, hi + 1))
-                       : std::min(hi, clamped(below - 1, lo - 1, hi));
-        if (k < lo || k > hi) return std::nullopt;
-        return delta + c * k;
-    }
-    bool zero_in(long lo, long hi) const {
-        if (lo > hi) return false;
-        if (c == 0) return delta == 0;
-        return integral_root && below >= lo && below <= hi;
-    }
-};
-
 // The positions of run u whose offer is at least the floor.
 std::pair<long, long> at_floor(const Query &q, const Run &u) {
     const Q &alpha = q.alpha[u.value];
@@ -215,7 +207,7 @@ std::pair<long, long> at_floor(const Query &q, const Run &u) {
 // the first of which can be the maximum.
 void fold(const Query &q, const Reads &r, ValueGap &out) {
     const std::size_t values = r.q.size();
-    std::vector<std::optional<Difference>> diffs(values * values);
+    std::vector<std::optional<Line>> diffs(values * values);
     for (const Run &u : q.runs) {
         auto [first, last] = at_floor(q, u);
         if (first > last) continue;

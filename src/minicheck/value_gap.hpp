@@ -33,4 +33,23 @@ std::pair<long, long> seen_positions(Mask mask, long i, long len);
 // W x, exactly.
 Vec mat_times(const Mat &w, const Vec &x);
 
+mpz_class floor_of(const Q &x);
+mpz_class ceil_of(const Q &x);
+// x clamped into [lo, hi], as a machine integer.
+long clamped(const mpz_class &x, long lo, long hi);
+
+// delta + c k over the integers k of a range [lo, hi]: its least positive
+// value (at the first k past the root -delta/c) and whether it is 0 there.
+class Line {
+  public:
+    Line(const Q &delta, const Q &slope);
+    std::optional<Q> least_positive(long lo, long hi) const;
+    bool zero_in(long lo, long hi) const;
+
+  private:
+    Q delta, c;
+    mpz_class below; // c > 0: floor of the root; c < 0: its ceiling
+    bool integral_root = false;
+};
+
 } // namespace minicheck

@@ -313,6 +313,26 @@ sha=$("$mini" "$work/lw-ffn.json" --model "$work/broken-ffn.json" 2>&1 | grep -o
 edit lw-relu 1 '^s NOT VERIFIED .*\$\.layers\[0\]: ReLU unit 1 can change phase' \
     "d['model']['sha256'] = '$sha'" lw-ffn "$work/broken-ffn.json"
 
+# counting heads (proofs/layerwise.md, "Counting heads"): MAJORITY compiled,
+# certified at n = 1000 by a uniform head's counts and a counting head's
+# lattice gap
+"$tempcert" compile '#(a) > #(b)' --alphabet a,b -o "$work/majority.json" >/dev/null
+"$tempcert" certify "$work/majority.json" --n 1000 --eps 0.01 --criterion decision \
+    --method layerwise -o "$work/lw-majority.json" >/dev/null
+mj="$work/majority.json"
+run cnt 0 '^s VERIFIED .*over 1000 lengths' "$work/lw-majority.json" "$mj"
+lwno cnt-gap '\$\.layers\[1\]\.heads\[0\]\.min_gap: claims 1/2000, recomputed 1/2002' \
+    'd["layers"][1]["heads"][0]["min_gap"] = "1/2000"' lw-majority "$mj"
+lwno cnt-uniform-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 1, recomputed inf' \
+    'd["layers"][0]["heads"][0]["min_gap"] = "1"' lw-majority "$mj"
+lwno cnt-uniform-bound '\$\.layers\[0\]\.heads\[0\]\.beta_gap_up: claims 1, recomputed 0' \
+    'd["layers"][0]["heads"][0]["beta_gap_up"] = "1"' lw-majority "$mj"
+lwno cnt-N '\$\.layers\[1\]\.heads\[0\]\.N: claims 1000, recomputed 1001' \
+    'd["layers"][1]["heads"][0]["N"] = 1000' lw-majority "$mj"
+lwno cnt-beta '\$\.beta\.spec' "$minus"'d["beta"]["spec"] = minus(d["beta"]["spec"], Fraction(1, 10**9))' \
+    lw-majority "$mj"
+lwno cnt-readout '\$\.readout_exact' 'd["readout_exact"] = not d["readout_exact"]' lw-majority "$mj"
+
 # a perturbation certificate (has-ab-two-layer, n = 40; proofs/perturbation.md):
 # every bound at least what the small checker derives from the previous claims
 abm="$cases/models/has-ab-two-layer.json"
