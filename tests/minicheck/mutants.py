@@ -7,7 +7,7 @@ WORKTREE is a separate checkout with a configured build/ (git worktree add
 of WORKTREE/src/minicheck in place, rebuilds tempcert-minicheck there, runs
 minicheck_tamper, minicheck_unit and minicheck_agree (80 models; for the
 layerwise and perturbation mutants, marked "lw", agree_layerwise.py, 80
-models) against it, says which of them caught it, and restores the line. Not a ctest entry: a run takes a few
+models, and agree_compiled.py) against it, says which of them caught it, and restores the line. Not a ctest entry: a run takes a few
 minutes and rewrites WORKTREE's sources while it runs."""
 import subprocess, sys
 root = sys.argv[1]
@@ -56,6 +56,11 @@ mutants = [
  ("pb-no-value-move", "perturbation.cpp", "        half[c] += moved[c] + tv * ((*hi)[c] - (*lo)[c]);", "        half[c] += tv * ((*hi)[c] - (*lo)[c]);", "lw"),
  ("pb-kink-dropped", "perturbation.cpp", "                out[c] += abs(f.w2[c][k]) * (pre[k] < 0 ? Q(pre[k] + R[k]) : R[k]);", "                out[c] += 0;", "lw"),
  ("pb-range-one-length", "perturbation.cpp", "for (std::size_t len = uses_n ? 1 : n; len <= n && !features.empty(); ++len)", "for (std::size_t len = n; len <= n && !features.empty(); ++len)", "lw"),
+ ("cnt-step-ignored", "counts.cpp", "        for (const Q &x : v)\n            z.step = gcd(z.step, x - z.vmin);\n", "", "lw"),
+ ("cnt-bos-not-counted", "counts.cpp", "const Q N(static_cast<unsigned long>(i + (bos ? 1 : 0)));", "const Q N(static_cast<unsigned long>(i));", "lw"),
+ ("cnt-tie-ignored", "counts.cpp", "                    if (tie && differ)", "                    if (false)", "lw"),
+ ("cnt-range-one-end", "counts.cpp", "                    low += std::min(e1, e2);", "                    low += e1;", "lw"),
+ ("cnt-readout-unchecked", "layerwise.cpp", "        if (v.counts.count(r))", "        if (false)", "lw"),
  ("pb-margin-no-features", "perturbation.cpp", "            lower(y + lo > 0 ? Q(y + lo) : Q(-(y + hi)));", "            lower(abs(y));", "lw"),
 ]
 only = sys.argv[4:]
@@ -74,13 +79,18 @@ for name, f, old, new, *suite in mutants:
         t = subprocess.run(["bash", f"{root}/tests/minicheck/tamper.sh", tempcert, mini, f"{root}/cases"], capture_output=True, text=True)
         agree = "agree_layerwise.py" if suite else "agree.py"
         a = subprocess.run(["python3", f"{root}/tests/minicheck/{agree}", tempcert, check, mini, "80", "1"], capture_output=True, text=True)
+        if suite:
+            c = subprocess.run(["python3", f"{root}/tests/minicheck/agree_compiled.py", tempcert, check, mini, f"{root}/cases", "30", "200"], capture_output=True, text=True)
+            compiled = f", compiled {'CAUGHT' if c.returncode else 'missed'}"
+        else:
+            compiled = ""
         u = subprocess.run(["make", "-C", f"{root}/build", "minicheck_unit"], capture_output=True)
         if u.returncode:
             print(f"{name}: minicheck_unit does not build"); continue
         u = subprocess.run([f"{root}/build/tests/minicheck_unit"], capture_output=True)
         print(f"{name}: tamper {'CAUGHT' if t.returncode else 'missed'} ({t.stdout.strip().splitlines()[-1]}), "
               f"agree80 {'CAUGHT' if a.returncode else 'missed'} ({a.stdout.strip().splitlines()[-1][-40:]}), "
-              f"unit {'CAUGHT' if u.returncode else 'missed'}", flush=True)
+              f"unit {'CAUGHT' if u.returncode else 'missed'}{compiled}", flush=True)
     finally:
         open(path, "w").write(src)
 subprocess.run(["make", "-C", f"{root}/build", "tempcert-minicheck"], capture_output=True)
