@@ -34,7 +34,8 @@ struct HeadsOut {
     Q need = 0;
     std::vector<std::set<Vec>> add, add_B;
     Vec span, span_B;
-    Counts fresh; // written by this layer's uniform heads
+    Counts fresh;            // written by this layer's uniform heads
+    bool by_profile = false; // some head judged by its profile
 };
 
 void widen(Vec &span, const std::set<Vec> &outs) {
@@ -72,42 +73,77 @@ struct Context {
     const Limits &limits;
 };
 
+// A lower bound of the layer's beta at every length 1..n (index 0 unused).
+std::vector<Q> beta_lower_bounds(const Expr &beta, std::size_t n) {
+    std::vector<Q> out(n + 1, 0);
+    for (std::size_t len = 1; len <= n; ++len) {
+        if (len > 1 && !beta.uses(Expr::Op::N)) {
+            out[len] = out[1];
+            continue;
+        }
+        const Q at_len(static_cast<unsigned long>(len));
+        if (beta.rational()) {
+            out[len] = beta.exact(0, at_len, "$.beta.spec");
+        } else {
+            Iv b = beta.enclose(at_len, kPrecStart, "$.beta.spec");
+            out[len] = b.broken() ? Q(0) : b.lower();
+        }
+        if (out[len] <= 0)
+            rejected("$.beta.spec", "not shown positive at n = " + std::to_string(len));
+    }
+    return out;
+}
+
 // One head's least gap: none for a uniform head (its counts join
 // `fresh`), on the count lattice for a counting head, else over the values
-// (least over BOS's choices).
+// (least over BOS's choices), every query judged by its profile at beta
+// when `profile`.
 std::optional<Q> head_gap(const Context &cx, const Layer &layer, std::size_t h, bool is_uniform,
-                          const Values &v, Counts &fresh, const std::string &p) {
+                          const Values &v, Counts &fresh, const std::string &p,
+                          const ProfileRequest *profile) {
     const Head &head = layer.heads[h];
+    const bool counting = !is_uniform && reads_counts(head.query, v.counts);
+    if (profile && (is_uniform || counting))
+        rejected(p + ".judged_by", "a profile judgement covers heads whose scores are affine in "
+                                   "the key position, not uniform or counting heads");
     if (is_uniform) {
         add_counts(layer, h, v.S, v.B, fresh, p);
         return std::nullopt;
     }
-    if (reads_counts(head.query, v.counts))
-        return counting_gap(head, v.S, v.B, v.counts, cx.n, cx.m.bos.has_value(), p);
-    return least_gap(cx.m, head, v.S, v.B, cx.n, cx.limits.max_queries, p);
+    if (counting) return counting_gap(head, v.S, v.B, v.counts, cx.n, cx.m.bos.has_value(), p);
+    return least_gap(cx.m, head, v.S, v.B, cx.n, cx.limits.max_queries, p, profile);
+}
+
+// Whether the entry says "judged_by": "profile" (absent: Lemma GT).
+bool judged_by_profile(const Json &entry, const std::string &p) {
+    if (!entry.is_object() || !entry.contains("judged_by")) return false;
+    same(text_at(entry, p, "judged_by") == "profile", p + ".judged_by",
+         at(entry, p, "judged_by").dump(), "\"profile\" or no such key");
+    return true;
 }
 
 // One head's entry: its gap, N and Lemma GT's bound; returns the bound's
-// claimed value.
+// claimed value, which beta must meet unless the head is judged by its
+// profile (`by_profile` then set).
 Q check_head(const Context &cx, const Json &entry, const std::string &p, const Layer &layer,
-             std::size_t h, bool is_uniform, const Values &v, Counts &fresh) {
+             std::size_t h, bool is_uniform, const Values &v, const Expr &beta, HeadsOut &out) {
     only_keys(entry, p, {"head", "min_gap", "N", "beta_gap_up", "judged_by"});
     same_count(entry, p, "head", h + 1);
-    if (entry.contains("judged_by")) {
-        same(text_at(entry, p, "judged_by") == "profile", p + ".judged_by",
-             at(entry, p, "judged_by").dump(), "\"profile\" or no such key");
-        unsupported(p + ".judged_by", "heads judged by their profile are left to tempcert-check");
-    }
-    const std::optional<Q> gap = head_gap(cx, layer, h, is_uniform, v, fresh, p);
+    std::optional<ProfileRequest> profile;
+    if (judged_by_profile(entry, p))
+        profile = ProfileRequest{beta_lower_bounds(beta, cx.n), cx.eps, cx.limits.prec_cap};
+    const std::optional<Q> gap =
+        head_gap(cx, layer, h, is_uniform, v, out.fresh, p, profile ? &*profile : nullptr);
     compare_gap(entry, p, gap);
     std::size_t N = most_seen(cx.m, layer.heads[h].mask, cx.n);
     same_count(entry, p, "N", N);
     rounded_up(entry, p, "beta_gap_up", LemmaGt{N, gap, cx.eps}, cx.limits.prec_cap);
-    return exact_at(entry, p, "beta_gap_up");
+    out.by_profile = out.by_profile || profile;
+    return profile ? Q(0) : exact_at(entry, p, "beta_gap_up");
 }
 
 HeadsOut check_heads(const Context &cx, const Json &claim, const std::string &p, const Layer &layer,
-                     const Values &v) {
+                     const Values &v, const Expr &beta) {
     const Json &heads = at(claim, p, "heads");
     require_array(heads, p + ".heads");
     same(heads.size() == layer.heads.size(), p + ".heads", std::to_string(heads.size()) + " heads",
@@ -118,7 +154,7 @@ HeadsOut check_heads(const Context &cx, const Json &claim, const std::string &p,
         const std::string hp = p + ".heads[" + std::to_string(h) + "]";
         const bool is_uniform = uniform(layer.heads[h], v.S, v.B, cx.m.width);
         out.need =
-            std::max(out.need, check_head(cx, heads[h], hp, layer, h, is_uniform, v, out.fresh));
+            std::max(out.need, check_head(cx, heads[h], hp, layer, h, is_uniform, v, beta, out));
         head_outputs(layer.heads[h], is_uniform, v, cx.m.width, out);
     }
     return out;
@@ -222,7 +258,7 @@ void check_perturbed(const Json &claim, const std::string &p, const std::set<std
     same(got == want, p + ".perturbed", listed(got), listed(want));
 }
 
-void check_layer(const Context &cx, const Json &claim, std::size_t l,
+bool check_layer(const Context &cx, const Json &claim, std::size_t l,
                  const std::vector<Expr> &betas, Values &v) {
     const std::string p = "$.layers[" + std::to_string(l) + "]";
     const Layer &layer = cx.m.layers[l];
@@ -232,7 +268,7 @@ void check_layer(const Context &cx, const Json &claim, std::size_t l,
     same_count(claim, p, "values", v.S.size());
     same_count(claim, p, "bos_values", v.B.size());
     check_no_leak(layer, v.tainted, p);
-    HeadsOut heads = check_heads(cx, claim, p, layer, v);
+    HeadsOut heads = check_heads(cx, claim, p, layer, v, betas[betas.size() == 1 ? 0 : l]);
     check_beta(cx, betas, l, heads.need);
     std::set<std::size_t> next;
     std::vector<Vec> S = advance(cx, layer, v.S, heads.add, heads.span, v.tainted, p, next);
@@ -241,6 +277,7 @@ void check_layer(const Context &cx, const Json &claim, std::size_t l,
     Counts counts = std::move(v.counts);
     counts.insert(heads.fresh.begin(), heads.fresh.end());
     v = Values{std::move(S), std::move(B), std::move(next), std::move(counts)};
+    return heads.by_profile;
 }
 
 std::set<std::size_t> readout_coordinates(const Model &m) {
@@ -265,13 +302,6 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
          "\"layerwise\" or \"user\"");
     same(text_at(cert, "$", "verdict") == "certified", "$.verdict", text_at(cert, "$", "verdict"),
          "certified (a layerwise certificate claims nothing else)");
-    const Json &listed_proofs = at(cert, "$", "proofs");
-    if (listed_proofs.is_array() &&
-        std::count(listed_proofs.begin(), listed_proofs.end(), "proofs/profile-bound.md"))
-        unsupported("$.proofs", "heads judged by their profile are left to tempcert-check");
-    Json proofs = {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"};
-    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
-         proofs.dump());
     const Claim c = read_claim(cert, m);
     check_features_untouched(m);
     const Json &layers = at(cert, "$", "layers");
@@ -281,8 +311,9 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
     const std::vector<Expr> betas = read_betas(cert, m);
     Context cx{m, c.n, c.eps, limits};
     Values v{first_values(m), first_bos_values(m), {}, {}};
+    bool by_profile = false;
     for (std::size_t l = 0; l < m.layers.size(); ++l)
-        check_layer(cx, layers[l], l, betas, v);
+        by_profile = check_layer(cx, layers[l], l, betas, v) || by_profile;
     bool exact = true;
     for (std::size_t r : readout_coordinates(m)) {
         if (v.counts.count(r))
@@ -293,6 +324,10 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
     same(claimed == Json(exact), "$.readout_exact", claimed.dump(), exact ? "true" : "false");
     if (c.criterion != "tv" && !exact)
         rejected("$.criterion", "the read-out reads a perturbed coordinate: only tv is certified");
+    Json proofs = {"proofs/layerwise.md", "proofs/symbolic-gap.md", "proofs/lemma-gt.md"};
+    if (by_profile) proofs.push_back("proofs/profile-bound.md");
+    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
+         proofs.dump());
     return "layerwise argument re-derived over " + std::to_string(c.n) + " lengths";
 }
 

@@ -4,8 +4,8 @@
 // layer can receive, every head's least gap over them (value_gap.hpp), N,
 // Lemma GT's bound, beta at every length, the soft radii, every ReLU's
 // phase on its box, the perturbed coordinates and the read-out's exactness.
-// Counting heads are re-derived on their lattice (counts.hpp); heads
-// judged by their profile are outside its class.
+// Counting heads are re-derived on their lattice (counts.hpp), heads
+// judged by their profile query by query (offers.hpp).
 #pragma once
 
 #include "claims.hpp"

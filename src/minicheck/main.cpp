@@ -22,14 +22,15 @@ const char *const kUsage =
     "Re-verifies a certificate of a rational model with its own small code: an\n"
     "exhaustive one (every word up to n, or a refutation's counterexample; exact\n"
     "hard model, MPFI soft model), a layerwise one (value sets, gaps by their\n"
-    "closed form, counts, Lemma GT, rounding checks) or a perturbation one.\n"
+    "closed form, counts, profiles, Lemma GT, rounding checks) or a perturbation\n"
+    "one.\n"
     "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
     "                   undecided (default 4096; at least 128)\n"
     "  --max-n N        exhaustive: longest n checked (default 200)\n"
     "  --max-words K    exhaustive: most words checked (default 20000000)\n"
     "  --max-queries K  layerwise: most offers compared per head (default 1000000000)\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
-    "(profile-judged heads, irrational models) or over a limit.\n";
+    "(irrational models) or over a limit.\n";
 
 std::uint64_t option_number(const std::string &name, const std::string &text, std::uint64_t lo) {
     bool digits = !text.empty() && text.size() <= 18;

@@ -1,6 +1,7 @@
 // A head's least gap over a value set; see value_gap.hpp.
 #include "value_gap.hpp"
 #include "forward.hpp"
+#include "offers.hpp"
 
 #include <algorithm>
 #include <set>
@@ -137,21 +138,6 @@ Positional positional(const Model &m, const Head &head, std::size_t len, const s
     return t;
 }
 
-// Positions first..last, each offering the score alpha[value] + c j.
-struct Run {
-    long first, last;
-    std::size_t value;
-};
-
-// One query's runs and scores; `floor` is the largest over its positions
-// of their least offer: no position's score can be the maximum below it.
-struct Query {
-    std::vector<Run> runs;
-    std::vector<Q> alpha;
-    Q c, floor;
-    bool any = false;
-};
-
 Query query_at(const Head &head, const Reads &r, const Positional &t, long i, std::size_t a,
                long len, bool bos) {
     Query out;
@@ -229,7 +215,8 @@ void fold(const Query &q, const Reads &r, ValueGap &out) {
 } // namespace
 
 ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, const Vec *bos,
-                   std::size_t n, std::uint64_t budget, const std::string &path) {
+                   std::size_t n, std::uint64_t budget, const std::string &path,
+                   const ProfileRequest *profile) {
     const Reads r = reads_of(head, S, bos);
     bool uses_n = false;
     for (const auto &f : m.features)
@@ -238,10 +225,31 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
     // the query at the end of each length stands for all longer ones
     const bool last_only = !uses_n && (head.mask == Mask::Causal || head.mask == Mask::Strict);
     const double k = static_cast<double>(r.q.size()), dn = static_cast<double>(n);
-    if ((last_only ? dn : dn * (dn + 1) / 2) * k * (1 + k * k) > static_cast<double>(budget))
+    const double queries = (last_only ? dn : dn * (dn + 1) / 2) * k;
+    if (queries * (1 + k * k) > static_cast<double>(budget))
         unsupported(path, "re-deriving its gap would examine more than --max-queries " +
                               std::to_string(budget) + " offers");
+    // the profile judge: about n k maxima per query, each summing n weights
+    if (profile && queries * (dn + 1) * k * (dn + 1) > static_cast<double>(budget / 20))
+        unsupported(path, "judging its profile would take more than --max-queries / 20 = " +
+                              std::to_string(budget / 20) + " weights");
+    // a query examined at the end of length len stands for every longer
+    // length when last_only: judged at the least beta over those
+    std::vector<Q> beta;
+    std::uint64_t weights = budget / 20; // profile terms, each an exp
+    if (profile) {
+        beta = profile->beta;
+        for (std::size_t len = n; last_only && len-- > 1;)
+            beta[len] = std::min(beta[len], beta[len + 1]);
+    }
     ValueGap out;
+    auto examine = [&](const Query &q, std::size_t len, long i) {
+        fold(q, r, out);
+        if (profile)
+            judge_profile(q, beta[len], profile->eps, profile->prec_cap, weights,
+                          path + ": the query at position " + std::to_string(i) + " of length " +
+                              std::to_string(len));
+    };
     Positional shared;
     if (!uses_n) shared = positional(m, head, n, path);
     for (std::size_t len = 1; len <= n; ++len) {
@@ -249,10 +257,11 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
         if (uses_n) own = positional(m, head, len, path);
         const Positional &t = uses_n ? own : shared;
         const long l = static_cast<long>(len);
-        if (bos && (!last_only || len == 1)) fold(query_at(head, r, t, 0, r.free, l, true), r, out);
+        if (bos && (!last_only || len == 1))
+            examine(query_at(head, r, t, 0, r.free, l, true), len, 0);
         for (long i = last_only ? l : 1; i <= l; ++i)
             for (std::size_t a = 0; a < r.free; ++a)
-                fold(query_at(head, r, t, i, a, l, bos != nullptr), r, out);
+                examine(query_at(head, r, t, i, a, l, bos != nullptr), len, i);
     }
     return out;
 }

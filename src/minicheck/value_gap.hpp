@@ -21,10 +21,22 @@ struct ValueGap {
     bool tie = false;     // two positions can share the maximum with different values
 };
 
+// A head judged by its profile (proofs/profile-bound.md): every query
+// configuration must keep TV <= eps at `beta[len]`, a lower bound of its
+// layer's beta at each length len (index 0 unused).
+struct ProfileRequest {
+    std::vector<Q> beta;
+    Q eps;
+    long prec_cap;
+};
+
 // Exit 3 if some head's scores are not affine in the key position or if
-// more than `budget` query configurations would be examined.
+// more than `budget` query configurations would be examined (or, with
+// `profile`, more than budget / 20 weights); with `profile`, rejects a
+// query one of whose configurations is not shown within eps.
 ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, const Vec *bos,
-                   std::size_t n, std::uint64_t budget, const std::string &path);
+                   std::size_t n, std::uint64_t budget, const std::string &path,
+                   const ProfileRequest *profile = nullptr);
 
 // The real positions (1..len) a query at position i sees: [first, last],
 // empty when first > last. Position 0 (BOS) is mask_allows(mask, i, 0).

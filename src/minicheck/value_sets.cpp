@@ -86,10 +86,10 @@ std::size_t most_seen(const Model &m, Mask mask, std::size_t n) {
 
 std::optional<Q> least_gap(const Model &m, const Head &head, const std::vector<Vec> &S,
                            const std::vector<Vec> &B, std::size_t n, std::uint64_t budget,
-                           const std::string &path) {
+                           const std::string &path, const ProfileRequest *profile) {
     ValueGap g;
     for (std::size_t b = 0; b < std::max<std::size_t>(B.size(), 1); ++b) {
-        ValueGap one = value_gap(m, head, S, B.empty() ? nullptr : &B[b], n, budget, path);
+        ValueGap one = value_gap(m, head, S, B.empty() ? nullptr : &B[b], n, budget, path, profile);
         if (one.gap && (!g.gap || *one.gap < *g.gap)) g.gap = one.gap;
         g.tie = g.tie || one.tie;
     }

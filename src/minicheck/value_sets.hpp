@@ -37,7 +37,7 @@ std::size_t most_seen(const Model &m, Mask mask, std::size_t n);
 // element of B in turn; rejects (exit 1) a tie between different values.
 std::optional<Q> least_gap(const Model &m, const Head &head, const std::vector<Vec> &S,
                            const std::vector<Vec> &B, std::size_t n, std::uint64_t budget,
-                           const std::string &path);
+                           const std::string &path, const ProfileRequest *profile = nullptr);
 
 // The embeddings: the values entering the first layer, at real positions
 // (one per symbol, in the alphabet's order) and at BOS.

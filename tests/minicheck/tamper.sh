@@ -275,8 +275,21 @@ lwno lw-proofs '\$\.proofs' 'd["proofs"].pop()'
 lwno lw-n-larger '\$\.layers\[0\]\.heads\[0\]\.N: claims 199, recomputed 200' 'd["n"] = 201'
 lwno lw-eps '\$\.layers\[0\]\.heads\[0\]\.beta_gap_up' 'd["eps"] = "1/50"'
 lwno lw-criterion-unknown '\$\.criterion' 'd["criterion"] = "loss"'
-edit lw-profile 3 'not checked: \$\.layers\[0\]\.heads\[0\]\.judged_by' \
-    'd["layers"][0]["heads"][0]["judged_by"] = "profile"' layerwise "$pae"
+lwno lw-profile-unlisted '\$\.proofs: claims' 'd["layers"][0]["heads"][0]["judged_by"] = "profile"'
+# heads judged by their profile (proofs/profile-bound.md): prev-a-earlier-b at
+# beta 4.6052, just above ln 100 = 4.60517, where Lemma GT needs about 8.7
+"$tempcert" certify "$pae" --n 40 --eps 0.01 --method layerwise --beta 4.6052 \
+    -o "$work/lw-profile.json" >/dev/null
+"$tempcert" certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6052 \
+    -o "$work/lw-profile-1000.json" >/dev/null
+run lw-profile 0 '^s VERIFIED .*over 40 lengths' "$work/lw-profile.json" "$pae"
+lwno lw-profile-low '\$\.layers\[[0-9]\]\.heads\[0\]: the query at position [0-9]+ of length [0-9]+: is not within eps at beta 46051/10000' \
+    'd["beta"]["spec"] = "4.6051"' lw-profile
+lwno lw-profile-dropped '\$\.beta\.spec: .*layer 1' \
+    'del d["layers"][0]["heads"][0]["judged_by"]' lw-profile
+lwno lw-profile-proofs '\$\.proofs' 'd["proofs"].pop()' lw-profile
+run lw-profile-budget 3 'not checked: .*judging its profile would take more than' \
+    "$work/lw-profile-1000.json" "$pae"
 lwno lw-judged-other '\$\.layers\[0\]\.heads\[0\]\.judged_by' \
     'd["layers"][0]["heads"][0]["judged_by"] = "enumeration"'
 edit lw-extra-key 2 'not a field' 'd["layers"][0]["gap"] = "1"' layerwise "$pae"

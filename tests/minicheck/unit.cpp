@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "evaluate.hpp"
+#include "offers.hpp"
 #include "value_gap.hpp"
 
 #include <mpfr.h>
@@ -313,4 +314,96 @@ TEST_CASE("a key whose positional part is not affine is outside the class (exit 
     }
     head.key = {{1, 0}}; // a key that does not read j^2: affine (constant) in j
     CHECK_NOTHROW(value_gap(m, head, {{1, 0}, {0, 0}}, nullptr, 4, 1u << 30, "$"));
+}
+
+namespace {
+
+// Every configuration of the query's offers (one offer per position) with
+// TV = 1/2 sum |p - u| against the uniform weights on its maximising set,
+// enclosed at 256 bits: whether some TV is certainly above eps, and whether
+// every TV is certainly at most eps.
+std::pair<bool, bool> every_configuration(const Query &q, const Q &beta, const Q &eps) {
+    std::vector<std::vector<Q>> offers;
+    for (const Run &r : q.runs)
+        for (long j = r.first; j <= r.last; ++j) {
+            if (static_cast<std::size_t>(j) >= offers.size()) offers.resize(j + 1);
+            offers[j].push_back(q.alpha[r.value] + q.c * j);
+        }
+    std::vector<std::vector<Q>> positions;
+    for (auto &o : offers)
+        if (!o.empty()) positions.push_back(o);
+    bool above = false, all_within = true;
+    std::vector<std::size_t> pick(positions.size(), 0);
+    for (;;) {
+        std::vector<Q> s;
+        for (std::size_t j = 0; j < positions.size(); ++j)
+            s.push_back(positions[j][pick[j]]);
+        const Q top = *std::max_element(s.begin(), s.end());
+        const long m = std::count(s.begin(), s.end(), top);
+        Iv z(0, 256);
+        std::vector<Iv> w;
+        for (const Q &x : s) {
+            w.push_back(exp(Iv(Q(beta * (x - top)), 256)));
+            z = z + w.back();
+        }
+        Iv tv(0, 256);
+        for (std::size_t j = 0; j < s.size(); ++j)
+            tv = tv + abs(w[j] / z - Iv(s[j] == top ? Q(1, m) : Q(0), 256));
+        tv = Q(1, 2) * tv;
+        above = above || tv.above(eps);
+        all_within = all_within && tv.at_most(eps);
+        std::size_t j = 0;
+        while (j < pick.size() && ++pick[j] == positions[j].size())
+            pick[j++] = 0;
+        if (j == pick.size()) break;
+    }
+    return {above, all_within};
+}
+
+} // namespace
+
+TEST_CASE("the profile judge against every configuration of a query") {
+    std::mt19937 rng(5);
+    int within = 0, refused = 0;
+    for (int trial = 0; trial < 1000; ++trial) {
+        Query q;
+        const std::size_t values = 1 + rng() % 3;
+        for (std::size_t v = 0; v < values; ++v)
+            q.alpha.push_back(small(rng, 4));
+        q.c = rng() % 3 == 0 ? Q(0) : small(rng, 2);
+        const long len = 1 + static_cast<long>(rng() % 6);
+        q.runs.push_back({len, len, rng() % values}); // a fixed position
+        if (len > 1)
+            for (std::size_t v = 0; v < values; ++v)
+                q.runs.push_back({1, len - 1, v});
+        // the floor: the largest least offer over the positions
+        for (long j = 1; j <= len; ++j) {
+            std::optional<Q> least;
+            for (const Run &r : q.runs)
+                if (r.first <= j && j <= r.last) {
+                    Q s = q.alpha[r.value] + q.c * j;
+                    if (!least || s < *least) least = s;
+                }
+            if (!q.any || *least > q.floor) q.floor = *least;
+            q.any = true;
+        }
+        const Q beta(1 + static_cast<long>(rng() % 30), 1 + static_cast<long>(rng() % 3));
+        const Q eps(1, 2 + static_cast<long>(rng() % 50));
+        auto [above, all_within] = every_configuration(q, beta, eps);
+        std::uint64_t weights = 1u << 30;
+        bool judged_within = true;
+        try {
+            judge_profile(q, beta, eps, 1024, weights, "$");
+        } catch (const Failure &f) {
+            REQUIRE(f.code == 1);
+            judged_within = false;
+        }
+        INFO("trial " << trial);
+        if (judged_within) CHECK(!above);       // never within when one configuration exceeds
+        if (!judged_within) CHECK(!all_within); // never refused when all are within
+        within += judged_within;
+        refused += !judged_within;
+    }
+    CHECK(within > 100); // both answers occur
+    CHECK(refused > 100);
 }
