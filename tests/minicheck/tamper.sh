@@ -326,6 +326,29 @@ sha=$("$mini" "$work/lw-ffn.json" --model "$work/broken-ffn.json" 2>&1 | grep -o
 edit lw-relu 1 '^s NOT VERIFIED .*\$\.layers\[0\]: ReLU unit 1 can change phase' \
     "d['model']['sha256'] = '$sha'" lw-ffn "$work/broken-ffn.json"
 
+# a tie between different values (proofs/layerwise.md, step 1): b and c share
+# a key but not a value, so a hard output could leave the value set. The
+# certificate of the same model without c makes every other claim true of
+# the model with c once its value count and hash are edited
+"$py" - "$work" <<'PY'
+import json, sys
+m = {"format": "tempcert-model/1", "name": "tie", "alphabet": ["a", "b"], "bos": None,
+     "width": 4, "embedding": {"a": [0, 0, 0, 0], "b": [1, 1, 0, 0]},
+     "positions": [{"dim": 2, "expr": "j"}],
+     "layers": [{"heads": [{"kind": "average", "mask": "causal", "query": [[0, 0, 1, 0]],
+                            "key": [[1, 0, 0, 0]], "value": [[0, 1, 0, 0]],
+                            "output": [[0], [0], [0], [1]]}], "ffn": None}],
+     "output": {"position": "last", "weights": [0, 0, 0, 1], "bias": "-1/2"}}
+json.dump(m, open(sys.argv[1] + "/no-tie.json", "w"))
+m["alphabet"].append("c")
+m["embedding"]["c"] = [1, 0, 0, 0]
+json.dump(m, open(sys.argv[1] + "/tie.json", "w"))
+PY
+"$tempcert" certify "$work/no-tie.json" --n 50 --eps 0.01 --method layerwise -o "$work/lw-tie.json" >/dev/null
+sha=$("$mini" "$work/lw-tie.json" --model "$work/tie.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
+lwno lw-tie '\$\.layers\[0\]\.heads\[0\]: two positions can share the maximum score with different values' \
+    "d['model']['sha256'] = '$sha'; d['layers'][0]['values'] = 3" lw-tie "$work/tie.json"
+
 # counting heads (proofs/layerwise.md, "Counting heads"): MAJORITY compiled,
 # certified at n = 1000 by a uniform head's counts and a counting head's
 # lattice gap
