@@ -1,5 +1,6 @@
 // Value sets and the preconditions on features; see value_sets.hpp.
 #include "value_sets.hpp"
+#include "claim_checks.hpp"
 
 #include <algorithm>
 
@@ -95,6 +96,25 @@ std::optional<Q> least_gap(const Model &m, const Head &head, const std::vector<V
     }
     if (g.tie) rejected(path, "two positions can share the maximum score with different values");
     return g.gap;
+}
+
+const Json &argument_fields(const Json &cert, const Model &m, const std::string &own,
+                            const char *kind_key) {
+    only_keys(cert, "$",
+              {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "layers",
+               kind_key, "verdict", "proofs"});
+    const Json &beta = at(cert, "$", "beta");
+    only_keys(beta, "$.beta", {"spec", "source"});
+    const std::string source = text_at(beta, "$.beta", "source");
+    same(source == own || source == "user", "$.beta.source", source, "\"" + own + "\" or \"user\"");
+    same(text_at(cert, "$", "verdict") == "certified", "$.verdict", text_at(cert, "$", "verdict"),
+         "certified (a " + own + " certificate claims nothing else)");
+    check_features_untouched(m);
+    const Json &layers = at(cert, "$", "layers");
+    require_array(layers, "$.layers");
+    same(layers.size() == m.layers.size(), "$.layers", std::to_string(layers.size()) + " layers",
+         std::to_string(m.layers.size()));
+    return layers;
 }
 
 std::vector<Vec> first_values(const Model &m) {

@@ -5,6 +5,7 @@
 // positional features exact.
 #pragma once
 
+#include "json_in.hpp"
 #include "value_gap.hpp"
 
 #include <initializer_list>
@@ -38,6 +39,13 @@ std::size_t most_seen(const Model &m, Mask mask, std::size_t n);
 std::optional<Q> least_gap(const Model &m, const Head &head, const std::vector<Vec> &S,
                            const std::vector<Vec> &B, std::size_t n, std::uint64_t budget,
                            const std::string &path, const ProfileRequest *profile = nullptr);
+
+// The fields layerwise and perturbation certificates share: the keys
+// (`kind_key`: "readout_exact" or "readout"), beta as {spec, source} with
+// source `own` or "user", verdict "certified", one entry per layer (the
+// array returned), and the preconditions on features.
+const Json &argument_fields(const Json &cert, const Model &m, const std::string &own,
+                            const char *kind_key);
 
 // The embeddings: the values entering the first layer, at real positions
 // (one per symbol, in the alphabet's order) and at BOS.
