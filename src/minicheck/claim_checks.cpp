@@ -32,6 +32,7 @@ void compare_gap(const Json &obj, const std::string &path, const std::optional<Q
     std::string got = text_at(obj, path, "min_gap");
     std::string shown = want ? to_text(*want) : "inf";
     auto q = parse_number(got, false);
+    if (!q && got != "inf") malformed(path + ".min_gap", "expected \"inf\" or an exact number");
     same(want ? q && *q == *want : got == "inf", path + ".min_gap", got, shown);
 }
 

@@ -252,9 +252,12 @@ void check_perturbed(const Json &claim, const std::string &p, const std::set<std
     const Json &list = at(claim, p, "perturbed");
     require_array(list, p + ".perturbed");
     std::set<std::size_t> got;
-    for (const Json &c : list)
-        if (!c.is_number_unsigned() || !got.insert(c.get<std::size_t>()).second)
-            rejected(p + ".perturbed", "expected distinct coordinates, got " + list.dump());
+    for (const Json &c : list) {
+        if (!c.is_number_unsigned())
+            malformed(p + ".perturbed", "expected coordinates (integers >= 0)");
+        if (!got.insert(c.get<std::size_t>()).second)
+            rejected(p + ".perturbed", "lists coordinate " + c.dump() + " twice");
+    }
     same(got == want, p + ".perturbed", listed(got), listed(want));
 }
 
@@ -307,6 +310,7 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
         exact = exact && !v.tainted.count(r);
     }
     const Json &claimed = at(cert, "$", "readout_exact");
+    if (!claimed.is_boolean()) malformed("$.readout_exact", "expected true or false");
     same(claimed == Json(exact), "$.readout_exact", claimed.dump(), exact ? "true" : "false");
     if (c.criterion != "tv" && !exact)
         rejected("$.criterion", "the read-out reads a perturbed coordinate: only tv is certified");
