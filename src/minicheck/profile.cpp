@@ -10,74 +10,151 @@
 // position offering t must hold it, the one whose offer below t weighs
 // least. Every t from the floor up is judged, and TV <= eps is
 // X <= |M| eps / (1 - eps).
+//
+// A group of positions first..last offering alpha_v + c j for the same
+// values v is summed per segment: with u = t - c j, the positions whose u
+// lies in (a_r, a_{r+1}] (a the sorted alphas) take offer a_r + c j at gap
+// u - a_r, an arithmetic progression of step |c| over them, so their
+// weights are one geometric sum.
 #include "claim_checks.hpp"
 #include "offers.hpp"
+#include "value_gap.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 
 namespace minicheck {
 
 namespace {
 
-// The worst configuration with maximum t: its gaps (gap -> positions) and |M|.
-struct Worst {
-    std::map<Q, unsigned long> gaps;
-    unsigned long held = 0;
+// count positions at gaps g0, g0 + step, ...: sum e^{-beta gap}
+struct Terms {
+    Q g0, step;
+    long count;
 };
 
-Worst worst_at(const std::map<long, std::vector<Q>> &offers, const Q &t) {
-    Worst w;
-    std::optional<Q> holder; // the largest gap among positions that offer t
-    for (const auto &entry : offers) {
-        std::optional<Q> below;
-        bool offers_t = false;
-        for (const Q &o : entry.second) {
-            if (o == t) offers_t = true;
-            if (o < t && (!below || o > *below)) below = o;
-        }
-        if (!below) { // t is its least offer (t >= the floor): forced into M
-            w.held += offers_t;
-            continue;
-        }
-        const Q gap = t - *below;
-        ++w.gaps[gap];
-        if (offers_t && (!holder || gap > *holder)) holder = gap;
+// The worst configuration with maximum t: its weights, |M| (forced
+// positions) and the largest gap among positions that offer t.
+struct Worst {
+    std::vector<Terms> terms;
+    unsigned long forced = 0;
+    std::optional<Q> holder;
+};
+
+using Group = std::pair<std::pair<long, long>, std::vector<Q>>; // positions, sorted alphas
+
+// The positions j of [first, last] with lo < t - c j <= hi (c != 0; hi
+// may be absent: +infinity): an interval of j.
+std::pair<long, long> where_u(const Q &t, const Q &c, const Q &lo, const std::optional<Q> &hi,
+                              long first, long last) {
+    constexpr long kEdge = 1L << 62;
+    long a = first, b = last;
+    if (c > 0) { // u falls with j: j < (t - lo)/c, j >= (t - hi)/c
+        b = std::min(b, clamped(ceil_of((t - lo) / c) - 1, -kEdge, kEdge));
+        if (hi) a = std::max(a, clamped(ceil_of((t - *hi) / c), -kEdge, kEdge));
+    } else { // u rises with j: j > (lo - t)/|c|, j <= (hi - t)/|c|
+        a = std::max(a, clamped(floor_of((lo - t) / -c) + 1, -kEdge, kEdge));
+        if (hi) b = std::min(b, clamped(floor_of((*hi - t) / -c), -kEdge, kEdge));
     }
-    if (w.held == 0 && holder) { // the holder leaves X
-        if (--w.gaps[*holder] == 0) w.gaps.erase(*holder);
-        w.held = 1;
+    return {a, b};
+}
+
+// Whether some j of [first, last] has t - c j == a (c != 0).
+bool hits(const Q &t, const Q &c, const Q &a, long first, long last) {
+    const Q j = (t - a) / c;
+    return j.get_den() == 1 && j >= first && j <= last;
+}
+
+void add_group(const Group &g, const Q &c, const Q &t, Worst &w) {
+    const auto [first, last] = g.first;
+    const std::vector<Q> &a = g.second;
+    if (c == 0) {                                             // every position alike: u = t
+        auto below = std::lower_bound(a.begin(), a.end(), t); // first alpha >= t
+        const bool offers_t = below != a.end() && *below == t;
+        if (below == a.begin()) {
+            w.forced += offers_t ? static_cast<unsigned long>(last - first + 1) : 0;
+            return;
+        }
+        const Q gap = t - *std::prev(below);
+        w.terms.push_back({gap, 0, last - first + 1});
+        if (offers_t && (!w.holder || gap > *w.holder)) w.holder = gap;
+        return;
     }
-    return w;
+    if (hits(t, c, a.front(), first, last)) ++w.forced; // u = a_1: no offer below t
+    for (std::size_t r = 0; r < a.size(); ++r) {
+        const std::optional<Q> hi = r + 1 < a.size() ? std::optional<Q>(a[r + 1]) : std::nullopt;
+        auto [lo_j, hi_j] = where_u(t, c, a[r], hi, first, last);
+        if (lo_j > hi_j) continue;
+        // the least gap u - a_r where u is nearest a_r
+        const long nearest = c > 0 ? hi_j : lo_j;
+        w.terms.push_back({t - c * nearest - a[r], abs(c), hi_j - lo_j + 1});
+        if (hi && hits(t, c, *hi, lo_j, hi_j)) { // offers t there, at gap a_{r+1} - a_r
+            const Q gap = *hi - a[r];
+            if (!w.holder || gap > *w.holder) w.holder = gap;
+        }
+    }
+}
+
+Iv weight_sum(const std::vector<Terms> &terms, const Q &beta, long prec) {
+    const Iv one(1, prec);
+    Iv X(0, prec);
+    for (const Terms &k : terms) {
+        Iv first = exp(Iv(Q(-beta * k.g0), prec));
+        if (k.count == 1) {
+            X = X + first;
+        } else if (k.step == 0) {
+            X = X + Q(k.count) * first;
+        } else { // first (1 - rho^count) / (1 - rho), rho = e^{-beta step}
+            Iv rho = exp(Iv(Q(-beta * k.step), prec));
+            Iv rho_m = exp(Iv(Q(-beta * k.step * k.count), prec));
+            X = X + first * (one - rho_m) / (one - rho);
+        }
+    }
+    return X;
 }
 
 } // namespace
 
 void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::uint64_t &weights,
                    const std::string &where) {
-    std::map<long, std::vector<Q>> offers; // position -> its scores
-    std::set<Q> maxima;
+    std::map<std::pair<long, long>, std::vector<Q>> by_range;
     for (const Run &r : q.runs)
-        for (long j = r.first; j <= r.last; ++j) {
-            const Q s = q.alpha[r.value] + q.c * j;
-            offers[j].push_back(s);
-            if (s >= q.floor) maxima.insert(s);
-        }
+        by_range[{r.first, r.last}].push_back(q.alpha[r.value]);
+    std::vector<Group> groups;
+    for (auto &[range, alphas] : by_range) {
+        std::sort(alphas.begin(), alphas.end());
+        alphas.erase(std::unique(alphas.begin(), alphas.end()), alphas.end());
+        groups.emplace_back(range, alphas);
+    }
     const Q ratio = eps / (1 - eps);
-    for (const Q &t : maxima) {
-        const Worst w = worst_at(offers, t);
-        if (w.gaps.size() > weights)
+    // every maximum: alpha + c j for every j of a group, from the floor up
+    std::vector<Q> all;
+    for (const Group &g : groups)
+        for (const Q &alpha : g.second)
+            for (long j = g.first.first; j <= g.first.second; ++j) {
+                const Q t = alpha + q.c * j;
+                if (t >= q.floor) all.push_back(t);
+                if (q.c == 0) break; // one maximum per value
+            }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    for (const Q &t : all) {
+        Worst w;
+        for (const Group &g : groups)
+            add_group(g, q.c, t, w);
+        if (w.terms.size() > weights)
             unsupported(where, "judging heads by their profile would take more than --max-queries "
                                "/ 20 exponentials");
-        weights -= w.gaps.size();
-        const Q limit = Q(w.held) * ratio;
+        weights -= w.terms.size();
+        const unsigned long held = w.forced > 0 ? w.forced : 1;
+        const Q limit = Q(held) * ratio;
         at_rising_precision(cap, where,
                             "within eps at beta " + to_text(beta) + " with maximum " + to_text(t),
                             [&](long prec) {
-                                Iv X(0, prec);
-                                for (const auto &[gap, count] : w.gaps)
-                                    X = X + Q(count) * exp(Iv(Q(-beta * gap), prec));
+                                Iv X = weight_sum(w.terms, beta, prec);
+                                if (w.forced == 0 && w.holder) // the holder leaves X
+                                    X = X - exp(Iv(Q(-beta * *w.holder), prec));
                                 if (X.at_most(limit)) return Tri::True;
                                 return X.above(limit) ? Tri::False : Tri::Unknown;
                             });

@@ -229,8 +229,9 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
     if (queries * (1 + k * k) > static_cast<double>(budget))
         unsupported(path, "re-deriving its gap would examine more than --max-queries " +
                               std::to_string(budget) + " offers");
-    // the profile judge: about n k maxima per query, each summing n weights
-    if (profile && queries * (dn + 1) * k * (dn + 1) > static_cast<double>(budget / 20))
+    // the profile judge: about n k maxima per query, each a few geometric
+    // sums per value
+    if (profile && queries * (dn + 1) * k * 4 * k > static_cast<double>(budget / 20))
         unsupported(path, "judging its profile would take more than --max-queries / 20 = " +
                               std::to_string(budget / 20) + " weights");
     // a query examined at the end of length len stands for every longer

@@ -320,9 +320,8 @@ namespace {
 
 // Every configuration of the query's offers (one offer per position) with
 // TV = 1/2 sum |p - u| against the uniform weights on its maximising set,
-// enclosed at 256 bits: whether some TV is certainly above eps, and whether
-// every TV is certainly at most eps.
-std::pair<bool, bool> every_configuration(const Query &q, const Q &beta, const Q &eps) {
+// enclosed at 256 bits: the largest TV's lower and upper ends.
+std::pair<Q, Q> worst_configuration(const Query &q, const Q &beta) {
     std::vector<std::vector<Q>> offers;
     for (const Run &r : q.runs)
         for (long j = r.first; j <= r.last; ++j) {
@@ -332,7 +331,7 @@ std::pair<bool, bool> every_configuration(const Query &q, const Q &beta, const Q
     std::vector<std::vector<Q>> positions;
     for (auto &o : offers)
         if (!o.empty()) positions.push_back(o);
-    bool above = false, all_within = true;
+    Q lo = 0, hi = 0;
     std::vector<std::size_t> pick(positions.size(), 0);
     for (;;) {
         std::vector<Q> s;
@@ -350,14 +349,25 @@ std::pair<bool, bool> every_configuration(const Query &q, const Q &beta, const Q
         for (std::size_t j = 0; j < s.size(); ++j)
             tv = tv + abs(w[j] / z - Iv(s[j] == top ? Q(1, m) : Q(0), 256));
         tv = Q(1, 2) * tv;
-        above = above || tv.above(eps);
-        all_within = all_within && tv.at_most(eps);
+        lo = std::max(lo, tv.lower());
+        hi = std::max(hi, tv.upper());
         std::size_t j = 0;
         while (j < pick.size() && ++pick[j] == positions[j].size())
             pick[j++] = 0;
         if (j == pick.size()) break;
     }
-    return {above, all_within};
+    return {lo, hi};
+}
+
+bool judged_within(const Query &q, const Q &beta, const Q &eps) {
+    std::uint64_t weights = 1u << 30;
+    try {
+        judge_profile(q, beta, eps, 1024, weights, "$");
+        return true;
+    } catch (const Failure &f) {
+        REQUIRE(f.code == 1);
+        return false;
+    }
 }
 
 } // namespace
@@ -368,16 +378,23 @@ TEST_CASE("the profile judge against every configuration of a query") {
     for (int trial = 0; trial < 1000; ++trial) {
         Query q;
         const std::size_t values = 1 + rng() % 3;
+        const bool integral = rng() % 2 == 0; // offers of two values meet at one score
         for (std::size_t v = 0; v < values; ++v)
-            q.alpha.push_back(small(rng, 4));
-        q.c = rng() % 3 == 0 ? Q(0) : small(rng, 2);
+            q.alpha.push_back(integral ? Q(static_cast<long>(rng() % 9) - 4) : small(rng, 4));
+        q.c = rng() % 3 == 0 ? Q(0)
+              : integral     ? Q(static_cast<long>(rng() % 2) * 2 - 1)
+                             : small(rng, 2);
         const long len = 1 + static_cast<long>(rng() % 6);
-        q.runs.push_back({len, len, rng() % values}); // a fixed position
-        if (len > 1)
-            for (std::size_t v = 0; v < values; ++v)
-                q.runs.push_back({1, len - 1, v});
+        const long own = 1 + static_cast<long>(rng() % len);
+        const bool bos = rng() % 3 == 0;
+        q.runs.push_back({own, own, rng() % values}); // the query's own position
+        if (bos) q.runs.push_back({0, 0, rng() % values});
+        for (std::size_t v = 0; v < values; ++v) { // free blocks on either side
+            if (own > 1) q.runs.push_back({1, own - 1, v});
+            if (own < len) q.runs.push_back({own + 1, len, v});
+        }
         // the floor: the largest least offer over the positions
-        for (long j = 1; j <= len; ++j) {
+        for (long j = bos ? 0 : 1; j <= len; ++j) {
             std::optional<Q> least;
             for (const Run &r : q.runs)
                 if (r.first <= j && j <= r.last) {
@@ -387,23 +404,20 @@ TEST_CASE("the profile judge against every configuration of a query") {
             if (!q.any || *least > q.floor) q.floor = *least;
             q.any = true;
         }
-        const Q beta(1 + static_cast<long>(rng() % 30), 1 + static_cast<long>(rng() % 3));
-        const Q eps(1, 2 + static_cast<long>(rng() % 50));
-        auto [above, all_within] = every_configuration(q, beta, eps);
-        std::uint64_t weights = 1u << 30;
-        bool judged_within = true;
-        try {
-            judge_profile(q, beta, eps, 1024, weights, "$");
-        } catch (const Failure &f) {
-            REQUIRE(f.code == 1);
-            judged_within = false;
-        }
+        const Q beta(1 + static_cast<long>(rng() % 30), 1 + static_cast<long>(rng() % 8));
+        auto [lo, hi] = worst_configuration(q, beta);
         INFO("trial " << trial);
-        if (judged_within) CHECK(!above);       // never within when one configuration exceeds
-        if (!judged_within) CHECK(!all_within); // never refused when all are within
-        within += judged_within;
-        refused += !judged_within;
+        // eps just above the worst TV: within; just below: refused
+        const Q above = hi * Q(1000000001, 1000000000), below = lo * Q(999999999, 1000000000);
+        if (above > 0 && above < 1) {
+            CHECK(judged_within(q, beta, above));
+            ++within;
+        }
+        if (below > Q(1, 1000000)) {
+            CHECK(!judged_within(q, beta, below));
+            ++refused;
+        }
     }
-    CHECK(within > 100); // both answers occur
-    CHECK(refused > 100);
+    CHECK(within > 500); // both sides are reached
+    CHECK(refused > 500);
 }
