@@ -354,6 +354,24 @@ sha=$("$mini" "$work/lw-tie.json" --model "$work/tie.json" 2>&1 | grep -o 'recom
 lwno lw-tie '\$\.layers\[0\]\.heads\[0\]: two positions can share the maximum score with different values' \
     "d['model']['sha256'] = '$sha'; d['layers'][0]['values'] = 3" lw-tie "$work/tie.json"
 
+# a later layer reading what an earlier one perturbs (proofs/layerwise.md,
+# step 4): has-b with a second layer whose query reads coordinate 3, which
+# the first head's soft output moves. Its layerwise certificate is has-b's,
+# bound to the two-layer model, with the second layer's entry appended
+"$py" - "$model" "$work/leak.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["name"] = "leak"
+m["layers"].append({"heads": [{"kind": "average", "mask": "causal", "query": [[0, 0, 0, 1]],
+                               "key": [[0, 0, 1, 0]], "value": [[1, 0, 0, 0]],
+                               "output": [[1], [0], [0], [0]]}], "ffn": None})
+json.dump(m, open(sys.argv[2], "w"))
+PY
+sha=$("$mini" "$work/lw-has-b.json" --model "$work/leak.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
+lwno lw-leak '\$\.layers\[1\]: a head reads coordinate 3, which the soft model perturbs' \
+    "d['model']['sha256'] = '$sha'; d['model']['name'] = 'leak'; d['layers'].append({'layer': 2, 'values': 4, 'bos_values': 0, 'heads': [{'head': 1, 'min_gap': '1', 'N': 100, 'beta_gap_up': '0'}], 'perturbed': [3]})" \
+    lw-has-b "$work/leak.json"
+
 # counting heads (proofs/layerwise.md, "Counting heads"): MAJORITY compiled,
 # certified at n = 1000 by a uniform head's counts and a counting head's
 # lattice gap
