@@ -431,6 +431,38 @@ pbno pb-decision-margin '\$\.readout\.margin: claims 1/3, recomputed 1/2' 'd["re
     pb-decision
 pbno pb-decision-deviation '\$\.readout\.deviation: not below the margin' \
     'd["readout"]["deviation"] = "1/2"' pb-decision
+# a feature whose range over shorter lengths is wider than at n: 1/n on a
+# coordinate of its own, which the read-out reads with weight 1/100; the
+# decision margin takes that range (1/n at n, 1 at length 1) into account
+"$py" - "$abm" "$work/ab-1n.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["name"], m["width"] = "ab-1n", m["width"] + 1
+for sym in m["embedding"]:
+    m["embedding"][sym].append(0)
+m["positions"].append({"dim": m["width"] - 1, "expr": "1/n"})
+for layer in m["layers"]:
+    for h in layer["heads"]:
+        for key in ("query", "key", "value"):
+            for row in h[key]:
+                row.append(0)
+        h["output"].append([0] * len(h["output"][0]))
+    f = layer["ffn"]
+    if f:
+        for row in f["w1"]:
+            row.append(0)
+        f["w2"].append([0] * len(f["w2"][0]))
+        if "b2" in f:
+            f["b2"].append(0)
+m["output"]["weights"].append("1/100")
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$tempcert" certify "$work/ab-1n.json" --n 200 --eps 0.01 --criterion decision --method layerwise \
+    -o "$work/pb-1n.json" >/dev/null
+run pb-feature-range 0 '^s VERIFIED .*perturbation bounds' "$work/pb-1n.json" "$work/ab-1n.json"
+edit pb-feature-range-margin 1 '^s NOT VERIFIED .*\$\.readout\.margin: claims' \
+    'm = Fraction(d["readout"]["margin"]) + Fraction(99, 100) * Fraction(1, 100); d["readout"]["margin"] = f"{m.numerator}/{m.denominator}"' \
+    pb-1n "$work/ab-1n.json"
 
 # options and files
 out=$("$mini" "$work/base.json" 2>&1); code=$?
