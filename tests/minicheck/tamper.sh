@@ -391,6 +391,18 @@ lwno cnt-N '\$\.layers\[1\]\.heads\[0\]\.N: claims 1000, recomputed 1001' \
 lwno cnt-beta '\$\.beta\.spec' "$minus"'d["beta"]["spec"] = minus(d["beta"]["spec"], Fraction(1, 10**9))' \
     lw-majority "$mj"
 lwno cnt-readout '\$\.readout_exact' 'd["readout_exact"] = not d["readout_exact"]' lw-majority "$mj"
+# the counting head's offset -1/2 made -1: its score difference
+# (#a - #b - 1)/(i + 1) between BOS and a real position is 0 when #a = #b + 1,
+# a tie of different values; MAJORITY's certificate bound to that model
+"$py" - "$mj" "$work/majority-tie.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["layers"][1]["heads"][0]["query"][0][5] = "-1"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+sha=$("$mini" "$work/lw-majority.json" --model "$work/majority-tie.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
+lwno cnt-tie '\$\.layers\[1\]\.heads\[0\]: two positions with different values can tie' \
+    "d['model']['sha256'] = '$sha'" lw-majority "$work/majority-tie.json"
 
 # a perturbation certificate (has-ab-two-layer, n = 40; proofs/perturbation.md):
 # every bound at least what the small checker derives from the previous claims
