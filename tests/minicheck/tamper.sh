@@ -403,6 +403,16 @@ PY
 sha=$("$mini" "$work/lw-majority.json" --model "$work/majority-tie.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
 lwno cnt-tie '\$\.layers\[1\]\.heads\[0\]: two positions with different values can tie' \
     "d['model']['sha256'] = '$sha'" lw-majority "$work/majority-tie.json"
+# a read-out of a count coordinate (#a/(i + 1) has no finite value set)
+"$py" - "$mj" "$work/majority-read.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["output"]["weights"][6] = "1/100"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+sha=$("$mini" "$work/lw-majority.json" --model "$work/majority-read.json" 2>&1 | grep -o 'recomputed [0-9a-f]*' | cut -d' ' -f2)
+lwno cnt-read '\$\.readout_exact: the read-out reads count coordinate 6' "d['model']['sha256'] = '$sha'" \
+    lw-majority "$work/majority-read.json"
 
 # a perturbation certificate (has-ab-two-layer, n = 40; proofs/perturbation.md):
 # every bound at least what the small checker derives from the previous claims
@@ -443,6 +453,21 @@ pbno pb-decision-margin '\$\.readout\.margin: claims 1/3, recomputed 1/2' 'd["re
     pb-decision
 pbno pb-decision-deviation '\$\.readout\.deviation: not below the margin' \
     'd["readout"]["deviation"] = "1/2"' pb-decision
+# with BOS: has-ab-two-layer's first head attends by position (query reads
+# no feature, features affine in j), so its competitors are counted by
+# class, BOS a class of its own; a tv 1e-12 below its bound is refused
+"$py" - "$abm" "$work/ab-bos.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["name"], m["bos"] = "ab-bos", "S"
+m["embedding"]["S"] = [0, 0, 1] + [0] * (m["width"] - 3)  # the constant 1 the queries read
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$tempcert" certify "$work/ab-bos.json" --n 100 --eps 0.01 --method layerwise -o "$work/pb-bos.json" >/dev/null
+run pb-bos 0 '^s VERIFIED .*perturbation bounds' "$work/pb-bos.json" "$work/ab-bos.json"
+edit pb-bos-tv 1 '^s NOT VERIFIED .*\$\.layers\[0\]\.heads\[0\]\.tv: is not at least the bound' \
+    "$shrink"'h = d["layers"][0]["heads"][0]; h["tv"] = shrink(h["tv"], Fraction(1, 10**12))' \
+    pb-bos "$work/ab-bos.json"
 # a feature whose range over shorter lengths is wider than at n: 1/n on a
 # coordinate of its own, which the read-out reads with weight 1/100; the
 # decision margin takes that range (1/n at n, 1 at length 1) into account
