@@ -2,15 +2,15 @@
 // case of cases/manifest.json it checks the listed words against the hard
 // and soft model, certifies the Lemma GT beta for every word up to a small n
 // (writing the certificate to certificates/ and re-verifying it with the
-// independent checker), brackets the tight inverse temperature, and, where
-// the layerwise method applies, certifies every word up to n = 100000 (500
-// with features reading n) with a certificate the checker re-derives.
-// Then it writes the report of tight temperatures over every case and the
-// default lengths (`tempcert report`) into report/, and that of the bundled
-// counting formulas (`tempcert report counting`) into report/counting/.
+// independent checker and with the small checker), brackets the tight inverse temperature, and,
+// where the layerwise method applies, certifies every word up to n = 100000 (500 with features
+// reading n) with a certificate the checker re-derives. Then it writes the report of tight
+// temperatures over every case and the default lengths (`tempcert report`) into report/, and that
+// of the bundled counting formulas (`tempcert report counting`) into report/counting/.
 #include "commands.hpp"
 #include "option_table.hpp"
 #include "options.hpp"
+#include "small_checker.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/outcome.hpp"
@@ -63,15 +63,21 @@ struct Tally {
     }
 };
 
-// Reads a written certificate back with the checker and says so on the
-// line `what` begins; counts it.
+// Reads a written certificate back with the checker, then has the small
+// checker (its own process, its own code) verify it too, and says both on
+// the line `what` begins; counts it. The small checker leaving a
+// certificate outside its class to tempcert-check is no failure; refusing
+// it is.
 void recheck(const std::string &path, const std::string &model_path, const CertifyOptions &o,
              const std::string &what, Tally &tally) {
     ++tally.certificates;
     CheckOutcome c = check_certificate(path, model_path, o.limits, o.precision);
     std::cout << what << path << ": "
-              << (c.accepted ? "independently re-verified" : "REJECTED: " + c.reason) << "\n";
-    tally.add(c.accepted);
+              << (c.accepted ? "independently re-verified" : "REJECTED: " + c.reason);
+    SmallCheck small = run_small_checker(path, model_path, o.limits);
+    std::cout << "; " << to_text(small) << "\n";
+    tally.add(c.accepted && small.verdict != SmallCheckVerdict::NotVerified &&
+              small.verdict != SmallCheckVerdict::Failed);
 }
 
 // Exhaustive certification at Lemma GT's beta up to n (as `certify`

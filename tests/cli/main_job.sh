@@ -57,5 +57,39 @@ check "after Ctrl-C it names the $written certificates it wrote" \
     grep -q "the $written certificates written before it are complete" "$opts/err"
 rm -rf "$opts"
 
+# The small checker runs beside the job (the binary next to tempcert):
+# its line is on every certificate, a refusal of its is a failed check
+# (exit 1), and Ctrl-C stops the job within a second while it runs, the
+# helper killed with it. Stand-ins next to a copy of the binary play it.
+check "every certificate re-verified by the small checker too" \
+    grep -q 'has-b.layerwise-certificate.json: independently re-verified; the small checker: verified (layerwise argument re-derived over' <<<"$job"
+fake=$(mktemp -d)
+cp "$tempcert" "$fake/tempcert"
+printf '#!/bin/sh\necho "s NOT VERIFIED $1: \\$.beta: below its need"\nexit 1\n' >"$fake/tempcert-minicheck"
+chmod +x "$fake/tempcert-minicheck"
+out=$(cd "$fake" && TEMPCERT_REPORT_N=2 "$fake/tempcert" --threads 1 2>&1)
+check "a certificate the small checker refuses fails the job (exit 1)" [ $? = 1 ]
+check "... and its words are on the certificate's line" \
+    grep -q 'has-b.certificate.json: independently re-verified; the small checker: NOT VERIFIED: \$.beta: below its need' <<<"$out"
+printf '#!/bin/sh\necho "tempcert-minicheck: $3: not checked: \\$.n: over --max-n" >&2\nexit 3\n' >"$fake/tempcert-minicheck"
+out=$(cd "$fake" && TEMPCERT_REPORT_N=2 "$fake/tempcert" --threads 1 2>&1)
+check "a certificate the small checker leaves to tempcert-check is no failure (exit 0)" [ $? = 0 ]
+check "... and the job says so" \
+    grep -q 'the small checker leaves it to tempcert-check (\$.n: over --max-n)' <<<"$out"
+printf '#!/bin/sh\nexec sleep 60\n' >"$fake/tempcert-minicheck"
+rm -rf "$fake/certificates"
+(cd "$fake" && exec "$fake/tempcert" --threads 1 >/dev/null 2>"$fake/err") &
+pid=$!
+for _ in $(seq 100); do pgrep -f "^sleep 60" >/dev/null && break; sleep 0.1; done
+kill -INT $pid
+start=$(date +%s%N)
+wait $pid
+code=$?
+took=$((($(date +%s%N) - start) / 1000000))
+check "Ctrl-C while the small checker runs: exit 130" [ $code = 130 ]
+check "... within a second (took $took ms)" [ $took -lt 1000 ]
+check "... and the small checker stopped with it" bash -c '! pgrep -f "^sleep 60" >/dev/null'
+rm -rf "$fake"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

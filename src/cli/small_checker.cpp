@@ -1,0 +1,93 @@
+// The small checker on a written certificate: see small_checker.hpp.
+#include "small_checker.hpp"
+#include "tempcert/run_program.hpp"
+
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+
+namespace tempcert::cli {
+
+namespace {
+
+// The executable beside this one, or "" when there is none to run.
+std::string small_checker_path() {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return "";
+    const auto path = self.parent_path() / "tempcert-minicheck";
+    return access(path.c_str(), X_OK) == 0 ? path.string() : "";
+}
+
+// Its message without the trailing newline, on one line, at most 300
+// characters: the job prints it inside its own line.
+std::string one_line(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
+        s.pop_back();
+    for (char &c : s)
+        if (c == '\n' || c == '\r') c = ' ';
+    if (s.size() > 300) {
+        s.resize(297);
+        s += "...";
+    }
+    return s;
+}
+
+// Its verified line, "s VERIFIED CERT (what ...)", as "what ...".
+std::string what_it_did(const std::string &out) {
+    const auto open = out.find(" ("), close = out.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return "";
+    std::string s = out.substr(open + 2, close - open - 2);
+    const std::string tail = " by the small checker";
+    if (s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
+        s.resize(s.size() - tail.size());
+    return s;
+}
+
+// What follows `mark` in its message (all of it when `mark` is not there).
+std::string after_prefix(const std::string &out, const std::string &mark) {
+    const auto at = out.find(mark);
+    return at == std::string::npos ? out : out.substr(at + mark.size());
+}
+
+} // namespace
+
+SmallCheck run_small_checker(const std::string &cert, const std::string &model,
+                             const Limits &limits) {
+    const std::string exe = small_checker_path();
+    if (exe.empty()) return {SmallCheckVerdict::Absent, "no tempcert-minicheck beside tempcert"};
+    ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
+    const std::string out = one_line(r.output);
+    if (!r.started) return {SmallCheckVerdict::Absent, "could not start " + exe};
+    switch (r.exit_code) {
+    case 0:
+        return {SmallCheckVerdict::Verified, what_it_did(out)};
+    case 1: // "s NOT VERIFIED CERT: PATH: what", said as "PATH: what"
+        return {SmallCheckVerdict::NotVerified, after_prefix(out, "s NOT VERIFIED " + cert + ": ")};
+    case 3:
+        return {SmallCheckVerdict::LeftOut, after_prefix(out, "not checked: ")};
+    default:
+        return {SmallCheckVerdict::Failed,
+                (r.exit_code < 0 ? std::string("killed by a signal")
+                                 : "exit " + std::to_string(r.exit_code)) +
+                    (out.empty() ? "" : ": " + out)};
+    }
+}
+
+std::string to_text(const SmallCheck &c) {
+    switch (c.verdict) {
+    case SmallCheckVerdict::Verified:
+        return "the small checker: verified" + (c.detail.empty() ? "" : " (" + c.detail + ")");
+    case SmallCheckVerdict::NotVerified:
+        return "the small checker: NOT VERIFIED: " + c.detail;
+    case SmallCheckVerdict::LeftOut:
+        return "the small checker leaves it to tempcert-check (" + c.detail + ")";
+    case SmallCheckVerdict::Failed:
+        return "the small checker FAILED: " + c.detail;
+    case SmallCheckVerdict::Absent:
+        return "the small checker not run (" + c.detail + ")";
+    }
+    return "";
+}
+
+} // namespace tempcert::cli

@@ -1,0 +1,35 @@
+// The small checker (tempcert-minicheck, docs/minicheck.md) run on a
+// certificate the main job wrote: as its own process, from the binary
+// beside this one, so that it shares nothing with the engine that wrote
+// the certificate, not even an address space.
+#pragma once
+
+#include "tempcert/limits.hpp"
+
+#include <string>
+
+namespace tempcert::cli {
+
+enum class SmallCheckVerdict {
+    Verified,    // exit 0: every claim re-derived by its own code
+    NotVerified, // exit 1: a claim it refuses (a failure of the job)
+    LeftOut,     // exit 3: outside its class or over its limits; tempcert-check's word stands
+    Failed,      // anything else: bad input to it, a crash, an internal error
+    Absent,      // no tempcert-minicheck beside this executable: not run
+};
+
+struct SmallCheck {
+    SmallCheckVerdict verdict = SmallCheckVerdict::Absent;
+    std::string detail; // its own words: what it re-evaluated, or why not
+};
+
+// Runs `tempcert-minicheck CERT --model MODEL` (the binary in this
+// executable's directory). The run's deadline and Ctrl-C stop it as they
+// stop the job (run_program_captured).
+SmallCheck run_small_checker(const std::string &cert, const std::string &model,
+                             const Limits &limits);
+
+// One phrase for the job's line: "the small checker: verified (...)".
+std::string to_text(const SmallCheck &c);
+
+} // namespace tempcert::cli
