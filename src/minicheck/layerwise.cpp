@@ -131,7 +131,8 @@ Q check_head(const Context &cx, const Json &entry, const std::string &p, const L
     same_count(entry, p, "head", h + 1);
     std::optional<ProfileRequest> profile;
     if (judged_by_profile(entry, p))
-        profile = ProfileRequest{beta_lower_bounds(beta, cx.n), cx.eps, cx.limits.prec_cap};
+        profile = ProfileRequest{[&beta, n = cx.n] { return beta_lower_bounds(beta, n); }, cx.eps,
+                                 cx.limits.prec_cap};
     const std::optional<Q> gap =
         head_gap(cx, layer, h, is_uniform, v, out.fresh, p, profile ? &*profile : nullptr);
     compare_gap(entry, p, gap);

@@ -106,44 +106,47 @@ Reads reads_of(const Head &head, const std::vector<Vec> &S, const Vec *bos) {
     return r;
 }
 
-// At one length: W_Q P(i) for every position i, and W_K P(j) = k0 + j dk
-// for every position j (checked; outside this checker's class otherwise).
+// At one length: W_K P(j) = k0 + j dk for every position j (checked, one
+// position at a time: nothing of size n is kept; outside this checker's
+// class otherwise). W_Q P(i) is computed per query (query_part).
 struct Positional {
-    std::vector<Vec> qp;
     Vec k0, dk;
 };
 
 Positional positional(const Model &m, const Head &head, std::size_t len, const std::string &path) {
     Positional t;
     const std::size_t first = m.bos ? 0 : 1;
-    std::vector<Vec> kp(len + 1);
-    t.qp.resize(len + 1);
-    for (std::size_t j = first; j <= len; ++j) {
-        const Vec at = features_at(m, j, len);
-        t.qp[j] = mat_times(head.query, at);
-        kp[j] = mat_times(head.key, at);
-    }
-    t.k0 = kp[first];
+    t.k0 = mat_times(head.key, features_at(m, first, len));
     t.dk = Vec(t.k0.size(), 0);
-    for (std::size_t c = 0; c < t.k0.size(); ++c) {
-        if (len > first) t.dk[c] = kp[first + 1][c] - kp[first][c];
-        t.k0[c] -= Q(static_cast<unsigned long>(first)) * t.dk[c];
-    }
-    for (std::size_t j = first; j <= len; ++j)
+    if (len > first) {
+        const Vec next = mat_times(head.key, features_at(m, first + 1, len));
         for (std::size_t c = 0; c < t.k0.size(); ++c)
-            if (kp[j][c] != t.k0[c] + Q(static_cast<unsigned long>(j)) * t.dk[c])
+            t.dk[c] = next[c] - t.k0[c];
+    }
+    for (std::size_t c = 0; c < t.k0.size(); ++c)
+        t.k0[c] -= Q(static_cast<unsigned long>(first)) * t.dk[c];
+    for (std::size_t j = first; j <= len; ++j) {
+        const Vec kp = mat_times(head.key, features_at(m, j, len));
+        for (std::size_t c = 0; c < t.k0.size(); ++c)
+            if (kp[c] != t.k0[c] + Q(static_cast<unsigned long>(j)) * t.dk[c])
                 unsupported(path, "the key's positional part is not affine in the position (j = " +
                                       std::to_string(j) + ", n = " + std::to_string(len) +
                                       "); this checker's gap needs scores alpha + c j");
+    }
     return t;
 }
 
-Query query_at(const Head &head, const Reads &r, const Positional &t, long i, std::size_t a,
-               long len, bool bos) {
+// W_Q P(i): the query's positional part at position i of length len.
+Vec query_part(const Model &m, const Head &head, long i, std::size_t len) {
+    return mat_times(head.query, features_at(m, static_cast<std::size_t>(i), len));
+}
+
+Query query_at(const Head &head, const Reads &r, const Positional &t, const Vec &qp, long i,
+               std::size_t a, long len, bool bos) {
     Query out;
     Vec q = r.q[a];
     for (std::size_t c = 0; c < q.size(); ++c)
-        q[c] += t.qp[static_cast<std::size_t>(i)][c];
+        q[c] += qp[c];
     out.c = dot(q, t.dk);
     const Q base = dot(q, t.k0);
     for (const Vec &k : r.k)
@@ -238,8 +241,8 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
     // length when last_only: judged at the least beta over those
     std::vector<Q> beta;
     std::uint64_t weights = budget / 20; // profile terms, each an exp
-    if (profile) {
-        beta = profile->beta;
+    if (profile) {                       // only now: n of them, affordable within the budget above
+        beta = profile->lower_betas();
         for (std::size_t len = n; last_only && len-- > 1;)
             beta[len] = std::min(beta[len], beta[len + 1]);
     }
@@ -259,10 +262,12 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
         const Positional &t = uses_n ? own : shared;
         const long l = static_cast<long>(len);
         if (bos && (!last_only || len == 1))
-            examine(query_at(head, r, t, 0, r.free, l, true), len, 0);
-        for (long i = last_only ? l : 1; i <= l; ++i)
+            examine(query_at(head, r, t, query_part(m, head, 0, len), 0, r.free, l, true), len, 0);
+        for (long i = last_only ? l : 1; i <= l; ++i) {
+            const Vec qp = query_part(m, head, i, len);
             for (std::size_t a = 0; a < r.free; ++a)
-                examine(query_at(head, r, t, i, a, l, bos != nullptr), len, i);
+                examine(query_at(head, r, t, qp, i, a, l, bos != nullptr), len, i);
+        }
     }
     return out;
 }

@@ -11,6 +11,7 @@
 #include "model.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -22,10 +23,11 @@ struct ValueGap {
 };
 
 // A head judged by its profile (proofs/profile-bound.md): every query
-// configuration must keep TV <= eps at `beta[len]`, a lower bound of its
-// layer's beta at each length len (index 0 unused).
+// configuration must keep TV <= eps at `lower_betas()[len]`, a lower bound
+// of its layer's beta at each length len (index 0 unused). A function, so
+// that the n bounds are made only once the budget allows the judgement.
 struct ProfileRequest {
-    std::vector<Q> beta;
+    std::function<std::vector<Q>()> lower_betas;
     Q eps;
     long prec_cap;
 };

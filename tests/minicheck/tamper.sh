@@ -501,6 +501,19 @@ edit pb-feature-range-margin 1 '^s NOT VERIFIED .*\$\.readout\.margin: claims' \
     'm = Fraction(d["readout"]["margin"]) + Fraction(99, 100) * Fraction(1, 100); d["readout"]["margin"] = f"{m.numerator}/{m.denominator}"' \
     pb-1n "$work/ab-1n.json"
 
+# memory does not grow with n: a layerwise certificate at n = 300,000 is
+# verified in 50 MB of address space (the checker once kept every
+# position's keys and queries, about 90 MB here and 2.7 GB at 10^7, and
+# GMP aborted under this limit). Not under sanitizers, which reserve
+# terabytes of address space.
+if [ -z "${TEMPCERT_SANITIZED:-}" ]; then
+    "$tempcert" certify "$model" --n 300000 --max-n 300000 --eps 0.01 --method layerwise \
+        -o "$work/lw-300k.json" >/dev/null
+    out=$(ulimit -v 50000 && "$mini" "$work/lw-300k.json" --model "$model" 2>&1); code=$?
+    [ "$code" = 0 ] && grep -q 'over 300000 lengths' <<<"$out" && pass=$((pass + 1)) ||
+        { fail=$((fail + 1)); echo "FAIL lw-300k in 50 MB: $code $out"; }
+fi
+
 # options and files
 out=$("$mini" "$work/base.json" 2>&1); code=$?
 [ "$code" = 2 ] && grep -q 'expected CERT and --model' <<<"$out" && pass=$((pass + 1)) ||
