@@ -181,7 +181,13 @@ def certificates():
 
 def certificates_checked_by(check_bin):
     m = path("shift5.json")
-    for n, want in ((7, "refuted"), (6, "certified")):
+    cases = ((7, "refuted"), (6, "certified"))
+    if os.environ.get("TEMPCERT_SANITIZED") and check_bin.endswith("minicheck"):
+        # under sanitizers the small checker's scan of every word of length
+        # up to 7 takes about 9 s a certificate: the certified one and its
+        # tampered copy alone (both n = 7 ones in the normal build)
+        cases = ((6, "certified"),)
+    for n, want in cases:
         cert = path(f"shift5-n{n}.cert.json")  # written by horizon_vs_certify
         check(os.path.exists(cert), f"certify n = {n} wrote {cert}")
         if not os.path.exists(cert):
