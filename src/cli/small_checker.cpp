@@ -33,21 +33,17 @@ std::string one_line(std::string s) {
     return s;
 }
 
-// Its verified line, "s VERIFIED CERT (what ...)", as "what ...".
-std::string what_it_did(const std::string &out) {
-    const auto open = out.find(" ("), close = out.rfind(')');
-    if (open == std::string::npos || close == std::string::npos || close < open) return "";
-    std::string s = out.substr(open + 2, close - open - 2);
-    const std::string tail = " by the small checker";
-    if (s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
-        s.resize(s.size() - tail.size());
-    return s;
-}
-
 // What follows `mark` in its message (all of it when `mark` is not there).
 std::string after_prefix(const std::string &out, const std::string &mark) {
     const auto at = out.find(mark);
     return at == std::string::npos ? out : out.substr(at + mark.size());
+}
+
+// `s` without `tail` at its end (as it is when `tail` is not there).
+std::string before_suffix(std::string s, const std::string &tail) {
+    if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
+        s.resize(s.size() - tail.size());
+    return s;
 }
 
 } // namespace
@@ -60,8 +56,10 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
     const std::string out = one_line(r.output);
     if (!r.started) return {SmallCheckVerdict::Absent, "could not start " + exe};
     switch (r.exit_code) {
-    case 0:
-        return {SmallCheckVerdict::Verified, what_it_did(out)};
+    case 0: // "s VERIFIED CERT (what ... by the small checker)", said as "what ..."
+        return {SmallCheckVerdict::Verified,
+                before_suffix(after_prefix(out, "s VERIFIED " + cert + " ("),
+                              " by the small checker)")};
     case 1: // "s NOT VERIFIED CERT: PATH: what", said as "PATH: what"
         return {SmallCheckVerdict::NotVerified, after_prefix(out, "s NOT VERIFIED " + cert + ": ")};
     case 3:
