@@ -2,6 +2,7 @@
 // Every comparison is one-sided on intervals: a criterion holds only if the
 // whole enclosure satisfies it, fails only if the whole enclosure violates it.
 #include "tempcert/certify.hpp"
+#include "tempcert/error.hpp"
 
 #include <cmath>
 #include <mpfr.h>
@@ -94,6 +95,10 @@ constexpr long kBindingFloorExp = -1000;
 Rational round_up_bits(mpfr_srcptr x) {
     mpfr_t f;
     mpfr_init2(f, kBindingBits);
+    if (!mpfr_number_p(x)) {
+        mpfr_clear(f);
+        throw Undecided("a bound's enclosure has an infinite or NaN end");
+    }
     mpfr_set(f, x, MPFR_RNDU);
     if (mpfr_sgn(f) != 0 && mpfr_get_exp(f) < kBindingFloorExp)
         mpfr_set_ui_2exp(f, 1, kBindingFloorExp, MPFR_RNDU);

@@ -45,7 +45,7 @@ void rounded_up(const Json &obj, const std::string &path, const char *key, const
     }
     at_rising_precision(cap, path + "." + key, b.text() + " rounded up", [&](long prec) {
         Iv v = b.enclose(prec);
-        if (v.broken()) return Tri::Unknown;
+        if (!v.finite()) return Tri::Unknown;
         Q lo = v.lower(), hi = v.upper();
         if (c < lo || c > hi * (1 + kRelative) + absolute_slack()) return Tri::False;
         return c >= hi && c <= lo * (1 + kRelative) + absolute_slack() ? Tri::True : Tri::Unknown;
@@ -57,7 +57,7 @@ void reciprocal_rounded_down(const Json &obj, const std::string &path, const cha
     Q c = exact_at(obj, path, key);
     at_rising_precision(cap, path + "." + key, "1/(" + b.text() + ") rounded down", [&](long prec) {
         Iv v = Iv(1, prec) / b.enclose(prec);
-        if (v.broken()) return Tri::Unknown;
+        if (!v.finite()) return Tri::Unknown;
         Q lo = v.lower(), hi = v.upper();
         if (c > hi || c < lo * (1 - kRelative) - absolute_slack()) return Tri::False;
         return c <= lo && c >= hi * (1 - kRelative) - absolute_slack() ? Tri::True : Tri::Unknown;
@@ -109,6 +109,19 @@ std::vector<Expr> read_betas(const Json &cert, const Model &m) {
     if (out.size() != 1 && out.size() != m.layers.size())
         malformed("$.beta.spec", "expected one beta or one per layer");
     return out;
+}
+
+void require_positive(const Expr &beta, long cap, const std::string &path) {
+    if (beta.rational()) {
+        const Q b = beta.exact(0, 1, path);
+        same(b > 0, path, to_text(b), "a positive beta");
+        return;
+    }
+    at_rising_precision(cap, path, "shown positive", [&](long prec) {
+        Iv b = beta.enclose(1, prec, path);
+        if (b.above(0)) return Tri::True;
+        return b.at_most(0) ? Tri::False : Tri::Unknown;
+    });
 }
 
 } // namespace minicheck

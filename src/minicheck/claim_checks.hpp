@@ -68,6 +68,10 @@ struct Claim {
 };
 Claim read_claim(const Json &cert, const Model &m);
 
+// A beta that reads no n is shown positive: exactly when rational, else by
+// an enclosure above 0 at rising precision (rejects otherwise: exit 1).
+void require_positive(const Expr &beta, long cap, const std::string &path);
+
 // beta.spec: one expression in n, or one per layer, separated by commas.
 std::vector<Expr> read_betas(const Json &cert, const Model &m);
 

@@ -354,9 +354,8 @@ void check_claim_shows_violation(const Model &m, const Violation &v, const std::
 // Whether the quantity lies in the claimed [lo, hi]: True when the whole
 // enclosure does, False when none of it does, Unknown otherwise.
 Tri claim_contains(const std::pair<Q, Q> &claim, const Iv &value) {
-    if (value.broken()) return Tri::Unknown;
-    if (claim.second < value.lower() || claim.first > value.upper()) return Tri::False;
-    return claim.first <= value.lower() && value.upper() <= claim.second ? Tri::True : Tri::Unknown;
+    if (value.above(claim.second) || value.below(claim.first)) return Tri::False;
+    return value.at_least(claim.first) && value.at_most(claim.second) ? Tri::True : Tri::Unknown;
 }
 
 void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps,

@@ -202,9 +202,11 @@ std::vector<Iv> unit_by_unit(const Ffn &f, const std::vector<Iv> &x, std::vector
 std::vector<Iv> softmax(const std::vector<Iv> &s, const Iv &beta) {
     // p_j = e_j / Z, e_j = exp(beta (s_j - c)) with c the largest upper end:
     // the factor exp(-beta c) cancels, and no exponent is above 0
-    Q c = s[0].broken() ? Q(0) : s[0].upper();
+    // (an unbounded score is left out of c; its weight comes out unbounded
+    // or NaN, which no comparison decides)
+    Q c = s[0].finite() ? s[0].upper() : Q(0);
     for (const auto &x : s)
-        if (!x.broken()) c = std::max(c, x.upper());
+        if (x.finite()) c = std::max(c, x.upper());
     std::vector<Iv> e;
     Iv z(0, beta.prec());
     for (const auto &x : s) {

@@ -5,6 +5,8 @@
 // interval decides it (docs/minicheck.md).
 #pragma once
 
+#include "failure.hpp"
+
 #include <gmpxx.h>
 #include <mpfi.h>
 
@@ -41,6 +43,8 @@ class Iv {
 
     long prec() const { return static_cast<long>(mpfi_get_prec(v_)); }
     bool broken() const { return mpfi_nan_p(v_) != 0; }
+    // both ends are numbers: neither NaN nor infinite
+    bool finite() const { return mpfr_number_p(&v_->left) && mpfr_number_p(&v_->right); }
 
     // lower end > q, upper end <= q, ... ; false whenever undecided or NaN
     bool above(const Q &q) const { return !broken() && cmp_left(q) > 0; }
@@ -51,7 +55,9 @@ class Iv {
     bool below(const Iv &o) const {
         return !broken() && !o.broken() && mpfr_cmp(&v_->right, &o.v_->left) < 0;
     }
-    // the exact ends (finite ends only: callers check broken() and bounds)
+    // The exact ends. An infinite or NaN end is never read as a number
+    // (mpfr_get_q would give 0): it stops the check as undecided (exit 3),
+    // so callers test finite() first where that is a normal outcome.
     Q lower() const { return end(&v_->left); }
     Q upper() const { return end(&v_->right); }
     std::string text() const {
@@ -70,6 +76,7 @@ class Iv {
         return r;
     }
     friend Iv exp(const Iv &x) { return fn(mpfi_exp, x); }
+    friend Iv expm1(const Iv &x) { return fn(mpfi_expm1, x); } // e^x - 1, exact near 0
     friend Iv log(const Iv &x) { return fn(mpfi_log, x); }
     friend Iv sqrt(const Iv &x) { return fn(mpfi_sqrt, x); }
     friend Iv abs(const Iv &x) { return fn(mpfi_abs, x); }
@@ -97,6 +104,8 @@ class Iv {
     int cmp_left(const Q &q) const { return mpfr_cmp_q(&v_->left, q.get_mpq_t()); }
     int cmp_right(const Q &q) const { return mpfr_cmp_q(&v_->right, q.get_mpq_t()); }
     static Q end(mpfr_srcptr x) {
+        if (!mpfr_number_p(x))
+            throw Failure{3, "", "an interval end is infinite or NaN and is not read as a number"};
         Q q;
         mpfr_get_q(q.get_mpq_t(), x);
         return q;

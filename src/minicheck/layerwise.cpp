@@ -86,7 +86,7 @@ std::vector<Q> beta_lower_bounds(const Expr &beta, std::size_t n) {
             out[len] = beta.exact(0, at_len, "$.beta.spec");
         } else {
             Iv b = beta.enclose(at_len, kPrecStart, "$.beta.spec");
-            out[len] = b.broken() ? Q(0) : b.lower();
+            out[len] = b.finite() ? b.lower() : Q(0);
         }
         if (out[len] <= 0)
             rejected("$.beta.spec", "not shown positive at n = " + std::to_string(len));

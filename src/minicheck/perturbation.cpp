@@ -128,10 +128,13 @@ Iv tv_bound(const std::optional<Q> &gap, std::size_t N, const Spread &sp, const 
     if (!gap || N <= 1) return sum;
     Iv competitors(Q(static_cast<unsigned long>(N - 1)), prec);
     if (sp.spread > 0) {
-        Iv per_class =
-            Iv(Q(static_cast<unsigned long>(sp.classes)), prec) / (one - exp(Q(-sp.spread) * beta));
+        // 1 - e^{-spread beta} as -expm1(-spread beta): no cancellation when
+        // spread beta is tiny, and an enclosure reaching 0 leaves per_class
+        // unbounded above, which is then not used
+        Iv per_class = Iv(Q(static_cast<unsigned long>(sp.classes)), prec) /
+                       (Iv(0, prec) - expm1(Q(-sp.spread) * beta));
         // min(N - 1, per_class) <= either: the one with the lower upper end
-        if (!per_class.broken() && per_class.upper() < competitors.upper())
+        if (per_class.finite() && per_class.upper() < competitors.upper())
             competitors = Iv(per_class.upper(), prec);
     }
     Iv X = exp(Q(2 * e - *gap) * beta) * competitors;
@@ -373,8 +376,10 @@ std::string verify_perturbation(const Json &cert, const Model &m, const Limits &
          proofs.dump());
     const Claim c = read_claim(cert, m);
     const std::vector<Expr> betas = read_betas(cert, m);
-    for (const Expr &b : betas)
+    for (const Expr &b : betas) {
         if (b.uses(Expr::Op::N)) rejected("$.beta.spec", "expected betas that do not depend on n");
+        require_positive(b, limits.prec_cap, "$.beta.spec");
+    }
     const Context cx{m,
                      c.n,
                      c.eps,

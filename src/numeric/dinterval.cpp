@@ -1,11 +1,13 @@
 // Outward-rounded double intervals; see include/engine/tempcert/dinterval.hpp for
 // the contract and proofs/double-filter.md for the error bounds used.
 #include "tempcert/dinterval.hpp"
+#include "tempcert/error.hpp"
 
 #include <gmp.h>
 #include <mpfr.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tempcert {
 
@@ -137,6 +139,7 @@ Tri is_positive(DInterval a) {
 }
 
 Rational upper_exact(DInterval a) {
+    if (!std::isfinite(a.hi)) throw Undecided("a filter's upper end is infinite or NaN");
     mpq_t q;
     mpq_init(q);
     mpq_set_d(q, a.hi);

@@ -2,6 +2,7 @@
 // the enclosure contract. Endpoint arithmetic in share() uses MPFR with the
 // rounding direction written at each call.
 #include "tempcert/interval.hpp"
+#include "tempcert/error.hpp"
 
 #include <mpfr.h>
 
@@ -34,7 +35,12 @@ struct Fr {
     Fr &operator=(const Fr &) = delete;
 };
 
+// An end's exact value. An infinite or NaN end is never read as a number
+// (mpfr_get_q gives 0 for it, which would make an unbounded enclosure look
+// small): it is undecided.
 Rational rational_of(mpfr_srcptr x) {
+    if (!mpfr_number_p(x))
+        throw Undecided("an interval end is infinite or NaN and cannot be read as a number");
     Rational q;
     mpfr_get_q(q.backend().data(), x);
     return q;
