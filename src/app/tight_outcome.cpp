@@ -105,6 +105,10 @@ Json to_json(const PerLayerTightOutcome &o) {
         }
         Json layer{{"layer", l.layer}, {"heads", true}};
         app::add_bracket_json(layer, l.beta_lo, l.beta_hi, l.lo_witness, m);
+        Json at = Json::array();
+        for (const auto &b : l.refuted_at)
+            at.push_back(to_string(b));
+        layer["refuted_at_betas"] = at;
         layer["converged"] = l.converged;
         layer["note"] = l.note;
         layers.push_back(layer);
@@ -118,9 +122,20 @@ Json to_json(const PerLayerTightOutcome &o) {
             {"beta", t.betas.text()},
             {"whole_model", to_string(t.whole.verdict)},
             {"converged", t.converged},
+            {"passes", t.passes},
+            {"stable", t.stable},
             {"certify_runs", t.certify_runs},
             {"proof", "proofs/tight-bracket.md"}};
 }
+
+namespace {
+std::string beta_list(const std::vector<Rational> &betas) {
+    std::string out;
+    for (const auto &b : betas)
+        out += (out.empty() ? "" : ", ") + decimal_significant(b, 15, false);
+    return out;
+}
+} // namespace
 
 std::string to_text(const PerLayerTightOutcome &o) {
     const Model &m = *o.model;
@@ -138,12 +153,18 @@ std::string to_text(const PerLayerTightOutcome &o) {
         }
         out << "beta in [" << decimal_significant(l.beta_lo, 15, false) << ", "
             << decimal_significant(l.beta_hi, 15, true) << "] (bracket)";
-        if (l.lo_witness)
+        if (l.lo_witness) {
             out << "; beta_lo refuted by " << format_word(l.lo_witness->word, m.alphabet) << " ("
                 << l.lo_witness->detail << ")";
+            if (!t.stable) out << " at beta = (" << beta_list(l.refuted_at) << ")";
+        }
         if (!l.note.empty()) out << "; note: " << l.note;
         out << "\n";
     }
+    out << "  " << t.passes << (t.passes == 1 ? " pass" : " passes")
+        << (t.stable ? ", the last moving no layer: each beta_lo is refuted with the other layers "
+                       "at the final betas\n"
+                     : " without settling: each beta_lo holds at the betas it names\n");
     out << "whole model at beta = (";
     for (const auto &l : t.layers)
         out << (l.layer > 1 ? ", " : "")

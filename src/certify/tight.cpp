@@ -191,39 +191,50 @@ PerLayerTight tight_per_layer(const Model &m, const CertifyOptions &o, const Rat
     std::vector<Rational> current(m.layers.size(), joint.beta_hi);
     r.converged = joint.converged;
     // Then lower each layer's beta in turn, the others as they stand: every
-    // vector accepted is certified on the whole model.
-    for (std::size_t l = 0; l < m.layers.size(); ++l) {
-        LayerTight lt;
-        lt.layer = l + 1;
-        lt.has_heads = !m.layers[l].heads.empty();
-        if (!lt.has_heads) {
-            r.layers.push_back(lt);
-            continue;
+    // vector accepted is certified on the whole model. A refutation holds at
+    // the vector it was made at, so passes repeat until one moves no layer:
+    // then every layer's lower end was refuted with the others at their
+    // final betas. Past kPasses, each lower end names the vector it holds at.
+    constexpr int kPasses = 4;
+    r.layers.assign(m.layers.size(), LayerTight{});
+    bool moved = true;
+    for (int pass = 0; moved && pass < kPasses; ++pass) {
+        moved = false;
+        r.converged = joint.converged;
+        for (std::size_t l = 0; l < m.layers.size(); ++l) {
+            LayerTight &lt = r.layers[l];
+            lt.layer = l + 1;
+            lt.has_heads = !m.layers[l].heads.empty();
+            if (!lt.has_heads) continue;
+            auto vector_with = [&](const Rational &x) {
+                std::vector<Rational> b = current;
+                b[l] = x;
+                return b;
+            };
+            auto run = [&](const Rational &x) {
+                ++r.certify_runs;
+                return certify_auto(m, BetaSpec::per_layer(vector_with(x)), o);
+            };
+            auto refutes = [&](const Word &w, const Rational &x, Violation &v) {
+                Prec used = 0;
+                return certify_word(m, w, BetaSpec::per_layer(vector_with(x)), o, v, used) ==
+                       Tri::False;
+            };
+            // `current` is certified: the joint beta_hi, or the last accepted vector
+            Search sr = search_beta(current[l], true, run, refutes, rel);
+            lt.beta_lo = sr.lo;
+            lt.beta_hi = sr.hi;
+            lt.lo_witness = sr.lo_witness;
+            lt.refuted_at = sr.lo_witness ? vector_with(sr.lo) : std::vector<Rational>{};
+            lt.converged = sr.converged;
+            lt.note = sr.note;
+            r.converged = r.converged && sr.converged;
+            moved = moved || sr.hi != current[l];
+            current[l] = sr.hi;
         }
-        auto spec = [&](const Rational &x) {
-            std::vector<Rational> b = current;
-            b[l] = x;
-            return BetaSpec::per_layer(b);
-        };
-        auto run = [&](const Rational &x) {
-            ++r.certify_runs;
-            return certify_auto(m, spec(x), o);
-        };
-        auto refutes = [&](const Word &w, const Rational &x, Violation &v) {
-            Prec used = 0;
-            return certify_word(m, w, spec(x), o, v, used) == Tri::False;
-        };
-        // `current` is certified: the joint beta_hi, or the previous layer's accepted vector
-        Search sr = search_beta(current[l], true, run, refutes, rel);
-        lt.beta_lo = sr.lo;
-        lt.beta_hi = sr.hi;
-        lt.lo_witness = sr.lo_witness;
-        lt.converged = sr.converged;
-        lt.note = sr.note;
-        r.converged = r.converged && sr.converged;
-        current[l] = sr.hi;
-        r.layers.push_back(lt);
+        ++r.passes;
     }
+    r.stable = !moved;
     r.betas = BetaSpec::per_layer(current);
     ++r.certify_runs;
     r.whole = certify_auto(m, r.betas, o); // the final vector, once more

@@ -201,13 +201,18 @@ void refuse_value_ties(const Model &m, const GapReport &gaps, const CertifyOptio
 // their final beta_hi, later ones at the joint beta_hi), beta_lo refuted by
 // a word. Soft perturbations from earlier layers can split ties and make TV
 // non-monotone in a layer's beta, so each is a bracket, not a threshold.
-// The final vector is certified on the whole model. InputError for criteria
-// other than tv.
+// The final vector is certified on the whole model. A lower end is refuted
+// at the whole vector it was searched with (`refuted_at`), so the passes
+// repeat (up to 4) until one moves no layer (`stable`): then each
+// refutation was made with the other layers at their final betas; if not,
+// the output names each refutation's vector. InputError for criteria other
+// than tv.
 struct LayerTight {
     std::size_t layer = 0; // 1-based
     bool has_heads = false;
     Rational beta_lo, beta_hi; // refuted at lo (if lo_witness), certified at hi
     std::optional<Violation> lo_witness;
+    std::vector<Rational> refuted_at; // every layer's beta where lo_witness refutes
     bool converged = false;
     std::string note;
 };
@@ -218,6 +223,8 @@ struct PerLayerTight {
     BetaSpec betas;      // every layer's beta_hi (joint_hi for head-less layers)
     CertifyResult whole; // the whole model certified at `betas`
     bool converged = false;
+    int passes = 0;      // passes over the layers
+    bool stable = false; // the last pass moved no layer
     std::uint64_t certify_runs = 0;
 };
 
