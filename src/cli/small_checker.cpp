@@ -39,10 +39,11 @@ std::string after_prefix(const std::string &out, const std::string &mark) {
     return at == std::string::npos ? out : out.substr(at + mark.size());
 }
 
-// `s` without `tail` at its end (as it is when `tail` is not there).
-std::string before_suffix(std::string s, const std::string &tail) {
-    if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
-        s.resize(s.size() - tail.size());
+// `s` up to the first `mark` in it (as it is when `mark` is not there): the
+// echoed claim after the mark is left out.
+std::string before_mark(std::string s, const std::string &mark) {
+    const auto at = s.find(mark);
+    if (at != std::string::npos) s.resize(at);
     return s;
 }
 
@@ -56,10 +57,10 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
     const std::string out = one_line(r.output);
     if (!r.started) return {SmallCheckVerdict::Absent, "could not start " + exe};
     switch (r.exit_code) {
-    case 0: // "s VERIFIED CERT (what ... by the small checker)", said as "what ..."
+    case 0: // "s VERIFIED CERT (what ... by the small checker): claim", said as "what ..."
         return {SmallCheckVerdict::Verified,
-                before_suffix(after_prefix(out, "s VERIFIED " + cert + " ("),
-                              " by the small checker)")};
+                before_mark(after_prefix(out, "s VERIFIED " + cert + " ("),
+                            " by the small checker): ")};
     case 1: // "s NOT VERIFIED CERT: PATH: what", said as "PATH: what"
         return {SmallCheckVerdict::NotVerified, after_prefix(out, "s NOT VERIFIED " + cert + ": ")};
     case 3:

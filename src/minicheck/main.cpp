@@ -7,7 +7,8 @@
 //   tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N]
 //                      [--max-words K] [--max-queries K]
 //
-// Exit 0 "s VERIFIED", 1 "s NOT VERIFIED" (a claim does not hold), 2 bad
+// Exit 0 "s VERIFIED CERT (what was re-derived by the small checker): the
+// claim" (verdict, model name and sha256, n, eps, criterion, beta, kind), 1 "s NOT VERIFIED" (a claim does not hold), 2 bad
 // input (no s line), 3 outside its class or over a limit (no s line).
 #include "claims.hpp"
 
@@ -50,6 +51,21 @@ std::string shown(std::string s) {
     for (char &c : s)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
     return s;
+}
+
+// The claim just verified, echoed from the certificate's own fields (each
+// re-derived or bound by verify): what it asserts, for which model, lengths,
+// tolerance, criterion and beta, by which kind of argument.
+std::string claim_echo(const minicheck::Json &cert) {
+    using minicheck::at;
+    using minicheck::text_at;
+    const minicheck::Json &n = at(cert, "$", "n");
+    return text_at(cert, "$", "verdict") + ": model " + text_at(at(cert, "$", "model"), "$.model", "name") +
+           " sha256 " + text_at(at(cert, "$", "model"), "$.model", "sha256") +
+           ", n <= " + (n.is_string() ? n.get<std::string>() : n.dump()) +
+           ", eps " + text_at(cert, "$", "eps") + ", criterion " + text_at(cert, "$", "criterion") +
+           ", beta " + text_at(at(cert, "$", "beta"), "$.beta", "spec") + ", " +
+           text_at(cert, "$", "method") + " certificate";
 }
 
 struct Args {
@@ -112,8 +128,8 @@ int main(int argc, char **argv) {
         reading = args.cert;
         Json cert = parse_strict(read_file(args.cert));
         std::string what = verify(cert, m, args.limits);
-        std::cout << "s VERIFIED " << shown(args.cert) << " (" << what << " by the small checker)"
-                  << std::endl;
+        std::cout << "s VERIFIED " << shown(args.cert) << " (" << what
+                  << " by the small checker): " << shown(claim_echo(cert)) << std::endl;
         return 0;
     } catch (const Failure &f) {
         if (f.code == 1) {
