@@ -677,6 +677,62 @@ void scan_affine(const Model &m, const Head &head, const Tables &t, const QueryS
 // positional query row repeats (|Sigma|^2 rationals).
 constexpr std::size_t kKeptScoresSymbols = 64;
 
+// Whether every query's scores ignore the key symbols: q . W_K E(sigma) the
+// same for every sigma of the alphabet, at every query position and symbol
+// (proofs/symbolic-gap.md, "Position-only scores"). Exact.
+bool position_only(const Tables &t, std::size_t k, const Limits &limits) {
+    if (k < 2) return true;
+    for (std::size_t i = t.first; i <= t.n; ++i) {
+        if (i % 256 == 0) check_budget(limits);
+        for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
+            const Vector q = plus(i == 0 ? t.QE[k] : t.QE[a], t.QP()[i]);
+            const Rational base = dot(q, t.KE[0]);
+            for (std::size_t s = 1; s < k; ++s)
+                if (dot(q, t.KE[s]) != base) return false;
+        }
+    }
+    return true;
+}
+
+// A mask whose allowed set at length n' + 1 is that at n' with position
+// n' + 1 added.
+bool grows_at_the_end(Mask mask) {
+    return mask == Mask::None || mask == Mask::Future || mask == Mask::StrictFuture;
+}
+
+// The critical lengths of query position i (every symbol's), increasing:
+// n, and each n' from the query's first length on whose next position
+// scores at least the maximum so far (Lemma 4 of proofs/symbolic-gap.md).
+// Needs position_only scores and a mask that grows_at_the_end.
+std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_t i,
+                                          std::size_t k, bool bos) {
+    const std::size_t n0 = std::max<std::size_t>(i, 1);
+    std::vector<std::size_t> out;
+    for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
+        const Vector q = plus(i == 0 ? t.QE[k] : t.QE[a], t.QP()[i]);
+        const Rational free_part = dot(q, t.KE[0]); // the same for every symbol
+        auto score = [&](std::size_t j) {
+            return j == 0 ? Rational(dot(q, t.KE[k]) + dot(q, t.KP()[0]))
+                          : Rational(free_part + dot(q, t.KP()[j]));
+        };
+        std::optional<Rational> most;
+        for (std::size_t j : allowed_positions(mask, i, n0, bos)) {
+            const Rational s = score(j);
+            if (!most || s > *most) most = s;
+        }
+        for (std::size_t len = n0 + 1; len <= t.n; ++len) {
+            const Rational s = score(len); // position len: allowed from length len on
+            if (most && s < *most) continue;
+            out.push_back(len - 1);
+            most = s;
+        }
+        out.push_back(t.n);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 // The fixed split of a head's queries into tasks, independent of --threads.
 constexpr std::size_t kSymbolicTasks = 64;
 
@@ -691,6 +747,9 @@ class HeadScanner {
         // under a backward mask a query's view is too: only n' = i is examined.
         if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
         one_length_ = looks_backward(head.mask) && fixed_;
+        critical_ = opt.critical_lengths && fixed_ && !one_length_ &&
+                    grows_at_the_end(head.mask) &&
+                    position_only(*fixed_, m.alphabet.size(), opt.limits);
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
         if (fixed_affine_ && fixed_->affine && few_symbols())
             fixed_scores_ = affine_scores(*fixed_, *fixed_affine_);
@@ -716,6 +775,13 @@ class HeadScanner {
     bool descending() const { return descending_; }
 
     bool one_length() const { return one_length_; }
+    // Units are query positions: one length each, or their critical lengths.
+    bool by_query() const { return one_length_ || critical_; }
+    bool critical() const { return critical_; }
+    // Query position i's critical lengths (critical() only).
+    std::vector<std::size_t> lengths_of(std::size_t i) const {
+        return critical_lengths(*fixed_, head_.mask, i, m_.alphabet.size(), m_.has_bos());
+    }
     bool fixed_affine() const { return fixed_affine_.has_value(); }
     // The closed form applies at length n (with features that read n, an
     // estimate of the other lengths: the query budget's cost per query).
@@ -724,6 +790,12 @@ class HeadScanner {
 
     // Unit u: query position first + u (one length each), or length u + 1.
     void scan_unit(std::size_t u, std::size_t first, Scan &scan) {
+        if (critical_) {
+            const std::size_t i = first + u;
+            for (std::size_t len : critical_at_[i])
+                scan_length(len, i, i, *fixed_, fixed_affine_, fixed_scores(), scan);
+            return;
+        }
         if (one_length_) {
             std::size_t i = first + u;
             scan_length(i == 0 ? 1 : i, i, i, *fixed_, fixed_affine_, fixed_scores(), scan);
@@ -750,7 +822,13 @@ class HeadScanner {
     const Model &m_;
     const Head &head_;
     const SymbolicOptions &opt_;
-    bool unique_, one_length_ = false, descending_ = false, affine_at_n_ = false;
+    bool unique_, one_length_ = false, descending_ = false, affine_at_n_ = false, critical_ = false;
+
+  public:
+    // Each query position's critical lengths (critical() only), set before the scan.
+    std::vector<std::vector<std::size_t>> critical_at_;
+
+  private:
     std::optional<Tables> fixed_;
     std::optional<AffineHead> fixed_affine_;
     std::optional<AffineScores> fixed_scores_; // with affine fixed tables
@@ -844,6 +922,35 @@ void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_l
                      " (--max-queries)");
 }
 
+// Each query position's critical lengths, then the budget on what they
+// cost: per length and symbol, |Sigma| n offers (the general scan).
+void find_critical_lengths(const Model &m, std::size_t h, std::size_t n, HeadScanner &hs,
+                           const Limits &limits) {
+    const std::size_t first = m.has_bos() ? 0 : 1;
+    hs.critical_at_.assign(n + 1, {});
+    const std::size_t chunk = 64, chunks = n / chunk + 1;
+    detail::run_tasks(chunks, limits.threads(), [&](std::size_t c) {
+        for (std::size_t i = std::max(first, c * chunk); i <= n && i < (c + 1) * chunk; ++i) {
+            check_budget(limits);
+            hs.critical_at_[i] = hs.lengths_of(i);
+        }
+    });
+    double lengths = 0;
+    for (const auto &l : hs.critical_at_)
+        lengths += static_cast<double>(l.size());
+    const double k = static_cast<double>(m.alphabet.size());
+    const double queries = lengths * k * std::max(1.0, k * static_cast<double>(n));
+    if (queries <= static_cast<double>(limits.max_queries)) return;
+    char approx[32];
+    std::snprintf(approx, sizeof approx, "%.2g", queries);
+    throw LimitError("the symbolic analysis of " + m.name +
+                     (m.layers[0].heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
+                     " would examine about " + approx +
+                     " offers at the critical lengths of its queries (position-only scores, "
+                     "proofs/symbolic-gap.md), more than the limit " +
+                     std::to_string(limits.max_queries) + " (--max-queries)");
+}
+
 // Task boundaries over `units`: equal counts of query positions, or
 // lengths balanced by their squares (a length's cost grows with it).
 std::vector<std::size_t> task_cuts(std::size_t units, std::size_t tasks, bool one_length) {
@@ -905,11 +1012,16 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
         check_query_budget(m, h, n, looks_backward(head.mask) && !m.features_use_n(), true,
                            opt.limits);
         HeadScanner hs(m, head, n, opt);
-        check_query_budget(m, h, n, hs.one_length(), hs.affine_at_n(), opt.limits);
-        // units: query positions (one length each) or lengths (every query)
-        const std::size_t units = hs.one_length() ? n + 1 - first : n;
+        if (hs.critical()) {
+            find_critical_lengths(m, h, n, hs, opt.limits);
+        } else {
+            check_query_budget(m, h, n, hs.one_length(), hs.affine_at_n(), opt.limits);
+        }
+        // units: query positions (one length each, or their critical
+        // lengths) or lengths (every query)
+        const std::size_t units = hs.by_query() ? n + 1 - first : n;
         const std::size_t tasks = std::min(kSymbolicTasks, units);
-        const std::vector<std::size_t> cut = task_cuts(units, tasks, hs.one_length());
+        const std::vector<std::size_t> cut = task_cuts(units, tasks, hs.by_query());
         std::vector<Scan> parts(tasks);
         detail::run_tasks(tasks, opt.limits.threads(), [&](std::size_t x) {
             if (hs.descending())
@@ -920,6 +1032,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
                     hs.scan_unit(u, first, parts[x]);
         });
         out.closed_form_heads += hs.used_closed_form();
+        out.critical_length_heads += hs.critical();
         Scan all;
         for (auto &part : parts)
             merge(all, part);

@@ -23,12 +23,18 @@ struct SymbolicOptions {
     // scan's filter") skips the exact steps of queries that certainly change
     // nothing; false runs every exact step (tests compare the two).
     bool filter = true;
+    // Heads whose scores ignore the key symbols under a mask that looks
+    // forward or nowhere examine each query at its critical lengths only
+    // (proofs/symbolic-gap.md, "Position-only scores"); false examines every
+    // length (tests compare the two).
+    bool critical_lengths = true;
 };
 
 struct SymbolicReport {
     GapReport gaps;                    // method "symbolic", words = 0
     ProfileReport profile;             // empty unless options.eps
     std::size_t closed_form_heads = 0; // heads analysed by the affine closed form
+    std::size_t critical_length_heads = 0; // heads whose queries took their critical lengths only
 };
 
 // Throws InputError when symbolic_applies is false.
