@@ -10,33 +10,68 @@ namespace tempcert::report {
 namespace {
 
 const char *kStyle =
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222;"
-    "overflow-wrap:anywhere}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}"
-    "th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}"
-    "th{background:#f3f3f3}td.num{font-family:monospace;white-space:nowrap}"
+    // words never break inside a table cell: a table wider than the column
+    // scrolls sideways (display:block) instead; prose may break a long path
+    "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
+    "p,li,h1,h2,h3{overflow-wrap:break-word}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em;display:block;max-width:100%;"
+    "overflow-x:auto}"
+    "th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top;"
+    "overflow-wrap:normal;word-break:normal;hyphens:none}"
+    "th{background:#f3f3f3;white-space:nowrap}td.num{font-family:monospace;white-space:nowrap}"
+    ".nw{white-space:nowrap}"
     "svg{max-width:100%;height:auto;display:block;margin:1em 0}code{background:#f3f3f3}";
 
-// A column note for HTML: `code` spans and {file.md} proof links.
+// Escaped text whose hyphenated words are kept whole: a browser may break
+// a line after a hyphen ("per-/layer"), which no CSS property turns off
+// short of nowrap, so each run of non-blank characters holding a hyphen is
+// a nowrap span (class nw). Blanks stay break opportunities.
+std::string unbroken(const std::string &text) {
+    std::string out, word;
+    auto flush = [&] {
+        if (word.find('-') != std::string::npos)
+            out += "<span class=\"nw\">" + xml_escape(word) + "</span>";
+        else
+            out += xml_escape(word);
+        word.clear();
+    };
+    for (char c : text) {
+        if (c == ' ' || c == '\n') {
+            flush();
+            out += c;
+        } else {
+            word += c;
+        }
+    }
+    flush();
+    return out;
+}
+
+// A column note for HTML: `code` spans and {file.md} proof links, its
+// hyphenated words kept whole.
 std::string note_html(const std::string &text, const std::string &proofs) {
-    std::string out;
+    std::string out, plain;
     bool code = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
+        if (c != '`' && c != '{') {
+            plain += c;
+            continue;
+        }
+        out += unbroken(plain);
+        plain.clear();
         if (c == '`') {
             out += code ? "</code>" : "<code>";
             code = !code;
-        } else if (c == '{') {
+        } else {
             std::size_t end = text.find('}', i);
             std::string file = text.substr(i + 1, end - i - 1);
-            out +=
-                "<a href=\"" + xml_escape(proofs + "/" + file) + "\">" + xml_escape(file) + "</a>";
+            out += "<a class=\"nw\" href=\"" + xml_escape(proofs + "/" + file) + "\">" +
+                   xml_escape(file) + "</a>";
             i = end;
-        } else {
-            out += xml_escape(std::string(1, c));
         }
     }
-    return out;
+    return out + unbroken(plain);
 }
 
 // A list of texts from the rows (escaped); nothing for none.
@@ -50,7 +85,7 @@ std::string list_html(const char *cls, const std::vector<std::string> &items) {
 
 std::string cell(const std::string &text, bool number = false) {
     return std::string(number ? "<td class=\"num\">" : "<td>") +
-           (text.empty() ? std::string("-") : xml_escape(text)) + "</td>";
+           (text.empty() ? std::string("-") : unbroken(text)) + "</td>";
 }
 
 std::string case_table(const ReportCase &c, const std::vector<ReportRow> &rows) {

@@ -83,6 +83,8 @@ Plot overview_plot(const std::vector<ReportCase> &cases, const std::vector<Repor
     for (std::size_t k = 0; k < cases.size(); ++k) {
         PlotSeries tight{cases[k].id + ": tight", {}, false, false, static_cast<int>(k)};
         PlotSeries gap{cases[k].id + ": beta_gap", {}, false, true, static_cast<int>(k)};
+        tight.marker = gap.marker = static_cast<int>(k); // a shape per case, as a colour
+        tight.end_label = cases[k].id;
         for (const auto &r : rows) {
             if (r.case_id != cases[k].id) continue;
             double x = static_cast<double>(r.n), v;
@@ -98,6 +100,7 @@ Plot overview_plot(const std::vector<ReportCase> &cases, const std::vector<Repor
     }
     if (!any.points.empty()) p.series.push_back(any);
     p.log_x = needs_log_x(rows);
+    p.end_labels = true;
     // cases differ by orders of magnitude (bounded encodings grow like n)
     double lo = 0, hi = 0;
     for (const auto &s : p.series)

@@ -11,14 +11,49 @@ namespace tempcert::report {
 
 namespace {
 
-const char *kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                          "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-constexpr double kWidth = 760, kLeft = 70, kRight = 20, kTop = 40, kPlotHeight = 300;
+// 20 colours told apart at a glance (the first ten the usual plotting
+// palette, then darker and lighter companions): an overview of up to 20
+// cases gives each its own, and its own marker shape besides.
+const char *kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+                          "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#000075", "#800000",
+                          "#3cb44b", "#f032e6", "#9a6324", "#469990", "#fabed4", "#808000",
+                          "#4363d8", "#ffd8b1"};
+constexpr double kWidth = 760, kLeft = 70, kTop = 40, kPlotHeight = 300;
+// the right margin, wider where the series are labelled at their line ends
+constexpr double kRight = 20, kRightLabelled = 170;
 constexpr double kLegendRow = 18;
 
 const char *colour_of(const PlotSeries &s, std::size_t k) {
     std::size_t i = s.colour >= 0 ? static_cast<std::size_t>(s.colour) : k;
     return kColours[i % std::size(kColours)];
+}
+
+std::string num(double v);
+
+// A point's marker, one shape per index: circle, square, triangle, diamond,
+// then the four again turned or hollow.
+std::string marker_svg(int shape, double x, double y, const char *colour, const std::string &title) {
+    const std::string t = title.empty() ? "" : "<title>" + title + "</title>";
+    const int kind = shape < 0 ? 0 : shape % 8;
+    const char *fill = kind >= 4 ? "#fff" : colour;
+    const std::string paint =
+        std::string("\" fill=\"") + fill + "\" stroke=\"" + colour + "\" stroke-width=\"1.2\">";
+    switch (kind % 4) {
+    case 1:
+        return "<rect class=\"marker\" x=\"" + num(x - 2.8) + "\" y=\"" + num(y - 2.8) +
+               "\" width=\"5.6\" height=\"5.6" + paint + t + "</rect>";
+    case 2:
+        return "<polygon class=\"marker\" points=\"" + num(x) + "," + num(y - 3.6) + " " +
+               num(x - 3.2) + "," + num(y + 2.4) + " " + num(x + 3.2) + "," + num(y + 2.4) +
+               paint + t + "</polygon>";
+    case 3:
+        return "<polygon class=\"marker\" points=\"" + num(x) + "," + num(y - 3.6) + " " +
+               num(x + 3.2) + "," + num(y) + " " + num(x) + "," + num(y + 3.6) + " " +
+               num(x - 3.2) + "," + num(y) + paint + t + "</polygon>";
+    default:
+        return "<circle class=\"marker\" cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"2.8" +
+               paint + t + "</circle>";
+    }
 }
 
 std::string num(double v) {
@@ -91,7 +126,7 @@ class Frame {
     bool empty() const { return empty_; }
     double px(double x) const {
         double v = log_x_ ? std::log2(x) : x;
-        return kLeft + (v - xmin_) / (xmax_ - xmin_) * (kWidth - kLeft - kRight);
+        return kLeft + (v - xmin_) / (xmax_ - xmin_) * (kWidth - kLeft - right_margin());
     }
     double py(double y) const {
         double v = log_y_ ? std::log10(y) : y;
@@ -122,6 +157,7 @@ class Frame {
         return t;
     }
     std::string axes() const;
+    double right_margin() const { return plot_.end_labels ? kRightLabelled : kRight; }
 
   private:
     const Plot &plot_;
@@ -131,7 +167,7 @@ class Frame {
 };
 
 std::string Frame::axes() const {
-    const double bottom = kTop + kPlotHeight, right = kWidth - kRight;
+    const double bottom = kTop + kPlotHeight, right = kWidth - right_margin();
     std::string s = "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" +
                     num(right - kLeft) + "\" height=\"" + num(kPlotHeight) +
                     "\" fill=\"none\" stroke=\"#444\"/>\n";
@@ -208,15 +244,47 @@ std::string series_svg(const Frame &f, const PlotSeries &s, const char *colour) 
         line += num(f.px(p.x)) + "," + num(f.py(p.hi)) + " ";
     g += "<polyline points=\"" + line + "\" fill=\"none\" stroke=\"" + colour +
          "\" stroke-width=\"1.6\"" + (s.dashed ? " stroke-dasharray=\"6,4\"" : "") + "/>\n";
-    for (const auto &p : pts) {
-        g += "<circle cx=\"" + num(f.px(p.x)) + "\" cy=\"" + num(f.py(p.hi)) +
-             "\" r=\"2.5\" fill=\"" + colour + "\"><title>" + xml_escape(s.label) +
-             ": n = " + tick_text(p.x) + ", " +
-             (s.band && p.lo != p.hi ? "[" + tick_text(p.lo) + ", " + tick_text(p.hi) + "]"
-                                     : tick_text(p.hi)) +
-             "</title></circle>\n";
-    }
+    for (const auto &p : pts)
+        g += marker_svg(s.marker, f.px(p.x), f.py(p.hi), colour,
+                        xml_escape(s.label) + ": n = " + tick_text(p.x) + ", " +
+                            (s.band && p.lo != p.hi
+                                 ? "[" + tick_text(p.lo) + ", " + tick_text(p.hi) + "]"
+                                 : tick_text(p.hi))) +
+             "\n";
     return g + "</g>\n";
+}
+
+// Each labelled series' label beside its last point, in its colour, in the
+// right margin; labels closer than a line apart are pushed down in turn.
+std::string end_labels_svg(const Frame &f, const Plot &plot) {
+    struct Label {
+        double y;
+        std::size_t k;
+    };
+    std::vector<Label> labels;
+    for (std::size_t k = 0; k < plot.series.size(); ++k) {
+        const PlotSeries &ser = plot.series[k];
+        if (ser.end_label.empty() || ser.any_beta) continue;
+        const PlotPoint *last = nullptr;
+        for (const auto &p : ser.points)
+            if (std::isfinite(p.x) && std::isfinite(p.hi) && (!last || p.x > last->x)) last = &p;
+        if (last) labels.push_back({f.py(last->hi), k});
+    }
+    std::sort(labels.begin(), labels.end(),
+              [](const Label &a, const Label &b) { return a.y < b.y || (a.y == b.y && a.k < b.k); });
+    constexpr double kLine = 12;
+    std::string out;
+    double below = -1e9;
+    const double x = kWidth - kRightLabelled + 8;
+    for (auto &l : labels) {
+        l.y = std::max(l.y, below + kLine);
+        below = l.y;
+        const PlotSeries &ser = plot.series[l.k];
+        out += "<text class=\"end-label\" x=\"" + num(x) + "\" y=\"" + num(l.y + 4) +
+               "\" fill=\"" + colour_of(ser, l.k) + "\">" +
+               clipped_text(ser.end_label, kMaxEndLabelBytes) + "</text>\n";
+    }
+    return out;
 }
 
 } // namespace
@@ -278,6 +346,7 @@ std::string svg_plot(const Plot &plot) {
     s += f.axes();
     for (std::size_t k = 0; k < plot.series.size(); ++k)
         s += series_svg(f, plot.series[k], colour_of(plot.series[k], k));
+    s += end_labels_svg(f, plot);
     // legend below the plotting area, one row per series
     double y = kTop + kPlotHeight + 56;
     for (std::size_t k = 0; k < plot.series.size(); ++k, y += kLegendRow) {

@@ -27,6 +27,8 @@ struct PlotSeries {
     // at each point's x, outside the y range (a beta of 0 has no place on
     // a log axis, and a bisection's upper end near 0 would stretch it).
     bool any_beta = false;
+    int marker = 0;         // the points' shape (svg_plot.cpp: marker_svg)
+    std::string end_label;  // drawn beside the last point when not empty
 };
 
 // At most this many labelled ticks on an axis.
@@ -37,6 +39,7 @@ struct Plot {
     std::vector<PlotSeries> series;
     bool log_x = false;
     bool log_y = false; // used when every plotted value is positive
+    bool end_labels = false; // a right margin for the series' end labels
 };
 
 // The SVG document (no XML declaration, so it can be inlined in HTML). Each
@@ -53,5 +56,6 @@ std::string xml_escape(const std::string &s);
 std::string clipped_text(const std::string &text, std::size_t max_bytes);
 constexpr std::size_t kMaxTitleBytes = 90;
 constexpr std::size_t kMaxLegendBytes = 80;
+constexpr std::size_t kMaxEndLabelBytes = 24;
 
 } // namespace tempcert::report

@@ -24,6 +24,75 @@ timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$tmp/r/report.html" \
     >"$tmp/dom.html" 2>"$tmp/err" || { echo "FAIL: chromium --dump-dom: $(tail -3 "$tmp/err")"; exit 1; }
 timeout 120 "$browser" "${flags[@]}" --screenshot="$tmp/shot.png" "file://$tmp/r/report.html" \
     >/dev/null 2>>"$tmp/err" || { echo "FAIL: chromium --screenshot: $(tail -3 "$tmp/err")"; exit 1; }
+# Layout in the DOM, measured by the browser itself: a copy of the page
+# with a probe script (the report runs none) records every table cell whose
+# content overflows it or whose words break across lines, and the stroke
+# colour and marker shape of each case's tight line in the overview of a
+# report over every bundled case.
+"$tc" report --n 2..3 --rel 1e-3 --out "$tmp/all" >"$tmp/out-all" 2>&1 ||
+    { echo "FAIL: report of every case exited $?: $(tail -3 "$tmp/out-all")"; exit 1; }
+cat >"$tmp/probe.js" <<'JS'
+(function () {
+  var bad = [];
+  document.querySelectorAll("td,th").forEach(function (c) {
+    if (c.scrollWidth > c.clientWidth + 1) bad.push("overflows: " + c.textContent.slice(0, 40));
+    var w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT), n;
+    while ((n = w.nextNode())) {
+      var re = /\S+/g, m;
+      while ((m = re.exec(n.textContent))) {
+        var r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        var tops = {}, lines = 0, rs = r.getClientRects();
+        for (var i = 0; i < rs.length; i++) {
+          var k = Math.round(rs[i].top);
+          if (!(k in tops)) { tops[k] = 1; lines++; }
+        }
+        if (lines > 1) bad.push("breaks: " + m[0].slice(0, 40));
+      }
+    }
+  });
+  var seen = {}, dup = [], cases = 0;
+  document.querySelector("svg").querySelectorAll("g.series").forEach(function (g) {
+    var lab = g.getAttribute("data-label");
+    if (!/: tight$/.test(lab)) return;
+    cases++;
+    var key = g.querySelector("polyline").getAttribute("stroke");
+    if (key in seen) dup.push(lab + " shares its colour with " + seen[key]);
+    seen[key] = lab;
+  });
+  var o = document.createElement("pre");
+  o.id = "probe";
+  o.textContent = JSON.stringify({bad: bad, dup: dup, cases: cases});
+  document.body.appendChild(o);
+})();
+JS
+for page in r all; do
+    /usr/bin/python3 - "$tmp/$page/report.html" "$tmp/probe.js" "$tmp/$page/probe.html" <<'PY'
+import sys
+page, js, out = sys.argv[1:4]
+text = open(page).read()
+open(out, "w").write(text.replace("</body>", "<script>" + open(js).read() + "</script></body>"))
+PY
+    timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$tmp/$page/probe.html" \
+        >"$tmp/$page/probe-dom.html" 2>>"$tmp/err" || { echo "FAIL: chromium --dump-dom (probe): $(tail -3 "$tmp/err")"; exit 1; }
+done
+/usr/bin/python3 - "$tmp/r/probe-dom.html" "$tmp/all/probe-dom.html" <<'PY' || exit 1
+import html, json, re, sys
+bad = []
+for path in sys.argv[1:]:
+    m = re.search(r'<pre id="probe">(.*?)</pre>', open(path).read(), re.S)
+    if not m:
+        print(f"FAIL: {path}: the probe left no result")
+        sys.exit(1)
+    r = json.loads(html.unescape(m.group(1)))
+    bad += [f"{path}: {b}" for b in r["bad"] + r["dup"]]
+    print(f"layout probe {path.split('/')[-2]}: {r['cases']} cases in the overview, "
+          f"{len(r['bad'])} cells overflowing or breaking a word, {len(r['dup'])} shared colours")
+for b in bad[:20]:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
 /usr/bin/python3 - "$tmp/dom.html" "$tmp/shot.png" "$tmp/r/results.json" <<'PY'
 import json, re, sys
 from html.parser import HTMLParser
