@@ -182,7 +182,8 @@ int exit_code(const PerLayerTightOutcome &t) {
 Json to_json(const CheckAnswer &c) {
     return {{"certificate", c.certificate},     {"accepted", c.outcome.accepted},
             {"malformed", c.outcome.malformed}, {"reason", c.outcome.reason},
-            {"method", c.outcome.method},       {"words", c.outcome.words}};
+            {"method", c.outcome.method},       {"words", c.outcome.words},
+            {"claim", c.outcome.claim}};
 }
 
 std::string to_text(const CheckAnswer &c) {

@@ -429,8 +429,27 @@ std::string verdict_line(const std::string &cert_path, const CheckOutcome &out) 
             ? "perturbation argument recomputed: value sets, gaps, score deviations, TV bounds, "
               "radii; no enumeration"
             : std::to_string(out.words) + " words re-evaluated";
-    return "s VERIFIED " + cert_path + " (" + what + ")";
+    return "s VERIFIED " + cert_path + " (" + what + ")" +
+           (out.claim.empty() ? "" : ": " + printable(out.claim));
 }
+
+namespace {
+
+// The verified claim in words, from fields verify() has read and checked.
+std::string claim_of(const OJson &cert) {
+    auto field = [&](const OJson &obj, const char *key) {
+        auto it = obj.find(key);
+        if (it == obj.end()) return std::string("?");
+        return it->is_string() ? it->get<std::string>() : it->dump();
+    };
+    const OJson &model = cert.at("model"), &beta = cert.at("beta");
+    return field(cert, "verdict") + ": model " + field(model, "name") + " sha256 " +
+           field(model, "sha256") + ", n <= " + field(cert, "n") + ", eps " + field(cert, "eps") +
+           ", criterion " + field(cert, "criterion") + ", beta " + field(beta, "spec") + ", " +
+           field(cert, "method") + " certificate";
+}
+
+} // namespace
 
 CheckOutcome check_certificate_text(const std::string &cert_text, const std::string &cert_name,
                                     const Model &m, const Limits &limits,
@@ -447,6 +466,7 @@ CheckOutcome check_certificate_text(const std::string &cert_text, const std::str
     try {
         verify(cert, m, limits, policy, out);
         out.accepted = true;
+        out.claim = claim_of(cert);
     } catch (const Reject &r) {
         out.reason = r.reason;
         out.malformed = r.malformed;

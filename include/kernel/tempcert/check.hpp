@@ -24,6 +24,10 @@ struct CheckOutcome {
     std::string reason;
     std::uint64_t words = 0;
     std::string method; // the certificate's method, once read
+    // Once accepted, the claim verified, echoed on the verdict line from
+    // the certificate's fields: verdict, model name and sha256, n, eps,
+    // criterion, beta, kind (docs/certificates.md).
+    std::string claim;
 };
 
 // "CERT: reason" for a malformed certificate's message (the reason names
