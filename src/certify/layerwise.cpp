@@ -165,13 +165,18 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
 // Every start vector plus one output of each head, in turn; fails beyond
 // `cap` distinct vectors (--max-values).
 std::vector<Vector> add_outputs(std::vector<Vector> start,
-                                const std::vector<std::vector<Vector>> &outputs, std::size_t cap,
+                                const std::vector<std::vector<Vector>> &outputs, const Limits &limits,
                                 std::size_t l) {
+    const std::size_t cap = limits.max_values;
+    std::size_t made = 0;
     for (const auto &out : outputs) {
         std::vector<Vector> next;
         std::set<Vector> seen;
         for (const auto &d : start)
             for (const auto &o : out) {
+                // --time-limit and Ctrl-C: 2^16 values of 19 rationals take
+                // seconds (tests/cli/time_limits.sh)
+                if (++made % 1024 == 0) check_budget(limits);
                 Vector s = d;
                 for (std::size_t c = 0; c < s.size(); ++c)
                     s[c] += o[c];
@@ -264,12 +269,12 @@ struct LayerStep {
     std::size_t l;
     const std::set<std::size_t> &perturbed;
     const Vector &radius;
-    std::size_t cap;
+    const Limits &limits;
     std::set<std::size_t> &next_tainted;
 
     std::vector<Vector> half(std::vector<Vector> start,
                              const std::vector<std::vector<Vector>> &outputs) const {
-        return layerwise_detail::add_outputs(std::move(start), outputs, cap, l);
+        return layerwise_detail::add_outputs(std::move(start), outputs, limits, l);
     }
 
     std::vector<char> phases(const Ffn &f, const Vector &d, Vector &pre) const {
@@ -444,12 +449,12 @@ LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, c
         // the same step per symbol: the feed-forward sublayer alone
         std::set<std::size_t> unused;
         for (Vector &d : *st.symbol_inputs)
-            d = LayerStep{layer, l, perturbed, radius, limits.max_values, unused}({d}, {}).at(0);
+            d = LayerStep{layer, l, perturbed, radius, limits, unused}({d}, {}).at(0);
     } else {
         st.symbol_inputs.reset();
     }
-    st.S = LayerStep{layer, l, perturbed, radius, limits.max_values, next_tainted}(st.S, out.S);
-    st.B = LayerStep{layer, l, perturbed_B, radius_B, limits.max_values, next_tainted}(st.B, out.B);
+    st.S = LayerStep{layer, l, perturbed, radius, limits, next_tainted}(st.S, out.S);
+    st.B = LayerStep{layer, l, perturbed_B, radius_B, limits, next_tainted}(st.B, out.B);
     st.tainted = next_tainted;
     info.perturbed.assign(st.tainted.begin(), st.tainted.end());
     return info;

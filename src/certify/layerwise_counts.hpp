@@ -95,9 +95,10 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
                           const Rational &eps, const Limits &limits, bool with_profile,
                           const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info);
 // the half-activations: every start vector plus one output of each head in
-// turn, distinct; fails beyond `cap` of them (--max-values) at layer l.
+// turn, distinct; fails beyond limits.max_values of them (--max-values) at
+// layer l; polls --time-limit and Ctrl-C.
 std::vector<Vector> add_outputs(std::vector<Vector> start,
-                                const std::vector<std::vector<Vector>> &outputs, std::size_t cap,
+                                const std::vector<std::vector<Vector>> &outputs, const Limits &limits,
                                 std::size_t l);
 
 } // namespace tempcert::layerwise_detail

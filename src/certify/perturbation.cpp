@@ -375,8 +375,8 @@ std::shared_ptr<PerturbationPlan> make_plan(const Model &m, std::size_t n, const
             outs_B.emplace_back();
             head_value_sets(layer.heads[h], S, B, m.width, outs_S.back(), outs_B.back());
         }
-        S = add_outputs(S, outs_S, limits.max_values, l);
-        B = add_outputs(B, outs_B, limits.max_values, l);
+        S = add_outputs(S, outs_S, limits, l);
+        B = add_outputs(B, outs_B, limits, l);
         if (layer.ffn) {
             lp.abs_w1 = abs_of(layer.ffn->w1);
             for (const auto *set : {&S, &B})

@@ -120,8 +120,9 @@ std::string hint_for(const std::string &literal) {
 class StrictSax {
   public:
     using Dom = nlohmann::detail::json_sax_dom_parser<OJson>;
-    StrictSax(OJson &doc, const std::string &file, const std::vector<std::string> &big)
-        : dom_(doc, true), file_(file), big_(big) {}
+    StrictSax(OJson &doc, const std::string &file, const std::vector<std::string> &big,
+              const Limits *budget)
+        : dom_(doc, true), file_(file), big_(big), budget_(budget) {}
 
     bool null() { return dom_.null(); }
     bool boolean(bool v) { return dom_.boolean(v); }
@@ -137,9 +138,13 @@ class StrictSax {
         }
         return dom_.number_float(v, s);
     }
-    bool string(OJson::string_t &v) { return dom_.string(v); }
+    bool string(OJson::string_t &v) {
+        poll();
+        return dom_.string(v);
+    }
     bool binary(OJson::binary_t &v) { return dom_.binary(v); }
     bool start_object(std::size_t n) {
+        poll();
         enter();
         keys_.emplace_back();
         return dom_.start_object(n);
@@ -174,6 +179,14 @@ class StrictSax {
     std::size_t next_big_ = 0, depth_ = 0;
     std::vector<std::set<std::string>> keys_;
     std::string duplicate_;
+    const Limits *budget_;
+    std::size_t events_ = 0;
+
+    // --time-limit and Ctrl-C every 4096 objects and strings: a 20 MB model
+    // takes a second or more to parse (docs/reliability.md)
+    void poll() {
+        if (budget_ && ++events_ % 4096 == 0) check_budget(*budget_);
+    }
 
     void enter() {
         if (++depth_ > 64) throw InputError(file_, "", "JSON nested more than 64 levels deep");
@@ -182,7 +195,7 @@ class StrictSax {
 
 } // namespace
 
-OJson parse_json_strict(const std::string &text_in, const std::string &file) {
+OJson parse_json_strict(const std::string &text_in, const std::string &file, const Limits *budget) {
     // Number literals first: one with a fraction or exponent is refused
     // (never rounded); an integer beyond 64 bits is kept as its exact text
     // and blanked out for the parser, which would round it to a double.
@@ -205,7 +218,7 @@ OJson parse_json_strict(const std::string &text_in, const std::string &file) {
         text.replace(t.offset, t.text.size(), "0.0" + std::string(t.text.size() - 3, ' '));
     }
     OJson doc;
-    StrictSax sax(doc, file, big_integers);
+    StrictSax sax(doc, file, big_integers, budget);
     try {
         OJson::sax_parse(text, &sax, OJson::input_format_t::json, /*strict=*/true,
                          /*ignore_comments=*/false);

@@ -27,7 +27,9 @@ std::string read_text_file(const std::string &path, std::size_t max_bytes,
 // a fraction or exponent (with a hint to write it as an exact string).
 // Integer literals of any size are kept exactly: those beyond 64 bits as a
 // binary value holding their digits (is_big_integer, json_integer).
-OJson parse_json_strict(const std::string &text, const std::string &file);
+// `budget`: when given, --time-limit and Ctrl-C are polled while parsing.
+OJson parse_json_strict(const std::string &text, const std::string &file,
+                        const Limits *budget = nullptr);
 
 // A JSON value read as an exact number: an integer, or a string holding an
 // integer, fraction or decimal. Throws InputError naming `path`.

@@ -528,7 +528,7 @@ std::vector<std::size_t> Readout::coordinates() const {
 
 Model load_model_text(const std::string &text, const std::string &name_for_errors,
                       const Limits &limits) {
-    OJson doc = parse_json_strict(text, name_for_errors);
+    OJson doc = parse_json_strict(text, name_for_errors, &limits);
     return ModelReader(name_for_errors, limits).read(doc);
 }
 
