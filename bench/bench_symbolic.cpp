@@ -125,6 +125,26 @@ void BM_layerwise_bounded(benchmark::State &state) {
 
 } // namespace
 
+// The profile bound of the quadratic-maximisation lookup (cases/literature,
+// mask none: every length counts), one thread, each query at its critical
+// lengths only or at every length (proofs/symbolic-gap.md, "Position-only
+// scores"). Args: n, critical lengths (0 or 1).
+void BM_position_only_profile(benchmark::State &state) {
+    static const Model m = load_model_file(
+        std::string(TEMPCERT_SOURCE_DIR) + "/cases/literature/quadratic-lookup.json", Limits{});
+    SymbolicOptions o;
+    o.limits.run = run_with_threads(1);
+    o.eps = Rational(1, 100);
+    o.rel = Rational(1, 1000000);
+    o.critical_lengths = state.range(1) != 0;
+    for (auto _ : state) {
+        SymbolicReport r = analyse_symbolic(m, static_cast<std::size_t>(state.range(0)), o);
+        if (r.profile.bound.hi <= 0) state.SkipWithError("no profile bound");
+        if (r.critical_length_heads != (o.critical_lengths ? 1u : 0u))
+            state.SkipWithError("critical lengths not used as asked");
+    }
+}
+
 BENCHMARK(BM_layerwise_bounded)
     ->Arg(500)
     ->Arg(1000)
@@ -173,3 +193,11 @@ BENCHMARK(BM_layerwise)
     ->Iterations(3)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_position_only_profile)
+    ->Args({100, 0})
+    ->Args({100, 1})
+    ->Args({200, 0})
+    ->Args({200, 1})
+    ->Args({1000, 1})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);

@@ -36,7 +36,12 @@ const Command kCommands[] = {
     {"export", run_export, "a verified certificate's claim as a Coq file (export coq)"},
 };
 
-// The only process-wide state: what the SIGINT handler may touch.
+// What the SIGINT handler may touch. It is not the only process-wide state:
+// io/output.cpp's claim_standard_output takes std::cout's buffer over while a
+// command writes results to standard output (the Python module swaps
+// std::cout and std::cerr around each call too), and numeric/form.cpp keeps
+// one table of the atoms of irrational forms (log and sqrt terms) for the
+// process; MPI's state is the ranks' (src/distributed).
 volatile std::sig_atomic_t g_interrupted = 0;
 
 int run_command(const Args &args) {

@@ -39,4 +39,11 @@ std::string report_html(const std::vector<ReportCase> &cases, const std::vector<
                         const ReportOptions &o, const std::vector<std::string> &skipped,
                         const std::string &proofs);
 
+// report.tex: the table of tight temperatures as a booktabs tabular (one
+// row per case and n, the rows' safe decimal roundings), for \input.
+std::string report_latex(const std::vector<ReportCase> &cases, const std::vector<ReportRow> &rows,
+                         const ReportOptions &o);
+// Text for LaTeX: the ten special characters escaped, controls as spaces.
+std::string latex_escape(const std::string &raw);
+
 } // namespace tempcert::report

@@ -28,7 +28,7 @@ struct PlotSeries {
     // a log axis, and a bisection's upper end near 0 would stretch it).
     bool any_beta = false;
     int marker = 0;         // the points' shape (svg_plot.cpp: marker_svg)
-    std::string end_label;  // drawn beside the last point when not empty
+    std::string end_label = ""; // drawn beside the last point when not empty
 };
 
 // At most this many labelled ticks on an axis.

@@ -8,10 +8,13 @@
 #include "tempcert/output.hpp"
 #include "tempcert/printable.hpp"
 #include "tempcert/report.hpp"
+#include "tempcert/run_program.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cstdlib>
+#include <unistd.h>
 #include <filesystem>
 #include <set>
 #include <string_view>
@@ -106,6 +109,41 @@ void write_results(const fs::path &dir, const std::vector<ReportRow> &rows, cons
                           {"skipped", skipped}};
     write_json_file((dir / "results.json").string(), doc);
     written.push_back((dir / "results.json").string());
+}
+
+// rsvg-convert on PATH (Debian's librsvg2-bin), or "" when there is none.
+std::string svg_converter() {
+    const char *path = std::getenv("PATH");
+    std::string dirs = path ? path : "";
+    for (std::size_t at = 0; at <= dirs.size();) {
+        std::size_t end = dirs.find(':', at);
+        if (end == std::string::npos) end = dirs.size();
+        const fs::path exe = fs::path(dirs.substr(at, end - at)) / "rsvg-convert";
+        std::error_code ec;
+        if (end > at && fs::is_regular_file(exe, ec) && ::access(exe.c_str(), X_OK) == 0)
+            return exe.string();
+        at = end + 1;
+    }
+    return "";
+}
+
+// Each SVG plot also as PDF (for a paper's \includegraphics) where
+// rsvg-convert is installed; without it the SVGs stand alone. The program
+// is run with an argument list, no shell, under the run's deadline.
+void write_pdf_plots(std::vector<std::string> &written, const Limits &limits) {
+    const std::string exe = svg_converter();
+    if (exe.empty()) return;
+    const std::vector<std::string> svgs(written.begin(), written.end());
+    for (const auto &svg : svgs) {
+        if (fs::path(svg).extension() != ".svg") continue;
+        const std::string pdf = fs::path(svg).replace_extension(".pdf").string();
+        ProgramRun r = run_program_captured({exe, "-f", "pdf", "-o", pdf, svg}, limits, 4096);
+        if (!r.started || r.exit_code != 0)
+            throw std::runtime_error("report: rsvg-convert could not convert " +
+                                     fs::path(svg).filename().string() + ": " +
+                                     printable(r.output.substr(0, 300)));
+        written.push_back(pdf);
+    }
 }
 
 // One plot per case, and the overview.
@@ -213,8 +251,11 @@ std::vector<std::string> write_report(const std::string &dir_text,
             const std::vector<std::string> stems = plot_stems(cases);
             write_results(dir, rows, o, skipped, written);
             write_plots(dir, cases, rows, o, stems, written);
+            write_pdf_plots(written, o.limits);
             write_text(dir / "report.md", report_markdown(cases, rows, o, skipped, stems, proofs));
             write_text(dir / "report.html", report::report_html(cases, rows, o, skipped, proofs));
+            write_text(dir / "report.tex", report::report_latex(cases, rows, o));
+            written.push_back((dir / "report.tex").string());
             written.insert(written.begin(), (dir / "report.html").string());
             written.insert(written.begin(), (dir / "report.md").string());
         },

@@ -16,6 +16,40 @@ for f in report.md report.html results.csv results.json plot-has-b.svg plot-has-
     [ -s "$tmp/r/$f" ] || bad "missing $f"
 done
 
+# report.tex: one booktabs row per results.json row, each number the
+# rows' own safe rounding; each plot also as PDF where rsvg-convert is
+# installed (scripts/setup installs it)
+python3 - "$tmp/r" <<'PY' || fail=1
+import json, re, sys
+out = sys.argv[1]
+rows = json.load(open(out + "/results.json"))["rows"]
+tex = open(out + "/report.tex").read()
+bad = []
+for k in ("\\begin{tabular}", "\\toprule", "\\midrule", "\\bottomrule", "\\end{tabular}"):
+    if k not in tex:
+        bad.append(f"report.tex has no {k}")
+lines = [l for l in tex.splitlines() if l.endswith("\\\\") and not l.startswith("case ")]
+if len(lines) != len(rows):
+    bad.append(f"report.tex has {len(lines)} rows, results.json {len(rows)}")
+for line, r in zip(lines, rows):
+    if r.get("tight_hi") and r["tight_hi"] not in line:
+        bad.append(f"report.tex row {line!r} lacks tight_hi {r['tight_hi']}")
+    if f"& {r['n']} &" not in line:
+        bad.append(f"report.tex row {line!r} is not n = {r['n']}")
+body = "\n".join(l for l in tex.splitlines() if not l.startswith("%"))  # not the comments
+text_mode = re.sub(r"\$[^$]*\$", "", body)  # math mode may subscript
+if re.search(r"(?<!\\)[_&%#]", text_mode.replace(" & ", " ")):
+    bad.append("report.tex has an unescaped special character outside math mode")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+if command -v rsvg-convert >/dev/null 2>&1; then
+    for f in plot-has-b plot-has-ab-two-layer overview; do
+        head -c 5 "$tmp/r/$f.pdf" 2>/dev/null | grep -q '%PDF-' || bad "no PDF of $f.svg"
+    done
+fi
+
 python3 - "$tc" "$cases" "$tmp/r" <<'PY' || fail=1
 import json, subprocess, sys, xml.etree.ElementTree as ET
 tc, cases, out = sys.argv[1:4]
