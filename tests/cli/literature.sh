@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The constructions of cases/literature/ end to end (bench/RESULTS.md has
+# their figures at 10^3 and 10^4): the quadratic lookup at n = 300 with no
+# mask (each query at its critical lengths) and causal, whose tight beta is
+# the same constant; the tie-breaking head's n^2 growth; and each lower
+# end's word refuting under `eval --summary` at beta_lo.
+# Usage: literature.sh TEMPCERT CASES
+set -u
+tc=$1
+lit=$2/literature
+fail=0
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+# bracket MODEL N LO HI: tight's bracket at n lies in [LO, HI]; prints the
+# lower end's exact beta and word for the eval below
+bracket() {
+    "$tc" tight "$lit/$1.json" --n "$2" --eps 1/100 --json 2>/dev/null | "$py" -c '
+import json, sys
+from fractions import Fraction as F
+d = json.load(sys.stdin)
+lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
+want_lo, want_hi = F(sys.argv[1]), F(sys.argv[2])
+if not (want_lo <= lo <= hi <= want_hi and hi - lo <= F(1, 10**6) * hi):
+    sys.exit(f"bracket [{float(lo)}, {float(hi)}] not within [{sys.argv[1]}, {sys.argv[2]}] to rel 1e-6")
+print(d["beta_lo_exact"], d["lo_witness"])' "$3" "$4"
+}
+
+# refutes MODEL BETA WORD: eval --summary shows a TV above eps at BETA
+refutes() {
+    local out
+    out=$("$tc" eval "$lit/$1.json" --input "$3" --beta "$2" --summary 2>&1)
+    printf '%s' "$out" | "$py" -c '
+import re, sys
+from fractions import Fraction as F
+m = re.search(r"largest TV \[([0-9.e-]+), ", sys.stdin.read())
+sys.exit(0 if m and F(m.group(1)) > F(1, 100) else 1)' ||
+        bad "$1: the lower end's word does not refute under eval at beta_lo: $(printf '%s' "$out" | tail -2)"
+}
+
+for m in quadratic-lookup quadratic-lookup-causal; do
+    if r=$(bracket "$m" 300 5.288265 5.288273); then
+        refutes "$m" ${r% *} ${r#* }
+    else
+        bad "$m at n = 300: $r"
+    fi
+done
+# the tie-breaking head: tight beta grows like n^2 (x 16 from 50 to 200)
+r50=$(bracket tie-break-recent-a 50 11738 11739) || bad "tie-break at n = 50: $r50"
+r200=$(bracket tie-break-recent-a 200 185109 185110) || bad "tie-break at n = 200: $r200"
+[ -n "$r200" ] && refutes tie-break-recent-a ${r200% *} ${r200#* }
+
+[ "$fail" = 0 ] && echo "literature: all checks passed"
+exit $fail
