@@ -894,6 +894,17 @@ class HeadScanner {
     }
 };
 
+// The refusal of a scan over --max-queries: about `queries` of `what`.
+[[noreturn]] void over_query_budget(const Model &m, std::size_t h, double queries,
+                                    const std::string &what, const Limits &limits) {
+    char approx[32];
+    std::snprintf(approx, sizeof approx, "%.2g", queries);
+    throw LimitError("the symbolic analysis of " + m.name +
+                     (m.layers[0].heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
+                     " would examine about " + approx + " " + what + ", more than the limit " +
+                     std::to_string(limits.max_queries) + " (--max-queries)");
+}
+
 // Refuses before any work when the scan would exceed --max-queries,
 // counting each query configuration at what it costs: |Sigma|^2 symbol
 // pairs by the closed form, |Sigma| n offers by the general scan (300
@@ -909,17 +920,14 @@ void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_l
     double per_query = affine ? std::max(1.0, k * k) : std::max(1.0, k * dn);
     double queries = configurations * per_query;
     if (queries <= static_cast<double>(limits.max_queries)) return;
-    char approx[32];
-    std::snprintf(approx, sizeof approx, "%.2g", queries);
-    throw LimitError("the symbolic analysis of " + m.name +
-                     (m.layers[0].heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
-                     " would examine about " + approx +
-                     " query configurations times the symbols or positions each compares (" +
-                     (one_length ? "one per query position and symbol"
-                                 : "every position at every length: the mask looks forward "
-                                   "or features read n") +
-                     "), more than the limit " + std::to_string(limits.max_queries) +
-                     " (--max-queries)");
+    over_query_budget(m, h, queries,
+                      std::string("query configurations times the symbols or positions each "
+                                  "compares (") +
+                          (one_length ? "one per query position and symbol"
+                                      : "every position at every length: the mask looks forward "
+                                        "or features read n") +
+                          ")",
+                      limits);
 }
 
 // Each query position's critical lengths, then the budget on what they
@@ -941,14 +949,10 @@ void find_critical_lengths(const Model &m, std::size_t h, std::size_t n, HeadSca
     const double k = static_cast<double>(m.alphabet.size());
     const double queries = lengths * k * std::max(1.0, k * static_cast<double>(n));
     if (queries <= static_cast<double>(limits.max_queries)) return;
-    char approx[32];
-    std::snprintf(approx, sizeof approx, "%.2g", queries);
-    throw LimitError("the symbolic analysis of " + m.name +
-                     (m.layers[0].heads.size() > 1 ? ", head " + std::to_string(h + 1) : "") +
-                     " would examine about " + approx +
-                     " offers at the critical lengths of its queries (position-only scores, "
-                     "proofs/symbolic-gap.md), more than the limit " +
-                     std::to_string(limits.max_queries) + " (--max-queries)");
+    over_query_budget(m, h, queries,
+                      "offers at the critical lengths of its queries (position-only scores, "
+                      "proofs/symbolic-gap.md)",
+                      limits);
 }
 
 // Task boundaries over `units`: equal counts of query positions, or
