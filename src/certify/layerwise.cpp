@@ -165,8 +165,8 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
 // Every start vector plus one output of each head, in turn; fails beyond
 // `cap` distinct vectors (--max-values).
 std::vector<Vector> add_outputs(std::vector<Vector> start,
-                                const std::vector<std::vector<Vector>> &outputs, const Limits &limits,
-                                std::size_t l) {
+                                const std::vector<std::vector<Vector>> &outputs,
+                                const Limits &limits, std::size_t l) {
     const std::size_t cap = limits.max_values;
     std::size_t made = 0;
     for (const auto &out : outputs) {

@@ -98,7 +98,7 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
 // turn, distinct; fails beyond limits.max_values of them (--max-values) at
 // layer l; polls --time-limit and Ctrl-C.
 std::vector<Vector> add_outputs(std::vector<Vector> start,
-                                const std::vector<std::vector<Vector>> &outputs, const Limits &limits,
-                                std::size_t l);
+                                const std::vector<std::vector<Vector>> &outputs,
+                                const Limits &limits, std::size_t l);
 
 } // namespace tempcert::layerwise_detail

@@ -704,8 +704,8 @@ bool grows_at_the_end(Mask mask) {
 // n, and each n' from the query's first length on whose next position
 // scores at least the maximum so far (Lemma 4 of proofs/symbolic-gap.md).
 // Needs position_only scores and a mask that grows_at_the_end.
-std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_t i,
-                                          std::size_t k, bool bos) {
+std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_t i, std::size_t k,
+                                          bool bos) {
     const std::size_t n0 = std::max<std::size_t>(i, 1);
     std::vector<std::size_t> out;
     for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
@@ -747,8 +747,7 @@ class HeadScanner {
         // under a backward mask a query's view is too: only n' = i is examined.
         if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
         one_length_ = looks_backward(head.mask) && fixed_;
-        critical_ = opt.critical_lengths && fixed_ && !one_length_ &&
-                    grows_at_the_end(head.mask) &&
+        critical_ = opt.critical_lengths && fixed_ && !one_length_ && grows_at_the_end(head.mask) &&
                     position_only(*fixed_, m.alphabet.size(), opt.limits);
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
         if (fixed_affine_ && fixed_->affine && few_symbols())

@@ -8,8 +8,8 @@
 //                      [--max-words K] [--max-queries K]
 //
 // Exit 0 "s VERIFIED CERT (what was re-derived by the small checker): the
-// claim" (verdict, model name and sha256, n, eps, criterion, beta, kind), 1 "s NOT VERIFIED" (a claim does not hold), 2 bad
-// input (no s line), 3 outside its class or over a limit (no s line).
+// claim" (verdict, model name and sha256, n, eps, criterion, beta, kind), 1 "s NOT VERIFIED" (a
+// claim does not hold), 2 bad input (no s line), 3 outside its class or over a limit (no s line).
 #include "claims.hpp"
 
 #include <cctype>
@@ -60,10 +60,11 @@ std::string claim_echo(const minicheck::Json &cert) {
     using minicheck::at;
     using minicheck::text_at;
     const minicheck::Json &n = at(cert, "$", "n");
-    return text_at(cert, "$", "verdict") + ": model " + text_at(at(cert, "$", "model"), "$.model", "name") +
-           " sha256 " + text_at(at(cert, "$", "model"), "$.model", "sha256") +
-           ", n <= " + (n.is_string() ? n.get<std::string>() : n.dump()) +
-           ", eps " + text_at(cert, "$", "eps") + ", criterion " + text_at(cert, "$", "criterion") +
+    return text_at(cert, "$", "verdict") + ": model " +
+           text_at(at(cert, "$", "model"), "$.model", "name") + " sha256 " +
+           text_at(at(cert, "$", "model"), "$.model", "sha256") +
+           ", n <= " + (n.is_string() ? n.get<std::string>() : n.dump()) + ", eps " +
+           text_at(cert, "$", "eps") + ", criterion " + text_at(cert, "$", "criterion") +
            ", beta " + text_at(at(cert, "$", "beta"), "$.beta", "spec") + ", " +
            text_at(cert, "$", "method") + " certificate";
 }

@@ -69,17 +69,18 @@ std::string report_latex(const std::vector<ReportCase> &cases, const std::vector
             if (r.case_id != c.id) continue;
             if (first_row && !first_case) t += "\\midrule\n";
             t += (first_row ? "\\texttt{" + latex_escape(c.id) + "}" : std::string()) + " & " +
-                 latex_escape(r.method) + " & " + std::to_string(r.n) + " & " +
-                 number(r.min_gap) + " & " + number(r.beta_gap) + " & " +
-                 bracket(r.tight_lo, r.tight_hi) + " & " +
+                 latex_escape(r.method) + " & " + std::to_string(r.n) + " & " + number(r.min_gap) +
+                 " & " + number(r.beta_gap) + " & " + bracket(r.tight_lo, r.tight_hi) + " & " +
                  (r.kind.empty() ? "--" : latex_escape(r.kind)) + " \\\\\n";
             first_row = false;
             first_case = false;
         }
     }
     t += "\\bottomrule\n\\end{tabular}\n";
-    t += "% eps = " + to_string(o.eps) + ", criterion tv, every input of length 1..n; brackets "
-         "narrowed to rel " + to_string(o.rel) + ".\n";
+    t += "% eps = " + to_string(o.eps) +
+         ", criterion tv, every input of length 1..n; brackets "
+         "narrowed to rel " +
+         to_string(o.rel) + ".\n";
     return t;
 }
 

@@ -14,10 +14,10 @@ namespace {
 // 20 colours told apart at a glance (the first ten the usual plotting
 // palette, then darker and lighter companions): an overview of up to 20
 // cases gives each its own, and its own marker shape besides.
-const char *kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
-                          "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#000075", "#800000",
-                          "#3cb44b", "#f032e6", "#9a6324", "#469990", "#fabed4", "#808000",
-                          "#4363d8", "#ffd8b1"};
+const char *kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                          "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+                          "#000075", "#800000", "#3cb44b", "#f032e6", "#9a6324",
+                          "#469990", "#fabed4", "#808000", "#4363d8", "#ffd8b1"};
 constexpr double kWidth = 760, kLeft = 70, kTop = 40, kPlotHeight = 300;
 // the right margin, wider where the series are labelled at their line ends
 constexpr double kRight = 20, kRightLabelled = 170;
@@ -32,7 +32,8 @@ std::string num(double v);
 
 // A point's marker, one shape per index: circle, square, triangle, diamond,
 // then the four again turned or hollow.
-std::string marker_svg(int shape, double x, double y, const char *colour, const std::string &title) {
+std::string marker_svg(int shape, double x, double y, const char *colour,
+                       const std::string &title) {
     const std::string t = title.empty() ? "" : "<title>" + title + "</title>";
     const int kind = shape < 0 ? 0 : shape % 8;
     const char *fill = kind >= 4 ? "#fff" : colour;
@@ -44,8 +45,8 @@ std::string marker_svg(int shape, double x, double y, const char *colour, const 
                "\" width=\"5.6\" height=\"5.6" + paint + t + "</rect>";
     case 2:
         return "<polygon class=\"marker\" points=\"" + num(x) + "," + num(y - 3.6) + " " +
-               num(x - 3.2) + "," + num(y + 2.4) + " " + num(x + 3.2) + "," + num(y + 2.4) +
-               paint + t + "</polygon>";
+               num(x - 3.2) + "," + num(y + 2.4) + " " + num(x + 3.2) + "," + num(y + 2.4) + paint +
+               t + "</polygon>";
     case 3:
         return "<polygon class=\"marker\" points=\"" + num(x) + "," + num(y - 3.6) + " " +
                num(x + 3.2) + "," + num(y) + " " + num(x) + "," + num(y + 3.6) + " " +
@@ -270,8 +271,9 @@ std::string end_labels_svg(const Frame &f, const Plot &plot) {
             if (std::isfinite(p.x) && std::isfinite(p.hi) && (!last || p.x > last->x)) last = &p;
         if (last) labels.push_back({f.py(last->hi), k});
     }
-    std::sort(labels.begin(), labels.end(),
-              [](const Label &a, const Label &b) { return a.y < b.y || (a.y == b.y && a.k < b.k); });
+    std::sort(labels.begin(), labels.end(), [](const Label &a, const Label &b) {
+        return a.y < b.y || (a.y == b.y && a.k < b.k);
+    });
     constexpr double kLine = 12;
     std::string out;
     double below = -1e9;
@@ -280,9 +282,9 @@ std::string end_labels_svg(const Frame &f, const Plot &plot) {
         l.y = std::max(l.y, below + kLine);
         below = l.y;
         const PlotSeries &ser = plot.series[l.k];
-        out += "<text class=\"end-label\" x=\"" + num(x) + "\" y=\"" + num(l.y + 4) +
-               "\" fill=\"" + colour_of(ser, l.k) + "\">" +
-               clipped_text(ser.end_label, kMaxEndLabelBytes) + "</text>\n";
+        out += "<text class=\"end-label\" x=\"" + num(x) + "\" y=\"" + num(l.y + 4) + "\" fill=\"" +
+               colour_of(ser, l.k) + "\">" + clipped_text(ser.end_label, kMaxEndLabelBytes) +
+               "</text>\n";
     }
     return out;
 }

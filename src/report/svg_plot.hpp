@@ -27,7 +27,7 @@ struct PlotSeries {
     // at each point's x, outside the y range (a beta of 0 has no place on
     // a log axis, and a bisection's upper end near 0 would stretch it).
     bool any_beta = false;
-    int marker = 0;         // the points' shape (svg_plot.cpp: marker_svg)
+    int marker = 0;             // the points' shape (svg_plot.cpp: marker_svg)
     std::string end_label = ""; // drawn beside the last point when not empty
 };
 
@@ -38,7 +38,7 @@ struct Plot {
     std::string title, x_label, y_label;
     std::vector<PlotSeries> series;
     bool log_x = false;
-    bool log_y = false; // used when every plotted value is positive
+    bool log_y = false;      // used when every plotted value is positive
     bool end_labels = false; // a right margin for the series' end labels
 };
 

@@ -14,10 +14,10 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <unistd.h>
 #include <filesystem>
 #include <set>
 #include <string_view>
+#include <unistd.h>
 
 namespace tempcert {
 

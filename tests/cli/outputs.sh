@@ -42,13 +42,16 @@ wants 0 'report: 2 rows' -- report has-b --n 2..3 --out rep
 mode=$(stat -c %a rep)
 [ $((8#$mode & 8#700)) = $((8#700)) ] || bad "the report directory has mode $mode"
 python3 - rep/tempcert-directory.json <<'PY' || bad "the marker is not as documented"
-import json, os, sys
+import json, os, shutil, sys
 m = json.load(open(sys.argv[1]))
 assert m["format"] == "tempcert report directory 1", m
 assert m["tool"].startswith("tempcert "), m
 want = sorted(f for f in os.listdir("rep") if f != "tempcert-directory.json")
-assert m["files"] == want == ["overview.svg", "plot-has-b.svg", "report.html", "report.md",
-                              "results.csv", "results.json"], (m["files"], want)
+documented = ["overview.svg", "plot-has-b.svg", "report.html", "report.md", "report.tex",
+              "results.csv", "results.json"]
+if shutil.which("rsvg-convert"):  # the plots as PDF too
+    documented += ["overview.pdf", "plot-has-b.pdf"]
+assert m["files"] == want == sorted(documented), (m["files"], want)
 PY
 
 # a rewrite keeps the user's files and modes and removes only stale outputs

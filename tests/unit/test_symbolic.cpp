@@ -257,7 +257,9 @@ namespace {
 std::string position_only_json(unsigned seed) {
     std::mt19937 rng(seed);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-    auto num = [&]() { return "\"" + std::to_string(pick(-3, 3)) + "/" + std::to_string(pick(1, 2)) + "\""; };
+    auto num = [&]() {
+        return "\"" + std::to_string(pick(-3, 3)) + "/" + std::to_string(pick(1, 2)) + "\"";
+    };
     auto row = [&](bool positional_only) {
         std::string r = "[";
         for (int c = 0; c < 5; ++c)
@@ -268,7 +270,8 @@ std::string position_only_json(unsigned seed) {
     const char *kinds[] = {"leftmost", "rightmost", "average"};
     const char *features[] = {"j^2", "1/(j+1)", "delta(j-2)", "j^3"};
     const bool bos = pick(0, 3) == 0;
-    std::string m = R"({"format": "tempcert-model/1", "name": "position-only", "alphabet": ["a", "b"], )";
+    std::string m =
+        R"({"format": "tempcert-model/1", "name": "position-only", "alphabet": ["a", "b"], )";
     m += bos ? R"("bos": "S", )" : R"("bos": null, )";
     m += R"("width": 5, "embedding": {"a": [1, 0, 0, 0, 1], "b": [0, 1, 0, 0, 1])";
     m += bos ? R"(, "S": [0, 0, 0, 0, 1]}, )" : "}, ";

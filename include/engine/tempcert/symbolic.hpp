@@ -31,9 +31,9 @@ struct SymbolicOptions {
 };
 
 struct SymbolicReport {
-    GapReport gaps;                    // method "symbolic", words = 0
-    ProfileReport profile;             // empty unless options.eps
-    std::size_t closed_form_heads = 0; // heads analysed by the affine closed form
+    GapReport gaps;                        // method "symbolic", words = 0
+    ProfileReport profile;                 // empty unless options.eps
+    std::size_t closed_form_heads = 0;     // heads analysed by the affine closed form
     std::size_t critical_length_heads = 0; // heads whose queries took their critical lengths only
 };
 
