@@ -238,6 +238,13 @@ class CheckResult:
     def __bool__(self):
         return self.accepted
 
+    @property
+    def claim(self):
+        """What was verified, as the verdict line echoes it (verdict, model
+        name and sha256, n, eps, criterion, beta, certificate kind); empty
+        when not accepted."""
+        return self.json.get("claim", "")
+
 
 def check_result(j):
     return CheckResult(j["accepted"], j["reason"], j["method"], j["words"], j)

@@ -109,6 +109,8 @@ def test_certify_writes_a_certificate_the_checker_accepts(tmp_path, cli):
     assert out.exists() and r.certificate["verdict"] == "certified"
     ok = tempcert.check(out, path)
     assert ok and ok.accepted and ok.words > 0
+    # the claim verified, as the verdict line echoes it
+    assert ok.claim.startswith("certified: model has-b sha256 ") and ", n <= " in ok.claim
     code, want, _ = cli("check", out, "--model", path)
     assert code == 0 and ok.json == want
     # a tampered certificate is a result (not accepted), not an exception
