@@ -293,6 +293,11 @@ void place_free_offers(QueryView &qv, std::size_t j, const Rational &Bj, bool fu
     qv.all.push_back(std::move(o));
 }
 
+// W_Q x_i for the query at position i with symbol a (-1: BOS); k = |Sigma|.
+Vector query_row(const Tables &t, std::size_t i, int a, std::size_t k) {
+    return plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP()[i]);
+}
+
 QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t len, std::size_t i,
                int a, bool full) {
     QueryView qv;
@@ -302,7 +307,7 @@ QueryView view(const Model &m, const Tables &t, const Head &head, std::size_t le
     std::size_t k = m.alphabet.size();
     qv.positions = allowed_positions(head.mask, i, len, m.has_bos());
     if (qv.positions.empty()) return qv;
-    Vector q = plus(a < 0 ? t.QE[k] : t.QE[static_cast<std::size_t>(a)], t.QP()[i]);
+    Vector q = query_row(t, i, a, k);
     order_symbols(qv, t, q, k);
     const Rational &amin = qv.A[static_cast<std::size_t>(qv.by_A.back())];
     // L: the largest least offer of a position (the maximum is at least L)
@@ -685,7 +690,7 @@ bool position_only(const Tables &t, std::size_t k, const Limits &limits) {
     for (std::size_t i = t.first; i <= t.n; ++i) {
         if (i % 256 == 0) check_budget(limits);
         for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
-            const Vector q = plus(i == 0 ? t.QE[k] : t.QE[a], t.QP()[i]);
+            const Vector q = query_row(t, i, i == 0 ? -1 : static_cast<int>(a), k);
             const Rational base = dot(q, t.KE[0]);
             for (std::size_t s = 1; s < k; ++s)
                 if (dot(q, t.KE[s]) != base) return false;
@@ -709,7 +714,7 @@ std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_
     const std::size_t n0 = std::max<std::size_t>(i, 1);
     std::vector<std::size_t> out;
     for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
-        const Vector q = plus(i == 0 ? t.QE[k] : t.QE[a], t.QP()[i]);
+        const Vector q = query_row(t, i, i == 0 ? -1 : static_cast<int>(a), k);
         const Rational free_part = dot(q, t.KE[0]); // the same for every symbol
         auto score = [&](std::size_t j) {
             return j == 0 ? Rational(dot(q, t.KE[k]) + dot(q, t.KP()[0]))
@@ -777,9 +782,25 @@ class HeadScanner {
     // Units are query positions: one length each, or their critical lengths.
     bool by_query() const { return one_length_ || critical_; }
     bool critical() const { return critical_; }
-    // Query position i's critical lengths (critical() only).
-    std::vector<std::size_t> lengths_of(std::size_t i) const {
-        return critical_lengths(*fixed_, head_.mask, i, m_.alphabet.size(), m_.has_bos());
+    // Each query position's critical lengths (critical() only), before the
+    // scan; returns the offers they will compare (|Sigma| n per length and
+    // symbol, the general scan's cost), for the query budget.
+    double find_critical_lengths(std::size_t n) {
+        const std::size_t first = m_.has_bos() ? 0 : 1;
+        critical_at_.assign(n + 1, {});
+        const std::size_t chunk = 64, chunks = n / chunk + 1;
+        detail::run_tasks(chunks, opt_.limits.threads(), [&](std::size_t c) {
+            for (std::size_t i = std::max(first, c * chunk); i <= n && i < (c + 1) * chunk; ++i) {
+                check_budget(opt_.limits);
+                critical_at_[i] =
+                    critical_lengths(*fixed_, head_.mask, i, m_.alphabet.size(), m_.has_bos());
+            }
+        });
+        double lengths = 0;
+        for (const auto &l : critical_at_)
+            lengths += static_cast<double>(l.size());
+        const double k = static_cast<double>(m_.alphabet.size());
+        return lengths * k * std::max(1.0, k * static_cast<double>(n));
     }
     bool fixed_affine() const { return fixed_affine_.has_value(); }
     // The closed form applies at length n (with features that read n, an
@@ -822,12 +843,8 @@ class HeadScanner {
     const Head &head_;
     const SymbolicOptions &opt_;
     bool unique_, one_length_ = false, descending_ = false, affine_at_n_ = false, critical_ = false;
-
-  public:
-    // Each query position's critical lengths (critical() only), set before the scan.
+    // each query position's critical lengths (critical() only)
     std::vector<std::vector<std::size_t>> critical_at_;
-
-  private:
     std::optional<Tables> fixed_;
     std::optional<AffineHead> fixed_affine_;
     std::optional<AffineScores> fixed_scores_; // with affine fixed tables
@@ -929,31 +946,6 @@ void check_query_budget(const Model &m, std::size_t h, std::size_t n, bool one_l
                       limits);
 }
 
-// Each query position's critical lengths, then the budget on what they
-// cost: per length and symbol, |Sigma| n offers (the general scan).
-void find_critical_lengths(const Model &m, std::size_t h, std::size_t n, HeadScanner &hs,
-                           const Limits &limits) {
-    const std::size_t first = m.has_bos() ? 0 : 1;
-    hs.critical_at_.assign(n + 1, {});
-    const std::size_t chunk = 64, chunks = n / chunk + 1;
-    detail::run_tasks(chunks, limits.threads(), [&](std::size_t c) {
-        for (std::size_t i = std::max(first, c * chunk); i <= n && i < (c + 1) * chunk; ++i) {
-            check_budget(limits);
-            hs.critical_at_[i] = hs.lengths_of(i);
-        }
-    });
-    double lengths = 0;
-    for (const auto &l : hs.critical_at_)
-        lengths += static_cast<double>(l.size());
-    const double k = static_cast<double>(m.alphabet.size());
-    const double queries = lengths * k * std::max(1.0, k * static_cast<double>(n));
-    if (queries <= static_cast<double>(limits.max_queries)) return;
-    over_query_budget(m, h, queries,
-                      "offers at the critical lengths of its queries (position-only scores, "
-                      "proofs/symbolic-gap.md)",
-                      limits);
-}
-
 // Task boundaries over `units`: equal counts of query positions, or
 // lengths balanced by their squares (a length's cost grows with it).
 std::vector<std::size_t> task_cuts(std::size_t units, std::size_t tasks, bool one_length) {
@@ -1016,7 +1008,12 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
                            opt.limits);
         HeadScanner hs(m, head, n, opt);
         if (hs.critical()) {
-            find_critical_lengths(m, h, n, hs, opt.limits);
+            const double offers = hs.find_critical_lengths(n);
+            if (offers > static_cast<double>(opt.limits.max_queries))
+                over_query_budget(m, h, offers,
+                                  "offers at the critical lengths of its queries (position-only "
+                                  "scores, proofs/symbolic-gap.md)",
+                                  opt.limits);
         } else {
             check_query_budget(m, h, n, hs.one_length(), hs.affine_at_n(), opt.limits);
         }
