@@ -4,6 +4,7 @@
 #include "tempcert/certificate.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/every_n.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/outcome.hpp"
@@ -48,6 +49,29 @@ int finish_certify(Outcome out, const po::variables_map &vm, const Common &commo
     return exit_code(out);
 }
 
+// tight --every-n: the supremum over every length (proofs/every-n.md).
+int run_tight_every_n(const po::variables_map &vm, const Common &common, const Model &m) {
+    for (const char *other : {"per-layer", "output"})
+        if (vm.count(other) && (std::string(other) != "per-layer" || vm[other].as<bool>()))
+            throw InputError("", std::string("--") + other,
+                             "--every-n brackets one beta for every length; it takes neither "
+                             "--per-layer nor -o (every-n certificates are not written yet)");
+    if (vm["method"].as<std::string>() != "auto")
+        throw InputError("", "--method",
+                         "--every-n chooses its own method (symbolic and the "
+                         "tail bound); leave --method at auto");
+    CertifyOptions o;
+    o.limits = common.limits;
+    o.precision = common.precision;
+    o.n = vm.count("n") ? read_n(vm, common.limits) : kEveryNLongestExact;
+    o.eps = read_fraction(vm, "eps");
+    o.criterion = read_criterion(vm);
+    const Rational rel = read_fraction(vm, "rel");
+    EveryNOutcome out{&m, o.n, o.eps, o.criterion, tight_every_n(m, o, rel)};
+    render(out, common);
+    return exit_code(out);
+}
+
 } // namespace
 
 int run_certify(const Args &args) {
@@ -73,12 +97,14 @@ int run_tight(const Args &args) {
     po::variables_map vm;
     if (!parse_command(
             "tight",
-            "MODEL --n N --eps E [--rel R] [--criterion ...] [--per-layer] [-o CERT] [--json]",
+            "MODEL --n N --eps E [--rel R] [--criterion ...] [--per-layer | --every-n] [-o CERT] "
+            "[--json]",
             desc, args, "model", 1, vm))
         return kExitOk;
     Common common = read_common_options(vm);
     std::string path = model_arg(vm, "tight");
     Model m = load_model_file(path, common.limits);
+    if (vm["every-n"].as<bool>()) return run_tight_every_n(vm, common, m);
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
     Rational rel = read_fraction(vm, "rel");

@@ -115,6 +115,13 @@ const OptionRow kRows[] = {
      .kind = K::Switch,
      .help = "one beta per layer (tv): from the one-beta tight beta_hi, each layer's lowered in "
              "turn, the others as they stand"},
+    {.name = "every-n",
+     .commands = "tight",
+     .kind = K::Switch,
+     .help = "the supremum over every length (tv, heads in layer 1, causal or strict masks, "
+             "polynomial features, affine keys; proofs/every-n.md): a bracket certified for every "
+             "n, or the growth law; --n is then the longest length examined exactly (default "
+             "1024)"},
     {.name = "pump-length",
      .commands = "tight report",
      .kind = K::Count,

@@ -12,6 +12,7 @@
 #include "tempcert/certify.hpp"
 #include "tempcert/check.hpp"
 #include "tempcert/eval.hpp"
+#include "tempcert/every_n.hpp"
 #include "tempcert/export_coq.hpp"
 #include "tempcert/gap.hpp"
 #include "tempcert/horizon.hpp"
@@ -200,6 +201,20 @@ void write_upper_end_certificate(TightOutcome &t, const std::string &model_file,
 nlohmann::ordered_json to_json(const TightOutcome &t);
 std::string to_text(const TightOutcome &t);
 int exit_code(const TightOutcome &t); // 0 converged, 3 (undecided) when the bracket is wider
+
+// tight --every-n: the supremum over every length (proofs/every-n.md).
+struct EveryNOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    std::size_t n_exact = 0;      // the longest length examined exactly
+    Rational eps;
+    Criterion criterion = Criterion::Tv;
+    EveryNResult result;
+};
+
+nlohmann::ordered_json to_json(const EveryNOutcome &t);
+std::string to_text(const EveryNOutcome &t);
+// 0 bounded and converged; 3 unbounded (no constant beta) or wider than --rel
+int exit_code(const EveryNOutcome &t);
 
 // tight --per-layer: one beta per layer, each lowered in turn from the one
 // certified joint beta (proofs/tight-bracket.md).

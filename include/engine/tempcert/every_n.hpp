@@ -1,0 +1,55 @@
+// The supremum over every length of the tight inverse temperature
+// (proofs/every-n.md): `tempcert tight --every-n`.
+#pragma once
+
+#include "tempcert/certify.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tempcert {
+
+// One pair of lines whose need grows with the length (proofs/every-n.md,
+// Lemma E3): in head `head` (1-based, layer 1), at a query of symbol
+// `query`, `holder` scores Delta above `rival` at every position, so the
+// word R S...S a needs beta >= ln((n - 2)(1 - eps)/(3 eps)) / Delta.
+struct GrowthWitness {
+    std::size_t head = 0;
+    std::string query, holder, rival; // symbols
+    Rational delta;
+};
+
+struct EveryNResult {
+    bool bounded = true;
+    // Bounded: sup_n tight(n) in [beta_lo, beta_hi]; beta_hi certified for
+    // every length by the tail bound and the bracket at n_finite, beta_lo
+    // refuted by lo_witness (a word of length <= n_lower).
+    Rational beta_lo, beta_hi;
+    std::optional<Violation> lo_witness;
+    bool converged = false;
+    std::size_t n0 = 0;       // the tail bound covers query positions >= n0
+    std::size_t n_finite = 0; // tight's bracket at this length covers the rest (n0 - 1)
+    Rational finite_hi;       // that bracket's upper end
+    Rational tail_hi;         // the tail bound's certified beta (0: no tail term)
+    std::size_t n_lower = 0;  // the length whose tight bracket gave beta_lo
+    std::size_t tail_terms = 0;
+    // Unbounded: the growth law and its witnesses (Lemma E3).
+    std::string growth;   // "log n"
+    Rational growth_rate; // 1 / Delta_min: beta(n) ~ rate * ln n
+    std::vector<GrowthWitness> growth_witnesses;
+    std::string note;
+};
+
+// The longest length `tight --every-n` examines exactly when --n is not given.
+constexpr std::size_t kEveryNLongestExact = 1024;
+
+// Why `tight --every-n` does not apply to `m` under `o` (empty when it does):
+// heads only in layer 1, tv, polynomial features in j, causal or strict
+// masks, affine keys with a slope constant in the query position.
+std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o);
+
+// sup_n tight(n) (proofs/every-n.md). `o.n` is the longest length examined
+// exactly. Throws Undecided (exit 3) outside the scope, with the reason.
+EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel);
+
+} // namespace tempcert

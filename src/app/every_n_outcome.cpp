@@ -1,0 +1,101 @@
+// The tight --every-n answer rendered (include/engine/tempcert/outcome.hpp).
+#include "render_parts.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/outcome.hpp"
+#include "tempcert/word.hpp"
+
+#include <sstream>
+
+namespace tempcert {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string claim(const EveryNOutcome &o) {
+    return "model " + o.model->name + ", every n, eps = " + to_string(o.eps) + ", criterion " +
+           to_string(o.criterion);
+}
+
+Json growth_json(const EveryNResult &r) {
+    Json ws = Json::array();
+    for (const auto &w : r.growth_witnesses)
+        ws.push_back({{"layer", 1},
+                      {"head", w.head},
+                      {"query", w.query},
+                      {"holder", w.holder},
+                      {"rival", w.rival},
+                      {"delta", to_string(w.delta)}});
+    return ws;
+}
+
+} // namespace
+
+Json to_json(const EveryNOutcome &o) {
+    const EveryNResult &r = o.result;
+    Json j{{"model", o.model->name},
+           {"every_n", true},
+           {"eps", to_string(o.eps)},
+           {"criterion", to_string(o.criterion)},
+           {"bounded", r.bounded}};
+    if (r.bounded) {
+        app::add_bracket_json(j, r.beta_lo, r.beta_hi, r.lo_witness, *o.model);
+        j.update(Json{{"converged", r.converged},
+                      {"n0", r.n0},
+                      {"finite_n", r.n_finite},
+                      {"finite_beta_hi", decimal_significant(r.finite_hi, 15, true)},
+                      {"tail_beta_hi", decimal_significant(r.tail_hi, 15, true)},
+                      {"tail_terms", r.tail_terms}});
+    } else {
+        j.update(Json{{"growth", r.growth},
+                      {"growth_rate", to_string(r.growth_rate)},
+                      {"beta_expr", nullptr},
+                      {"n0", r.n0},
+                      {"growth_witnesses", growth_json(r)}});
+    }
+    j.update(Json{{"n_exact_max", o.n_exact}, {"note", r.note}, {"proof", "proofs/every-n.md"}});
+    return j;
+}
+
+std::string to_text(const EveryNOutcome &o) {
+    const EveryNResult &r = o.result;
+    std::ostringstream out;
+    out << claim(o) << "\n";
+    if (!r.bounded) {
+        out << "no constant beta: the tight beta grows like " << to_string(r.growth_rate)
+            << " ln n\n";
+        for (const auto &w : r.growth_witnesses)
+            out << "  layer 1 head " << w.head << ", query " << w.query << ": " << w.rival
+                << " sits " << to_string(w.delta) << " below " << w.holder
+                << " at every position; the word " << w.holder << " " << w.rival << "..." << w.rival
+                << " " << w.query << " of length n needs beta >= ln((n-2)(1-eps)/(3 eps)) / "
+                << to_string(w.delta) << "\n";
+        out << "  envelope beta(n): not certified by this version\n";
+        out << "  note: " << r.note << "\n";
+        return out.str();
+    }
+    out << "sup over n of the tight beta in [" << decimal_significant(r.beta_lo, 15, false) << ", "
+        << decimal_significant(r.beta_hi, 15, true) << "]\n";
+    if (r.n0 == 0) {
+        out << "  note: " << r.note << "\n";
+        return out.str();
+    }
+    out << "  beta_hi " << decimal_significant(r.beta_hi, 15, true)
+        << ": certified for every word of every length (queries at positions < " << r.n0
+        << " by the tight bracket at n = " << r.n_finite << ", upper end "
+        << decimal_significant(r.finite_hi, 15, true) << "; positions >= " << r.n0
+        << " by the tail bound, " << decimal_significant(r.tail_hi, 15, true) << ", "
+        << r.tail_terms << " terms)\n";
+    if (r.lo_witness)
+        out << "  beta_lo " << decimal_significant(r.beta_lo, 15, false) << ": refuted by "
+            << format_word(r.lo_witness->word, o.model->alphabet) << " (" << r.lo_witness->detail
+            << ")\n";
+    out << "  note: " << r.note << "\n";
+    return out.str();
+}
+
+int exit_code(const EveryNOutcome &t) {
+    return t.result.bounded && t.result.converged ? kExitOk : kExitUndecided;
+}
+
+} // namespace tempcert

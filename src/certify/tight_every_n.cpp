@@ -1,0 +1,131 @@
+// `tempcert tight --every-n` (proofs/every-n.md): the supremum over every
+// length of the tight inverse temperature, bracketed by a tight bracket at
+// a finite length (the queries below n0) and the tail bound (every query at
+// n0 or beyond, at every length), or shown unbounded with its growth law.
+#include "every_n_poly.hpp"
+#include "every_n_tail.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/every_n.hpp"
+#include "tempcert/symbolic.hpp"
+
+namespace tempcert {
+
+std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o) {
+    if (o.criterion != Criterion::Tv)
+        return "every-n brackets the tv criterion's temperature (--criterion tv)";
+    std::string why;
+    if (!symbolic_applies(m, why)) return why;
+    for (const auto &f : m.positions)
+        if (!every_n::poly_in_j(f.expr, why))
+            return "the feature at dim " + std::to_string(f.dim) +
+                   " is not a polynomial in j: " + why;
+    if (!m.layers.empty())
+        for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h) {
+            const Mask mask = m.layers[0].heads[h].mask;
+            if (mask != Mask::Causal && mask != Mask::Strict)
+                return "layer 1 head " + std::to_string(h + 1) + "'s mask is " + to_string(mask) +
+                       "; every-n covers causal and strict masks";
+        }
+    return "";
+}
+
+namespace {
+
+// The least beta (to rel, upward) at which the tail bound certifies eps:
+// bisection on rationals, each decision taken only on an enclosure wholly
+// on one side (proofs/every-n.md, "Computation").
+Rational tail_beta(const every_n::TailPlan &plan, const CertifyOptions &o, const Rational &rel,
+                   Rational start) {
+    auto certifies = [&](const Rational &beta) {
+        for (Prec prec = o.precision.start;; prec *= 2) {
+            Tri t = every_n::tail_meets(plan, beta, o.eps, std::min(prec, o.precision.cap));
+            if (t != Tri::Unknown) return t == Tri::True;
+            if (prec >= o.precision.cap) return false;
+        }
+    };
+    bool all_zero = true;
+    for (const auto &s : plan.sums)
+        for (const auto &t : s)
+            all_zero = all_zero && t.kind == every_n::Term::Kind::Zero;
+    if (all_zero) return 0;
+    Rational lo = 0, hi = start > 0 ? start : Rational(1);
+    for (int k = 0; !certifies(hi); ++k) {
+        check_budget(o.limits);
+        if (k == 64)
+            throw Undecided("tight --every-n: the tail bound does not meet eps at any beta up to " +
+                            to_decimal(hi, 3, true));
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > rel * hi / 4) {
+        check_budget(o.limits);
+        const Rational mid = (lo + hi) / 2;
+        (certifies(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+TightResult finite_bracket(const Model &m, const CertifyOptions &o, std::size_t n,
+                           const Rational &rel) {
+    CertifyOptions at = o;
+    at.n = n;
+    return tight_symbolic(m, at, rel);
+}
+
+EveryNResult unbounded(const every_n::TailPlan &plan) {
+    EveryNResult r;
+    r.bounded = false;
+    r.n0 = plan.n0;
+    r.growth = "log n";
+    r.growth_witnesses = plan.growth;
+    Rational least = plan.growth.front().delta;
+    for (const auto &g : plan.growth)
+        least = std::min(least, g.delta);
+    r.growth_rate = 1 / least;
+    r.note = "no constant beta: the need grows like ln(n) / " + to_string(least) +
+             " (proofs/every-n.md, Lemma E3)";
+    return r;
+}
+
+} // namespace
+
+EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    if (std::string why = every_n_out_of_scope(m, o); !why.empty())
+        throw Undecided("tight --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
+    EveryNResult r;
+    if (m.layers.empty() || m.layers[0].heads.empty()) {
+        r.converged = true;
+        r.note = "the model has no heads: every beta works at every length";
+        return r;
+    }
+    for (std::size_t n0_min = 16;; n0_min *= 2) {
+        const every_n::TailPlan plan = every_n::plan_tail(m, o, n0_min);
+        if (!plan.growth.empty()) return unbounded(plan);
+        if (plan.n0 - 1 > o.n)
+            throw Undecided("tight --every-n: the tail bound starts at position " +
+                            std::to_string(plan.n0) + ", past --n " + std::to_string(o.n) +
+                            " (the longest length examined exactly)");
+        TightResult fin = finite_bracket(m, o, plan.n0 - 1, rel);
+        r.n0 = plan.n0;
+        r.n_finite = r.n_lower = plan.n0 - 1;
+        r.finite_hi = fin.beta_hi;
+        r.tail_hi = tail_beta(plan, o, rel, fin.beta_hi);
+        r.tail_terms = 0;
+        for (const auto &s : plan.sums)
+            r.tail_terms += s.size();
+        r.beta_hi = std::max(fin.beta_hi, r.tail_hi);
+        r.beta_lo = fin.beta_lo;
+        r.lo_witness = fin.lo_witness;
+        r.converged =
+            r.beta_hi - r.beta_lo <= rel * r.beta_hi && (fin.lo_witness || r.beta_lo == 0);
+        const bool tail_binds = r.tail_hi > fin.beta_hi;
+        if (r.converged || !tail_binds || 2 * plan.n0 - 1 > o.n) break;
+    }
+    r.note = r.tail_hi > r.finite_hi
+                 ? "the tail bound sets beta_hi (queries at positions >= n0, every length)"
+                 : "the finite bracket sets beta_hi; the tail bound certifies every longer word "
+                   "below it";
+    return r;
+}
+
+} // namespace tempcert
