@@ -29,6 +29,9 @@ struct HeadForms {
     std::vector<Poly> position; // per residual coordinate
     Vector k0, d;
     std::vector<int> value_class; // per symbol, BOS last
+    // The value's positional part depends on j: two positions may carry
+    // different values whatever their symbols.
+    bool values_move = false;
 };
 
 [[noreturn]] void out_of_scope(const Model &m, std::size_t h, const std::string &why) {
@@ -93,8 +96,7 @@ HeadForms head_forms(const Model &m, std::size_t h, const std::vector<Poly> &pos
     if (m.bos) classify(*m.bos);
     if (unique)
         for (const auto &row : head.value)
-            if (row_times(row, pos).degree() > 0)
-                out_of_scope(m, h, "a unique-hard head whose value vectors depend on the position");
+            f.values_move = f.values_move || row_times(row, pos).degree() > 0;
     return f;
 }
 
@@ -325,7 +327,8 @@ TailPlan plan_tail(const Model &m, const CertifyOptions &o, std::size_t n0_min) 
                                          r.name + " is " + p.delta.text("i") + " + " +
                                          to_string(c) +
                                          " k, which no case of Lemma E2 bounds for every i");
-                    if (head.kind != AttnKind::Average && differ(r, s) && may_tie(p))
+                    if (head.kind != AttnKind::Average && (f.values_move || differ(r, s)) &&
+                        may_tie(p))
                         out_of_scope(m, h,
                                      "a unique-hard head whose keys " + r.name + " and " + s.name +
                                          " may tie between different values at every length");

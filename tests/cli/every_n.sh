@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# tight --every-n end to end (proofs/every-n.md): the bracket of the
+# supremum over every length for has-b (ln(99)/2, attained at n = 2),
+# last-cd-is-d and prev-is-a-bos (ln 100, never attained), each lower end's
+# word refuting under `eval --summary`; earlier-b-strict unbounded with its
+# growth law; out-of-scope models and bad option pairs refused.
+# Usage: every_n.sh TEMPCERT CASES
+set -u
+tc=$1
+models=$2/models
+fail=0
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# bracket MODEL SUP: --every-n's bracket holds SUP (a float) and is within
+# rel 1e-6; prints the lower end's exact beta and word
+bracket() {
+    "$tc" tight "$models/$1.json" --eps 1/100 --every-n --json 2>"$tmp/err" | "$py" -c '
+import json, math, sys
+from fractions import Fraction as F
+d = json.load(sys.stdin)
+sup = eval(sys.argv[1], {"log": math.log})
+lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
+assert d["every_n"] is True and d["bounded"] is True and d["converged"] is True, d
+if not (float(lo) <= sup <= float(hi) and hi - lo <= F(1, 10**6) * hi):
+    sys.exit(f"bracket [{float(lo)}, {float(hi)}] does not hold {sup} to rel 1e-6")
+print(d["beta_lo_exact"], d["lo_witness"])' "$2"
+}
+
+# refutes MODEL BETA WORD: eval --summary shows a TV above eps at BETA
+refutes() {
+    local out
+    out=$("$tc" eval "$models/$1.json" --input "$3" --beta "$2" --summary 2>&1)
+    printf '%s' "$out" | "$py" -c '
+import re, sys
+from fractions import Fraction as F
+m = re.search(r"largest TV \[([0-9.e-]+), ", sys.stdin.read())
+sys.exit(0 if m and F(m.group(1)) > F(1, 100) else 1)' ||
+        bad "$1: the lower end's word does not refute under eval at beta_lo: $(printf '%s' "$out" | tail -2)"
+}
+
+for pair in "has-b log(99)/2" "last-cd-is-d log(100)" "prev-is-a-bos log(100)"; do
+    m=${pair% *}
+    if r=$(bracket "$m" "${pair#* }"); then
+        refutes "$m" ${r% *} ${r#* }
+    else
+        bad "$m --every-n: $r $(cat "$tmp/err")"
+    fi
+done
+
+# the text form says what is certified for every length
+out=$("$tc" tight "$models/last-cd-is-d.json" --eps 1/100 --every-n 2>&1)
+grep -q "certified for every word of every length" <<<"$out" ||
+    bad "last-cd-is-d --every-n text: $out"
+
+# no constant beta: exit 3, the growth law and the word family
+out=$("$tc" tight "$models/earlier-b-strict.json" --eps 1/100 --every-n --json 2>&1)
+rc=$?
+[ "$rc" = 3 ] || bad "earlier-b-strict --every-n: exit $rc, expected 3"
+printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["bounded"] is False and d["growth"] == "log n" and d["growth_rate"] == "1", d
+assert d["growth_witnesses"] and d["growth_witnesses"][0]["delta"] == "1", d' ||
+    bad "earlier-b-strict --every-n JSON: $out"
+
+# outside the scope: exit 3 with the reason
+out=$("$tc" tight "$models/first-is-a-bounded.json" --eps 1/100 --every-n 2>&1)
+rc=$?
+[ "$rc" = 3 ] && grep -q "reads n" <<<"$out" || bad "first-is-a-bounded --every-n: exit $rc: $out"
+out=$("$tc" tight "$models/has-ab-two-layer.json" --eps 1/100 --every-n 2>&1)
+rc=$?
+[ "$rc" = 3 ] && grep -q "layer 2 has heads" <<<"$out" || bad "has-ab-two-layer --every-n: exit $rc: $out"
+out=$("$tc" tight "$models/last-cd-is-d.json" --eps 1/100 --every-n --n 8 2>&1)
+rc=$?
+[ "$rc" = 3 ] && grep -q "past --n 8" <<<"$out" || bad "--every-n --n 8: exit $rc: $out"
+
+# bad option pairs: exit 2, nothing written
+for extra in "--per-layer" "-o $tmp/c.cert" "--method exhaustive"; do
+    out=$("$tc" tight "$models/has-b.json" --eps 1/100 --every-n $extra 2>&1)
+    rc=$?
+    [ "$rc" = 2 ] || bad "--every-n $extra: exit $rc, expected 2: $out"
+done
+[ -e "$tmp/c.cert" ] && bad "--every-n -o wrote $tmp/c.cert"
+
+[ "$fail" = 0 ] && echo "every-n: all checks passed"
+exit $fail
