@@ -1,6 +1,8 @@
 // `tempcert certify`, `tempcert tight` and `tempcert check` (docs/semantics.md, docs/commands.md).
+#include "../model/json_source.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "small_checker.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
@@ -10,6 +12,7 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/printable.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 namespace tempcert::cli {
@@ -72,6 +75,77 @@ int run_tight_every_n(const po::variables_map &vm, const Common &common, const M
     return exit_code(out);
 }
 
+// Whether the file is an every-n certificate (method "every-n"), which only
+// the small checker reads; anything unreadable is left to the checker's own
+// message.
+bool every_n_certificate(const std::string &path, const Limits &limits) {
+    try {
+        const nlohmann::json j =
+            nlohmann::json::parse(read_text_file(path, limits.max_file_bytes, &limits));
+        return j.is_object() && j.contains("method") && j["method"] == "every-n";
+    } catch (const LimitError &) {
+        throw;
+    } catch (const std::exception &) {
+        return false;
+    }
+}
+
+// Writes the every-n certificate beside `cert_path`, runs the small checker
+// on it and puts it in place only when verified; removed otherwise (and on
+// any exception, Ctrl-C included).
+void write_small_checked(EveryNCertifyOutcome &out, const std::string &model_path,
+                         const std::string &cert_path, const CertifyOptions &o) {
+    if (out.verdict != Verdict::Certified) return; // the reason is in the answer
+    const CertJson doc = certificate_of(out);
+    const std::string unchecked = cert_path + ".unchecked";
+    struct Removal {
+        std::string path;
+        bool keep = false;
+        ~Removal() {
+            if (!keep) std::remove(path.c_str());
+        }
+    } removal{unchecked};
+    write_json_file(unchecked, doc, &o.limits);
+    SmallCheck sc = run_small_checker(unchecked, model_path, o.limits);
+    if (sc.verdict != SmallCheckVerdict::Verified)
+        throw LimitError("no certificate written: " + to_text(sc));
+    if (std::rename(unchecked.c_str(), cert_path.c_str()) != 0)
+        throw InputError(cert_path, "-o", "cannot put the certificate in place");
+    removal.keep = true;
+    out.written = cert_path;
+}
+
+// certify --every-n --beta B: the every-n certificate, verified by the
+// small checker before it is put in place (it is the one checker that reads
+// every-n certificates).
+int run_certify_every_n(const po::variables_map &vm, const Common &common, const Model &m,
+                        const std::string &path) {
+    if (!vm.count("beta"))
+        throw InputError("", "--beta", "--every-n certifies a given beta: expected --beta B");
+    if (vm["method"].as<std::string>() != "auto")
+        throw InputError("", "--method",
+                         "--every-n chooses its own method; leave --method at auto");
+    CertifyOptions o;
+    o.limits = common.limits;
+    o.precision = common.precision;
+    o.n = vm.count("n") ? read_n(vm, common.limits) : kEveryNLongestExact;
+    o.eps = read_fraction(vm, "eps");
+    o.criterion = read_criterion(vm);
+    const std::string text = beta_option(vm, m);
+    BetaSpec spec = parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m));
+    if (spec.per_layer() || spec.uses_n())
+        throw InputError("", "--beta",
+                         "--every-n certifies one beta for every length: a number, "
+                         "not a list or an expression in n");
+    Real value = spec.at(0, 1, o.precision.start);
+    if (!value.is_exact())
+        throw InputError("", "--beta", "--every-n needs a rational beta (no log or sqrt)");
+    EveryNCertifyOutcome out = certify_every_n(m, path, o, {text, spec}, value.exact());
+    if (vm.count("output")) write_small_checked(out, path, vm["output"].as<std::string>(), o);
+    render(out, common);
+    return exit_code(out);
+}
+
 } // namespace
 
 int run_certify(const Args &args) {
@@ -85,6 +159,7 @@ int run_certify(const Args &args) {
     Common common = read_common_options(vm);
     std::string path = model_arg(vm, "certify");
     Model m = load_model_file(path, common.limits);
+    if (vm["every-n"].as<bool>()) return run_certify_every_n(vm, common, m, path);
     CertifyOptions o = read_claim(vm, common);
     check_length(m, o.n);
     CertifyAnswer out = certify_chosen(
@@ -140,6 +215,8 @@ int run_check(const Args &args) {
     if (!vm.count("certificate")) throw InputError("", "tempcert check", "expected a CERT file");
     if (!vm.count("model")) throw InputError("", "tempcert check", "expected --model MODEL");
     std::string cert = vm["certificate"].as<std::vector<std::string>>().front();
+    if (every_n_certificate(cert, common.limits))
+        return run_small_checker_for_check(cert, vm["model"].as<std::string>(), common.limits);
     CheckAnswer out{cert, check_certificate(cert, vm["model"].as<std::string>(), common.limits,
                                             common.precision)};
     render(out, common);

@@ -116,6 +116,12 @@ const OptionRow kRows[] = {
      .help = "one beta per layer (tv): from the one-beta tight beta_hi, each layer's lowered in "
              "turn, the others as they stand"},
     {.name = "every-n",
+     .commands = "certify",
+     .kind = K::Switch,
+     .help = "certify --beta (one number) for every length (scope as tight --every-n; "
+             "proofs/every-n.md); -o writes an every-n certificate the small checker verifies "
+             "before it is written; --n is the longest length examined exactly (default 1024)"},
+    {.name = "every-n",
      .commands = "tight",
      .kind = K::Switch,
      .help = "the supremum over every length (tv, heads in layer 1, causal or strict masks, "

@@ -1,8 +1,10 @@
 // The small checker on a written certificate: see small_checker.hpp.
 #include "small_checker.hpp"
+#include "tempcert/error.hpp"
 #include "tempcert/run_program.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <system_error>
 #include <unistd.h>
 
@@ -71,6 +73,19 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                                  : "exit " + std::to_string(r.exit_code)) +
                     (out.empty() ? "" : ": " + out)};
     }
+}
+
+int run_small_checker_for_check(const std::string &cert, const std::string &model,
+                                const Limits &limits) {
+    const std::string exe = small_checker_path();
+    if (exe.empty())
+        throw InputError(cert, "$.method",
+                         "an every-n certificate is verified by tempcert-minicheck, which is not "
+                         "beside this tempcert");
+    ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
+    if (!r.started) throw InputError(cert, "$.method", "could not start " + exe);
+    (r.exit_code == 0 || r.exit_code == 1 ? std::cout : std::cerr) << r.output << std::flush;
+    return r.exit_code < 0 ? kExitUndecided : r.exit_code;
 }
 
 std::string to_text(const SmallCheck &c) {

@@ -4,6 +4,7 @@
 // verdict, at rising precision per word.
 #include "claims.hpp"
 #include "claim_checks.hpp"
+#include "every_n.hpp"
 #include "layerwise.hpp"
 #include "perturbation.hpp"
 
@@ -434,8 +435,9 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits) {
     const std::string method = check_binding(cert, m);
     if (method == "layerwise") return verify_layerwise(cert, m, limits);
     if (method == "layerwise-perturbation") return verify_perturbation(cert, m, limits);
+    if (method == "every-n") return verify_every_n(cert, m, limits);
     same(method == "exhaustive" || method == "exhaustive-prefix", "$.method", "\"" + method + "\"",
-         "an exhaustive, layerwise or perturbation method");
+         "an exhaustive, layerwise, perturbation or every-n method");
     check_exhaustive_fields(cert);
     const std::string verdict = text_at(cert, "$", "verdict");
     same(verdict == "certified" || verdict == "refuted", "$.verdict", verdict,

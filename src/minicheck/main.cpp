@@ -63,8 +63,10 @@ std::string claim_echo(const minicheck::Json &cert) {
     return text_at(cert, "$", "verdict") + ": model " +
            text_at(at(cert, "$", "model"), "$.model", "name") + " sha256 " +
            text_at(at(cert, "$", "model"), "$.model", "sha256") +
-           ", n <= " + (n.is_string() ? n.get<std::string>() : n.dump()) + ", eps " +
-           text_at(cert, "$", "eps") + ", criterion " + text_at(cert, "$", "criterion") +
+           (n == minicheck::Json("every")
+                ? std::string(", every n")
+                : ", n <= " + (n.is_string() ? n.get<std::string>() : n.dump())) +
+           ", eps " + text_at(cert, "$", "eps") + ", criterion " + text_at(cert, "$", "criterion") +
            ", beta " + text_at(at(cert, "$", "beta"), "$.beta", "spec") + ", " +
            text_at(cert, "$", "method") + " certificate";
 }

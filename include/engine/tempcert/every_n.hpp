@@ -52,4 +52,18 @@ std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o);
 // exactly. Throws Undecided (exit 3) outside the scope, with the reason.
 EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel);
 
+// The tail of `certify --every-n` (proofs/every-n.md, Theorem): the least
+// n0 (16, 32, ... up to o.n + 1) at which the tail bound certifies `beta`
+// for every query at position n0 or beyond, at every length, and the number
+// of its terms; when it certifies at none, `certified` is false, n0 is the
+// first one tried and `shortfall` says so. Throws Undecided outside the
+// scope and when no constant beta exists (Lemma E3).
+struct EveryNTail {
+    bool certified = false;
+    std::size_t n0 = 0;
+    std::size_t terms = 0;
+    std::string shortfall;
+};
+EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta);
+
 } // namespace tempcert

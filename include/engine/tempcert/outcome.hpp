@@ -216,6 +216,31 @@ std::string to_text(const EveryNOutcome &t);
 // 0 bounded and converged; 3 unbounded (no constant beta) or wider than --rel
 int exit_code(const EveryNOutcome &t);
 
+// certify --every-n --beta B (proofs/every-n.md): the tail bound from n0 on
+// and a finite certificate (certify's chooser) for every word up to n0 - 1.
+struct EveryNCertifyOutcome {
+    const Model *model = nullptr; // alive while the outcome is rendered
+    CertifyOptions options;       // options.n: the longest length examined exactly
+    std::string beta;             // exact text, no n
+    EveryNTail tail;
+    std::optional<CertifyAnswer> finite; // at n0 - 1
+    Verdict verdict = Verdict::Undecided;
+    std::string reason;                      // refuted or undecided: why
+    std::optional<Violation> counterexample; // refuted: a word judged exactly at beta
+    std::optional<std::string> written;
+};
+
+// `beta` is one positive rational (no n), as text and value.
+EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_file,
+                                     const CertifyOptions &o, const BetaChoice &beta,
+                                     const Rational &beta_value);
+// The certificate: method "every-n", n "every", the finite certificate
+// embedded (docs/certificates.md). Only for a certified outcome.
+CertJson certificate_of(const EveryNCertifyOutcome &c);
+nlohmann::ordered_json to_json(const EveryNCertifyOutcome &c);
+std::string to_text(const EveryNCertifyOutcome &c);
+int exit_code(const EveryNCertifyOutcome &c); // 0 certified, 1 refuted, 3 undecided
+
 // tight --per-layer: one beta per layer, each lowered in turn from the one
 // certified joint beta (proofs/tight-bracket.md).
 struct PerLayerTightOutcome {
