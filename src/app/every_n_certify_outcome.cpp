@@ -14,6 +14,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// The longest words the refutation search below beta's need examines.
+constexpr std::size_t kRefutationSearch = 256;
+
 CertJson finite_certificate(const CertifyAnswer &a) {
     return std::visit(
         [](const auto &c) -> CertJson {
@@ -53,44 +56,46 @@ EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_fi
     c.beta = beta.first;
     c.tail = every_n_tail_at(m, o, beta_value);
     // the words up to n0 - 1: by layers where that argument certifies
-    // (no enumeration, quick to check), else certify's own chooser; when
-    // the tail does not certify, the same lengths are searched for a word
-    // that refutes
+    // (no enumeration, quick to check), else certify's own chooser
     CertifyOptions at = o;
     at.n = std::max<std::size_t>(c.tail.n0, 2) - 1;
-    try {
-        c.finite = certify_chosen(m, model_file, at, CertifyMethodAsked::Layerwise, beta);
-    } catch (const Undecided &) {
-    }
-    if (!c.finite || verdict_of(*c.finite) != Verdict::Certified)
-        c.finite = certify_chosen(m, model_file, at, CertifyMethodAsked::Auto, beta);
-    Verdict finite = verdict_of(*c.finite);
-    if (finite != Verdict::Certified) {
-        // beyond enumeration neither argument refutes: the tight bracket's
-        // lower-end word, judged at beta itself
-        TightResult t = tight_symbolic(m, at, Rational(1, 1000000000));
-        Violation v;
-        Prec used = 0;
-        if (t.lo_witness && beta_value <= t.beta_lo &&
-            certify_word(m, t.lo_witness->word, beta.second, at, v, used) == Tri::False) {
-            finite = Verdict::Refuted;
-            c.counterexample = v;
+    if (c.tail.certified) {
+        try {
+            c.finite = certify_chosen(m, model_file, at, CertifyMethodAsked::Layerwise, beta);
+        } catch (const Undecided &) {
+        }
+        if (!c.finite || verdict_of(*c.finite) != Verdict::Certified) {
+            try {
+                c.finite = certify_chosen(m, model_file, at, CertifyMethodAsked::Auto, beta);
+            } catch (const LimitError &) { // over --max-words: the search below still runs
+                check_budget(o.limits);    // but the deadline and Ctrl-C end the command
+            }
+        }
+        if (c.finite && verdict_of(*c.finite) == Verdict::Certified) {
+            c.verdict = Verdict::Certified;
+            return c;
         }
     }
-    if (finite == Verdict::Refuted) {
+    // not certified: tight's lower-end word at up to kRefutationSearch
+    // positions, judged at beta itself
+    at.n = std::min(o.n, kRefutationSearch);
+    TightResult t = tight_symbolic(m, at, Rational(1, 1000000000));
+    Violation v;
+    Prec used = 0;
+    if (t.lo_witness && beta_value <= t.beta_lo &&
+        certify_word(m, t.lo_witness->word, beta.second, at, v, used) == Tri::False) {
         c.verdict = Verdict::Refuted;
-        c.reason = "a word of length at most " + std::to_string(at.n) +
-                   " refutes it (certify --n " + std::to_string(at.n) + " names it)";
-    } else if (!c.tail.certified) {
-        c.verdict = Verdict::Undecided;
-        c.reason =
-            c.tail.shortfall + "; no word up to length " + std::to_string(at.n) + " refutes it";
-    } else if (finite == Verdict::Undecided) {
-        c.verdict = Verdict::Undecided;
-        c.reason = "the finite part (n <= " + std::to_string(at.n) + ") is undecided";
-    } else {
-        c.verdict = Verdict::Certified;
+        c.counterexample = v;
+        c.reason = "a word of length " + std::to_string(v.word.size()) + " refutes it";
+        return c;
     }
+    c.verdict = Verdict::Undecided;
+    c.reason =
+        !c.tail.certified
+            ? c.tail.shortfall + "; no word up to length " + std::to_string(at.n) + " refutes it"
+            : "the finite part (n <= " + std::to_string(std::max<std::size_t>(c.tail.n0, 2) - 1) +
+                  ") is not certified, and no word up to length " + std::to_string(at.n) +
+                  " refutes it";
     return c;
 }
 

@@ -94,8 +94,10 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
         throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
     if (beta <= 0) throw Undecided("certify --every-n: beta must be positive");
     if (m.layers.empty() || m.layers[0].heads.empty()) return {true, 1, 0, ""};
+    // the least n0 whose tail certifies: the smaller n0, the smaller the
+    // finite part (and its certificate) that covers the rest
     std::size_t first = 0;
-    for (std::size_t n0_min = 16;; n0_min *= 2) {
+    for (std::size_t n0_min = 2;; n0_min *= 2) {
         const every_n::TailPlan plan = every_n::plan_tail(m, o, n0_min);
         if (!plan.growth.empty())
             throw Undecided("certify --every-n: no constant beta certifies every length: " +
