@@ -7,6 +7,7 @@
 // the closed form's double filter and without it. Layerwise certification of the
 // three-layer rounded case at n = 1000, 10000 and 100000 on 1 and 2 threads.
 #include "run_with_threads.hpp"
+#include "tempcert/every_n.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/symbolic.hpp"
 
@@ -145,6 +146,38 @@ void BM_position_only_profile(benchmark::State &state) {
     }
 }
 
+// tight --every-n on the bundled single-layer cases in its scope
+// (proofs/every-n.md), one thread, beside tight at n = 1000 and 10^4 on
+// the same model. Args: case (0 has-b, 1 last-cd-is-d, 2 prev-is-a-bos,
+// 3 earlier-b-strict), n (0: every n).
+void BM_tight_every_n(benchmark::State &state) {
+    static const char *names[] = {"has-b", "last-cd-is-d", "prev-is-a-bos", "earlier-b-strict"};
+    const Model m = load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/models/" +
+                                        names[state.range(0)] + ".json",
+                                    Limits{});
+    CertifyOptions o;
+    o.limits.run = run_with_threads(1);
+    o.eps = Rational(1, 100);
+    const Rational rel(1, 1000000);
+    for (auto _ : state) {
+        if (state.range(1) == 0) {
+            o.n = kEveryNLongestExact;
+            EveryNResult r = tight_every_n(m, o, rel);
+            if (r.bounded && !r.converged) state.SkipWithError("not converged");
+        } else {
+            o.n = static_cast<std::size_t>(state.range(1));
+            TightResult r = tight_symbolic(m, o, rel);
+            if (!r.converged) state.SkipWithError("not converged");
+        }
+    }
+    state.SetLabel(names[state.range(0)]);
+}
+
+BENCHMARK(BM_tight_every_n)
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1000, 10000}})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_layerwise_bounded)
     ->Arg(500)
     ->Arg(1000)
