@@ -4,6 +4,7 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
+#include <cmath>
 #include <sstream>
 
 namespace tempcert {
@@ -21,9 +22,53 @@ Json failure_json(const Violation &v, const Model &m) {
 
 } // namespace
 
+HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
+                              const CertifyOptions &o, const BetaChoice &beta,
+                              const Rational &beta_value) {
+    EveryNResult sup = tight_every_n(m, o, Rational(1, 1000000));
+    if (!sup.bounded) {
+        // Lemma E3: the word family needs ln((n-2)(1-eps)/(3 eps)) * rate,
+        // above beta from about n* on; horizon up to n* finds the first failure
+        const double eps = o.eps.convert_to<double>(), rate = sup.growth_rate.convert_to<double>();
+        const double star =
+            3 * eps / (1 - eps) * std::exp(beta_value.convert_to<double>() / rate) + 4;
+        CertifyOptions upto = o;
+        if (!(star < static_cast<double>(o.limits.max_n))) {
+            HorizonResult h = horizon(m, beta.second, upto);
+            h.undecided = "no constant beta certifies every length (" + sup.note +
+                          "): the first failure is past --max-n";
+            return h;
+        }
+        upto.n = static_cast<std::size_t>(star);
+        return horizon(m, beta.second, upto);
+    }
+    EveryNCertifyOutcome c = certify_every_n(m, model_file, o, beta, beta_value);
+    if (c.verdict == Verdict::Certified) {
+        HorizonResult h;
+        h.every_n = true;
+        h.every_n0 = c.tail.n0;
+        h.methods = {HorizonMethod::Symbolic};
+        return h;
+    }
+    // the shortest failure: horizon up to the refuting word's length, or
+    // what horizon up to o.n certifies
+    CertifyOptions upto = o;
+    if (c.counterexample) upto.n = c.counterexample->word.size();
+    HorizonResult h = horizon(m, beta.second, upto);
+    if (!h.first_failure && !h.undecided) h.undecided = "every n is not certified: " + c.reason;
+    return h;
+}
+
 Json to_json(const HorizonOutcome &o) {
     const Model &m = *o.model;
     const HorizonResult &h = o.result;
+    if (h.every_n)
+        return {{"model", m.source},        {"beta", o.beta},
+                {"eps", to_string(o.eps)},  {"criterion", to_string(o.criterion)},
+                {"max_n", nullptr},         {"certified_up_to", "every"},
+                {"every_n", true},          {"n0", h.every_n0},
+                {"first_failure", nullptr}, {"undecided", nullptr},
+                {"method", "every-n"},      {"words", 0}};
     return {{"model", m.source},
             {"beta", o.beta},
             {"eps", to_string(o.eps)},
@@ -40,6 +85,12 @@ std::string to_text(const HorizonOutcome &o) {
     const Model &m = *o.model;
     const HorizonResult &h = o.result;
     std::ostringstream out;
+    if (h.every_n) {
+        out << "certified for every n (beta " << o.beta << ", eps " << to_string(o.eps) << ", "
+            << to_string(o.criterion) << ", method every-n: the tail bound from position "
+            << h.every_n0 << ", certify's argument below it; proofs/every-n.md)\n";
+        return out.str();
+    }
     out << "certified up to n = " << h.certified_up_to << " of " << h.max_n << " (beta " << o.beta
         << ", eps " << to_string(o.eps) << ", " << to_string(o.criterion) << ", method "
         << (h.methods.empty() ? "none" : h.methods_text()) << ")\n";

@@ -5,6 +5,7 @@
 #include "options.hpp"
 #include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/every_n.hpp"
 #include "tempcert/horizon.hpp"
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
@@ -16,6 +17,11 @@
 namespace tempcert::cli {
 
 namespace {
+
+// Whether horizon asks about every length: no --max-n, no max_length.
+bool every_length(const po::variables_map &vm, const Model &m) {
+    return vm["max-n"].defaulted() && !m.max_length;
+}
 
 // N: --max-n when given, else the model's max_length.
 std::size_t horizon_length(const po::variables_map &vm, const Model &m, const Limits &limits) {
@@ -51,7 +57,18 @@ int run_horizon(const Args &args) {
     o.precision = common.precision;
     o.eps = read_fraction(vm, "eps");
     o.criterion = read_criterion(vm);
-    o.n = horizon_length(vm, m, common.limits);
+    const bool every = every_length(vm, m);
+    if (every) {
+        const std::string why = every_n_out_of_scope(m, o);
+        if (!why.empty())
+            throw InputError("", "--max-n",
+                             "expected --max-n N: the model declares no max_length to stop at, "
+                             "and every length at once does not apply (" +
+                                 why + ")");
+        o.n = kEveryNLongestExact;
+    } else {
+        o.n = horizon_length(vm, m, common.limits);
+    }
     std::string beta_text;
     if (vm.count("beta"))
         beta_text = beta_option(vm, m);
@@ -60,6 +77,18 @@ int run_horizon(const Args &args) {
     else
         throw InputError("", "--beta", "expected --beta B (the model has no beta_native)");
     BetaSpec beta = parse_beta(beta_text, m, o.n, o.precision.start, beta_place(vm, m));
+    if (every) {
+        Real value = beta.at(0, 1, o.precision.start);
+        if (beta.per_layer() || beta.uses_n() || !value.is_exact())
+            throw InputError("", "--beta",
+                             "horizon for every length takes one rational beta (not a list, an "
+                             "expression in n, log or sqrt); or give --max-n N");
+        HorizonOutcome out{
+            &m, beta.text(), o.eps, o.criterion,
+            horizon_every_n(m, model_arg(vm, "horizon"), o, {beta_text, beta}, value.exact())};
+        render(out, common);
+        return exit_code(out);
+    }
     HorizonOutcome out{&m, beta.text(), o.eps, o.criterion, horizon(m, beta, o)};
     render(out, common);
     return exit_code(out);

@@ -86,5 +86,29 @@ for extra in "--per-layer" "-o $tmp/c.cert" "--method exhaustive"; do
 done
 [ -e "$tmp/c.cert" ] && bad "--every-n -o wrote $tmp/c.cert"
 
+# horizon without --max-n: every n at 4.6052, a finite first failure at 4.6051
+out=$("$tc" horizon "$models/last-cd-is-d.json" --eps 1/100 --beta 4.6052 --json 2>&1)
+printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["certified_up_to"] == "every" and d["every_n"] is True, d' ||
+    bad "horizon last-cd-is-d at 4.6052: $out"
+out=$("$tc" horizon "$models/last-cd-is-d.json" --eps 1/100 --beta 4.6051 --json 2>&1)
+printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["certified_up_to"] == 3 and d["first_failure"]["n"] == 4, d' ||
+    bad "horizon last-cd-is-d at 4.6051: $out"
+# no constant beta: the first failure from Lemma E3's word family
+out=$("$tc" horizon "$models/earlier-b-strict.json" --eps 1/100 --beta 10 --json 2>&1)
+printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["certified_up_to"] == 224 and d["first_failure"]["n"] == 225, d' ||
+    bad "horizon earlier-b-strict at 10: $out"
+out=$("$tc" horizon "$models/first-is-a-bounded.json" --eps 1/100 --beta 5 2>&1)
+rc=$?
+[ "$rc" = 2 ] && grep -q "reads n" <<<"$out" || bad "horizon first-is-a-bounded without --max-n: exit $rc: $out"
+
 [ "$fail" = 0 ] && echo "every-n: all checks passed"
 exit $fail

@@ -21,6 +21,10 @@ struct HorizonResult {
     std::vector<HorizonMethod> methods;
     std::string methods_text() const; // "exhaustive+layerwise"; "" when none
     std::uint64_t words = 0;          // words the enumeration judged
+    // horizon without --max-n (proofs/every-n.md): every length certified,
+    // the tail bound from position every_n0 on
+    bool every_n = false;
+    std::size_t every_n0 = 0;
 };
 
 // The cheapest sound method first. For tv with every head in layer 1, the

@@ -266,6 +266,14 @@ struct HorizonOutcome {
     HorizonResult result;
 };
 
+// horizon without --max-n for a model in every-n's scope, at one rational
+// beta: "every n" when certify --every-n certifies it; else the shortest
+// failure (horizon up to the length of a refuting word), or undecided
+// beyond what horizon up to o.n certifies.
+HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
+                              const CertifyOptions &o, const BetaChoice &beta,
+                              const Rational &beta_value);
+
 nlohmann::ordered_json to_json(const HorizonOutcome &h);
 std::string to_text(const HorizonOutcome &h);
 // 0: the answer is what is known (a failure or an undecided length is an
