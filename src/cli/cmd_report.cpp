@@ -66,7 +66,7 @@ ReportCase counting_case(const nlohmann::json &c, const std::string &path, const
     std::string language = text + (c.contains("language") && c["language"].is_string()
                                        ? ": " + c["language"].get<std::string>()
                                        : std::string());
-    return {id, language, "tempcert compile '" + text + "' --alphabet " + list, m};
+    return {id, language, "tempcert compile '" + text + "' --alphabet " + list, m, {}};
 }
 
 // Cases by name: a bundled model's id, a bundled counting formula's id, the
@@ -88,7 +88,9 @@ std::vector<ReportCase> load_cases(const std::vector<std::string> &wanted, const
                        c.contains("language") && c["language"].is_string()
                            ? c["language"].get<std::string>()
                            : "",
-                       path, load_model_file(path, limits)});
+                       path,
+                       load_model_file(path, limits),
+                       {}});
     };
     if (wanted.empty()) {
         if (!models.contains("cases"))
@@ -116,7 +118,7 @@ std::vector<ReportCase> load_cases(const std::vector<std::string> &wanted, const
                                  "), a counting formula's id or `counting` (see " + counting_path +
                                  ") nor a model file");
         Model m = load_model_file(w, limits);
-        out.push_back({m.name, "", w, m});
+        out.push_back({m.name, "", w, m, {}});
     }
     return out;
 }
@@ -165,6 +167,7 @@ int run_report(const Args &args) {
         };
     std::vector<std::string> skipped;
     std::vector<ReportRow> rows = compute_report(cases, o, skipped);
+    add_every_n(cases, o);
     if (o.progress && !current_run().progress) std::fprintf(stderr, "\r\x1b[K");
     ReportOutcome out;
     out.files = write_report(vm["out"].as<std::string>(), cases, rows, o, skipped);

@@ -114,6 +114,8 @@ std::string case_section(const ReportCase &c, const std::vector<ReportRow> &rows
          (c.model.layers.size() == 1 ? "" : "s") + ", alphabet of " +
          std::to_string(c.model.alphabet.size()) + ").</p>\n";
     s += case_table(c, rows);
+    s += "<p>Every n: " + xml_escape(every_n_text(c.every_n)) +
+         (c.every_n.note.empty() ? "" : " (" + xml_escape(c.every_n.note) + ")") + ".</p>\n";
     s += svg_plot(case_plot(c, rows, o.eps));
     s += list_html("notes", case_notes(c, rows));
     return s + "</section>\n";

@@ -77,6 +77,15 @@ std::string report_latex(const std::vector<ReportCase> &cases, const std::vector
         }
     }
     t += "\\bottomrule\n\\end{tabular}\n";
+    t += "\n% The supremum over every n (tight --every-n, proofs/every-n.md).\n"
+         "\\begin{tabular}{ll}\n\\toprule\ncase & every $n$ \\\\\n\\midrule\n";
+    for (const auto &c : cases)
+        t += "\\texttt{" + latex_escape(c.id) + "} & " +
+             (c.every_n.computed && c.every_n.bounded
+                  ? bracket(c.every_n.lo, c.every_n.hi)
+                  : (c.every_n.computed ? latex_escape(c.every_n.growth) : std::string("--"))) +
+             " \\\\\n";
+    t += "\\bottomrule\n\\end{tabular}\n";
     t += "% eps = " + to_string(o.eps) +
          ", criterion tv, every input of length 1..n; brackets "
          "narrowed to rel " +

@@ -65,8 +65,15 @@ Plot case_plot(const ReportCase &c, const std::vector<ReportRow> &rows, const Ra
         if (value(r.profile_hi, hi)) profile.points.push_back({x, hi, hi});
         if (value(r.tight_lo, lo) && value(r.tight_hi, hi)) tight.points.push_back({x, lo, hi});
     }
+    // the supremum over every n, where it exists, across the plotted lengths
+    PlotSeries sup{"sup over every n (proofs/every-n.md)", {}, false, true, 4};
+    double s_hi;
+    if (c.every_n.computed && c.every_n.bounded && value(c.every_n.hi, s_hi) && !mine.empty()) {
+        sup.points.push_back({static_cast<double>(mine.front().n), s_hi, s_hi});
+        sup.points.push_back({static_cast<double>(mine.back().n), s_hi, s_hi});
+    }
     // the tight band last, drawn over the profile line it would hide under
-    for (auto *s : {&gap, &profile, &tight, &any})
+    for (auto *s : {&gap, &profile, &sup, &tight, &any})
         if (!s->points.empty()) p.series.push_back(*s);
     p.log_x = needs_log_x(mine);
     return p;

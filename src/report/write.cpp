@@ -81,7 +81,24 @@ void write_text(const fs::path &p, const std::string &text) {
 }
 
 // results.csv and results.json: the same rows.
-void write_results(const fs::path &dir, const std::vector<ReportRow> &rows, const ReportOptions &o,
+// Each case's every-n answer, for results.json.
+nlohmann::json every_n_json(const std::vector<ReportCase> &cases) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &c : cases) {
+        const ReportEveryN &e = c.every_n;
+        out.push_back({{"case", c.id},
+                       {"computed", e.computed},
+                       {"bounded", e.computed ? nlohmann::json(e.bounded) : nlohmann::json()},
+                       {"beta_lo", e.lo.empty() ? nlohmann::json() : nlohmann::json(e.lo)},
+                       {"beta_hi", e.hi.empty() ? nlohmann::json() : nlohmann::json(e.hi)},
+                       {"growth", e.growth.empty() ? nlohmann::json() : nlohmann::json(e.growth)},
+                       {"note", e.note}});
+    }
+    return out;
+}
+
+void write_results(const fs::path &dir, const std::vector<ReportCase> &cases,
+                   const std::vector<ReportRow> &rows, const ReportOptions &o,
                    const std::vector<std::string> &skipped, std::vector<std::string> &written) {
     std::string csv;
     const auto &columns = report_columns();
@@ -106,6 +123,7 @@ void write_results(const fs::path &dir, const std::vector<ReportRow> &rows, cons
                           {"tight_words", o.tight_words},
                           {"pump_length", o.pump_length},
                           {"rows", json_rows},
+                          {"every_n", every_n_json(cases)},
                           {"skipped", skipped}};
     write_json_file((dir / "results.json").string(), doc);
     written.push_back((dir / "results.json").string());
@@ -207,6 +225,8 @@ std::string markdown_case(const ReportCase &c, const std::vector<ReportRow> &row
           "|---|---|---|---|---|---|---|---|---|\n";
     for (const auto &r : rows)
         if (r.case_id == c.id) md += markdown_row(r);
+    md += "\nEvery n: " + md_text(every_n_text(c.every_n)) +
+          (c.every_n.note.empty() ? "" : " (" + md_text(c.every_n.note) + ")") + ".\n";
     md += "\n![" + md_text(c.id) + "](" + stem + ".svg)\n\n";
     const std::vector<std::string> notes = report::case_notes(c, rows);
     for (const auto &note : notes)
@@ -220,6 +240,12 @@ std::string report_markdown(const std::vector<ReportCase> &cases,
                             const std::vector<std::string> &skipped,
                             const std::vector<std::string> &stems, const std::string &proofs) {
     std::string md = markdown_head(o, proofs);
+    md += "## Every length\n\nThe supremum over every n of the tight beta (`tight --every-n`, "
+          "proofs/every-n.md): a bracket whose upper end is certified for every length, or the "
+          "growth law where no constant beta exists.\n\n| case | every n |\n|---|---|\n";
+    for (const auto &c : cases)
+        md += "| " + md_text(c.id) + " | " + md_text(every_n_text(c.every_n)) + " |\n";
+    md += "\n";
     for (std::size_t ci = 0; ci < cases.size(); ++ci)
         md += markdown_case(cases[ci], rows, stems[ci]);
     if (!skipped.empty()) {
@@ -249,7 +275,7 @@ std::vector<std::string> write_report(const std::string &dir_text,
         [&](const std::string &tmp) {
             const fs::path dir = tmp;
             const std::vector<std::string> stems = plot_stems(cases);
-            write_results(dir, rows, o, skipped, written);
+            write_results(dir, cases, rows, o, skipped, written);
             write_plots(dir, cases, rows, o, stems, written);
             write_pdf_plots(written, o.limits);
             write_text(dir / "report.md", report_markdown(cases, rows, o, skipped, stems, proofs));

@@ -28,7 +28,20 @@ bad = []
 for k in ("\\begin{tabular}", "\\toprule", "\\midrule", "\\bottomrule", "\\end{tabular}"):
     if k not in tex:
         bad.append(f"report.tex has no {k}")
-lines = [l for l in tex.splitlines() if l.endswith("\\\\") and not l.startswith("case ")]
+main, _, every = tex.partition("% The supremum over every n")
+lines = [l for l in main.splitlines() if l.endswith("\\\\") and not l.startswith("case ")]
+# the every-n table: a row per case, the bracket's upper end where bounded
+sup = {e["case"]: e for e in json.load(open(out + "/results.json"))["every_n"]}
+erows = [l for l in every.splitlines() if l.endswith("\\\\") and not l.startswith("case ")]
+if len(erows) != len(sup):
+    bad.append(f"report.tex's every-n table has {len(erows)} rows, results.json {len(sup)} cases")
+if not (sup.get("has-b", {}).get("bounded") and sup["has-b"]["beta_hi"].startswith("2.29755")):
+    bad.append(f"results.json every_n for has-b: {sup.get('has-b')}")
+for line in erows:
+    m = re.match(r"\\texttt\{(.*?)\}", line)
+    e = sup.get(m.group(1).replace("\\", "") if m else None)
+    if e and e["bounded"] and e["beta_hi"] not in line:
+        bad.append(f"report.tex every-n row {line!r} lacks {e['beta_hi']}")
 if len(lines) != len(rows):
     bad.append(f"report.tex has {len(lines)} rows, results.json {len(rows)}")
 for line, r in zip(lines, rows):
@@ -124,12 +137,13 @@ for a, b in zip(crow, rows):
     for k in ("case", "tight_lo", "tight_hi", "beta_gap", "witness"):
         if a[k] != b[k]:
             print("FAIL: csv/json differ:", k, a[k], b[k]); bad = 1
-# plots: XML, one series group per curve (tight band, profile, beta_gap;
-# the overview: tight and beta_gap of each case)
+# plots: XML, one series group per curve (tight band, profile, beta_gap,
+# and the supremum over every n where it exists; the overview: tight and
+# beta_gap of each case)
 def curves(svg):
     root = ET.parse(svg).getroot()
     return [e.get("data-label") for e in root.iter() if e.get("class") == "series"]
-for name, want_curves in (("plot-has-b.svg", 3), ("plot-has-ab-two-layer.svg", 3), ("overview.svg", 4)):
+for name, want_curves in (("plot-has-b.svg", 4), ("plot-has-ab-two-layer.svg", 3), ("overview.svg", 4)):
     c = curves(f"{out}/{name}")
     if len(c) != want_curves:
         print(f"FAIL: {name} has {len(c)} curves, want {want_curves}"); bad = 1

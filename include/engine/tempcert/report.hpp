@@ -12,9 +12,20 @@
 
 namespace tempcert {
 
+// A case's supremum over every length (`tight --every-n`, proofs/every-n.md):
+// the report's "every n" column.
+struct ReportEveryN {
+    bool computed = false; // false: outside the scope (note says why)
+    bool bounded = false;
+    std::string lo, hi; // bounded: the bracket, rounded outward
+    std::string growth; // unbounded: "log n, rate R"
+    std::string note;
+};
+
 struct ReportCase {
     std::string id, language, model_path;
     Model model;
+    ReportEveryN every_n; // filled by add_every_n
 };
 
 struct ReportRow {
@@ -50,6 +61,13 @@ struct ReportOptions {
 // gets no row (and a line in `skipped` saying why).
 std::vector<ReportRow> compute_report(const std::vector<ReportCase> &cases, const ReportOptions &o,
                                       std::vector<std::string> &skipped);
+
+// Each case's supremum over every length where tight --every-n applies
+// (the others get the reason), with o's eps and rel, --n 1024.
+void add_every_n(std::vector<ReportCase> &cases, const ReportOptions &o);
+
+// "[lo, hi]", "log n, rate R" or "-": the every-n column's text.
+std::string every_n_text(const ReportEveryN &e);
 
 // The format a report directory's marker names (output.hpp).
 constexpr const char *kReportFormat = "tempcert report directory 1";
