@@ -216,7 +216,8 @@ int run_check(const Args &args) {
     if (!vm.count("model")) throw InputError("", "tempcert check", "expected --model MODEL");
     std::string cert = vm["certificate"].as<std::vector<std::string>>().front();
     if (every_n_certificate(cert, common.limits))
-        return run_small_checker_for_check(cert, vm["model"].as<std::string>(), common.limits);
+        return run_small_checker_for_check(cert, vm["model"].as<std::string>(), common.limits,
+                                           common.json);
     CheckAnswer out{cert, check_certificate(cert, vm["model"].as<std::string>(), common.limits,
                                             common.precision)};
     render(out, common);

@@ -1,5 +1,6 @@
 // The small checker on a written certificate: see small_checker.hpp.
 #include "small_checker.hpp"
+#include "run_context.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/run_program.hpp"
 
@@ -76,7 +77,7 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
 }
 
 int run_small_checker_for_check(const std::string &cert, const std::string &model,
-                                const Limits &limits) {
+                                const Limits &limits, bool json) {
     const std::string exe = small_checker_path();
     if (exe.empty())
         throw InputError(cert, "$.method",
@@ -84,8 +85,29 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
                          "beside this tempcert");
     ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
     if (!r.started) throw InputError(cert, "$.method", "could not start " + exe);
-    (r.exit_code == 0 || r.exit_code == 1 ? std::cout : std::cerr) << r.output << std::flush;
-    return r.exit_code < 0 ? kExitUndecided : r.exit_code;
+    const int code = r.exit_code < 0 ? kExitUndecided : r.exit_code;
+    std::string out = r.output;
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+        out.pop_back();
+    if (!json) {
+        (code == 0 || code == 1 ? std::cout : std::cerr) << out << "\n" << std::flush;
+        return code;
+    }
+    const std::string verified_mark = " by the small checker): ";
+    nlohmann::ordered_json j{
+        {"certificate", cert},
+        {"accepted", code == 0},
+        {"malformed", code == 2},
+        {"reason", code == 0   ? std::string()
+                   : code == 1 ? after_prefix(out, "s NOT VERIFIED " + cert + ": ")
+                               : out},
+        {"method", "every-n"},
+        {"words", 0},
+        {"claim", code == 0 ? after_prefix(out, verified_mark) : std::string()},
+        {"checker", "tempcert-minicheck"}};
+    emit_json(j);
+    if (code != 0 && code != 1) std::cerr << out << "\n" << std::flush;
+    return code;
 }
 
 std::string to_text(const SmallCheck &c) {

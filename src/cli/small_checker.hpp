@@ -30,10 +30,11 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                              const Limits &limits);
 
 // Runs it for `tempcert check` on a certificate only it reads (every-n):
-// its verdict line on standard output, anything else on standard error,
-// and its exit code (2 with a message when it is not beside this one).
+// its verdict line on standard output (with `json`, check's JSON fields
+// from it), anything else on standard error, and its exit code (bad input
+// when it is not beside this one).
 int run_small_checker_for_check(const std::string &cert, const std::string &model,
-                                const Limits &limits);
+                                const Limits &limits, bool json);
 
 // One phrase for the job's line: "the small checker: verified (...)".
 std::string to_text(const SmallCheck &c);

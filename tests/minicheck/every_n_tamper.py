@@ -134,6 +134,15 @@ if base:
         must_refuse(edited(base, path, value), "last-cd-is-d", f"{'.'.join(path)} = {value!r}")
         refused += 1
     must_refuse(edited(base, ("n0",), 17), "last-cd-is-d", "n0 = 17 with finite.n 15")
+    # tempcert check --json on an every-n certificate: check's JSON fields
+    j = run([tempcert, "check", write(base, "json.cert"), "--model", model("last-cd-is-d"),
+             "--json"])
+    try:
+        d = json.loads(j.stdout)
+        if not (d["accepted"] is True and d["method"] == "every-n" and "every n" in d["claim"]):
+            failures.append(f"tempcert check --json: {d}")
+    except ValueError:
+        failures.append(f"tempcert check --json printed no JSON: {j.stdout!r} {j.stderr!r}")
     # one model's certificate against another
     rc, _ = verdicts(write(base, "other.cert"), "has-b")
     if rc == 0:
