@@ -24,8 +24,8 @@ from ._errors import BadInput, Error, InternalError, LimitReached, Undecided
 from ._numbers import Interval, exact
 from ._model import Model, load_model
 from ._commands import (bound, certify, check, compile, eval, gap, horizon, import_tracr,
-                        report, run, tight)
-from ._results import (BoundResult, CertifyResult, CheckResult, EvalResult, GapResult,
+                        report, run, tight, tight_every_n)
+from ._results import (BoundResult, CertifyResult, CheckResult, EveryNResult, EvalResult, GapResult,
                        HeadSummary, HorizonResult, Output, ReportResult, TightResult)
 from . import _core
 
@@ -33,6 +33,6 @@ __version__ = _core.version
 
 __all__ = ["BadInput", "Error", "InternalError", "LimitReached", "Undecided", "Interval", "exact",
            "Model", "load_model", "bound", "certify", "check", "compile", "eval", "gap",
-           "horizon", "import_tracr", "report", "run", "tight", "BoundResult", "CertifyResult",
-           "CheckResult", "EvalResult", "GapResult", "HeadSummary", "HorizonResult", "Output", "ReportResult",
+           "horizon", "import_tracr", "report", "run", "tight", "tight_every_n", "BoundResult",
+           "CertifyResult", "CheckResult", "EveryNResult", "EvalResult", "GapResult", "HeadSummary", "HorizonResult", "Output", "ReportResult",
            "TightResult"]

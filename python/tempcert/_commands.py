@@ -254,9 +254,26 @@ def tight(model, n, eps, *, criterion="tv", method="auto", rel=None, per_layer=F
     return R.tight_result(_json(args + _options(limits), progress)[1])
 
 
+def tight_every_n(model, eps, *, rel=None, n_exact=None, progress=None, **limits):
+    """The supremum over every length of the tight beta (tv;
+    proofs/every-n.md): an EveryNResult, bounded with its bracket (hi
+    certified for every length) or unbounded with its growth law. Outside
+    the scope (several layers, features reading n, ...) raises Undecided
+    with the reason. ``n_exact``: the longest length examined exactly
+    (default 1024)."""
+    args = ["tight", _model_file(model), "--every-n", "--eps=" + _number(eps, "eps")]
+    if rel is not None:
+        args.append("--rel=" + _number(rel, "rel"))
+    if n_exact is not None:
+        args.append(f"--n={_int(n_exact, 'n_exact')}")
+    return R.every_n_result(_json(args + _options(limits), progress)[1])
+
+
 def horizon(model, eps, beta=None, *, criterion="tv", max_n=None, progress=None, **limits):
     """The longest n up to which the model meets the criterion at beta
-    (default: its native beta), with the first failing word past it."""
+    (default: its native beta), with the first failing word past it.
+    Without max_n, for a model without max_length in every-n's scope:
+    certified for every length (.every_n) or the first failure."""
     args = ["horizon", _model_file(model), "--eps=" + _number(eps, "eps"), f"--criterion={criterion}"]
     if beta is not None:
         args.append("--beta=" + _beta(beta))

@@ -203,6 +203,34 @@ def tight_result(j):
 
 
 @dataclass
+class EveryNResult:
+    """The supremum over every length of the tight beta (proofs/every-n.md).
+    Bounded: it lies in [lo, hi], hi certified for every word of every
+    length, lo refuted by ``lo_word``. Unbounded: no constant beta; the need
+    grows as ``growth`` ("log n") at ``growth_rate`` (beta ~ rate ln n)."""
+
+    bounded: bool
+    lo: Optional[Fraction]
+    hi: Optional[Fraction]
+    lo_word: Optional[str]
+    converged: bool
+    growth: Optional[str]
+    growth_rate: Optional[Fraction]
+    json: dict = field(repr=False)
+
+    @property
+    def bracket(self):
+        return Interval(self.lo, self.hi) if self.bounded else None
+
+
+def every_n_result(j):
+    if j["bounded"]:
+        return EveryNResult(True, parse(j["beta_lo_exact"]), parse(j["beta_hi_exact"]),
+                            j.get("lo_witness"), j["converged"], None, None, j)
+    return EveryNResult(False, None, None, None, False, j["growth"], parse(j["growth_rate"]), j)
+
+
+@dataclass
 class HorizonResult:
     """certified_up_to: the largest n <= max_n for which every word up to n
     meets the criterion (0: not even n = 1); first_failure the refuting word
@@ -218,6 +246,12 @@ class HorizonResult:
     @property
     def counterexample(self):
         return self.first_failure["word"] if self.first_failure else None
+
+    @property
+    def every_n(self):
+        """True when certified for every length (horizon without max_n,
+        proofs/every-n.md); certified_up_to is then the string "every"."""
+        return bool(self.json.get("every_n", False))
 
 
 def horizon_result(j):

@@ -170,6 +170,32 @@ def test_horizon_matches_cli(cli):
     assert got.certified_up_to == want["certified_up_to"]
 
 
+def test_tight_every_n(cli):
+    # has-b: ln(99)/2 for every length, attained at n = 2; earlier-b-strict:
+    # no constant beta, the need grows like ln n (proofs/every-n.md)
+    path = model_path("has-b")
+    code, want, _ = cli("tight", path, "--eps", "1/100", "--every-n")
+    got = tempcert.tight_every_n(path, "1/100")
+    assert code == 0 and got.json == want
+    assert got.bounded and got.converged and got.lo_word is not None
+    assert got.lo <= Fraction(22975599, 10**7) and got.hi >= Fraction(22975577, 10**7)
+    unbounded = tempcert.tight_every_n(model_path("earlier-b-strict"), "1/100")
+    assert not unbounded.bounded and unbounded.growth == "log n"
+    assert unbounded.growth_rate == 1
+    with pytest.raises(tempcert.Undecided, match="reads n"):
+        tempcert.tight_every_n(model_path("first-is-a-bounded"), "1/100")
+
+
+def test_horizon_every_n():
+    # no max_n, no max_length: every length at 4.6052, the first failure at 4.6051
+    path = model_path("last-cd-is-d")
+    every = tempcert.horizon(path, "1/100", beta="4.6052")
+    assert every.every_n and every.certified_up_to == "every"
+    short = tempcert.horizon(path, "1/100", beta="4.6051")
+    assert not short.every_n and short.certified_up_to == 3
+    assert short.first_failure["n"] == 4
+
+
 def test_compile_matches_cli(cli, tmp_path):
     out = tmp_path / "asb.json"
     code, want, _ = cli("compile", "a S b", "--alphabet", "a,b", "--pe", "unbounded", "-o", out)
