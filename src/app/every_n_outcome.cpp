@@ -4,6 +4,7 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
+#include <cstdio>
 #include <sstream>
 
 namespace tempcert {
@@ -29,6 +30,17 @@ Json growth_json(const EveryNResult &r) {
     return ws;
 }
 
+// The envelope's excess over tight(n)'s upper end, by n, as "0.52%".
+Json excess_json(const EveryNResult &r) {
+    Json j = Json::object();
+    for (const auto &[n, x] : r.envelope_excess) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2f%%", 100 * x);
+        j[std::to_string(n)] = buf;
+    }
+    return j;
+}
+
 } // namespace
 
 Json to_json(const EveryNOutcome &o) {
@@ -49,7 +61,8 @@ Json to_json(const EveryNOutcome &o) {
     } else {
         j.update(Json{{"growth", r.growth},
                       {"growth_rate", to_string(r.growth_rate)},
-                      {"beta_expr", nullptr},
+                      {"beta_expr", r.beta_expr.empty() ? Json() : Json(r.beta_expr)},
+                      {"envelope_excess", excess_json(r)},
                       {"n0", r.n0},
                       {"growth_witnesses", growth_json(r)}});
     }
@@ -70,7 +83,19 @@ std::string to_text(const EveryNOutcome &o) {
                 << " at every position; the word " << w.holder << " " << w.rival << "..." << w.rival
                 << " " << w.query << " of length n needs beta >= ln((n-2)(1-eps)/(3 eps)) / "
                 << to_string(w.delta) << "\n";
-        out << "  envelope beta(n): not certified by this version\n";
+        if (r.beta_expr.empty()) {
+            out << "  envelope beta(n): not found (the tail starts past --n)\n";
+        } else {
+            out << "  envelope beta(n) = " << r.beta_expr
+                << ": certified for every word of every length n (proofs/every-n.md, Lemma E4)";
+            for (const auto &[n, x] : r.envelope_excess) {
+                char buf[48];
+                std::snprintf(buf, sizeof buf, "%s%.2f%% above tight(%zu)",
+                              &n == &r.envelope_excess.front().first ? "; " : ", ", 100 * x, n);
+                out << buf;
+            }
+            out << "\n";
+        }
         out << "  note: " << r.note << "\n";
         return out.str();
     }

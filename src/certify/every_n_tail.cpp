@@ -402,15 +402,15 @@ std::optional<Interval> value(const Term &t, const Rational &beta, Prec prec) {
     return std::nullopt;
 }
 
-} // namespace
-
-Tri tail_meets(const TailPlan &plan, const Rational &beta, const Rational &eps, Prec prec) {
+// Every sum against eps/(1 - eps), each term valued by `term`.
+template <class Value>
+Tri sums_meet(const TailPlan &plan, const Rational &eps, Prec prec, Value &&term) {
     const Rational cap = eps / (1 - eps);
     Tri all = Tri::True;
     for (const auto &terms : plan.sums) {
         Interval sum(prec);
         for (const auto &t : terms) {
-            std::optional<Interval> v = value(t, beta, prec);
+            std::optional<Interval> v = term(t);
             if (!v) return Tri::False;
             sum = add(sum, *v, prec);
         }
@@ -422,6 +422,20 @@ Tri tail_meets(const TailPlan &plan, const Rational &beta, const Rational &eps, 
         if (sum.upper_exact() > cap) all = Tri::Unknown;
     }
     return all;
+}
+
+} // namespace
+
+Tri tail_meets(const TailPlan &plan, const Rational &beta, const Rational &eps, Prec prec) {
+    return sums_meet(plan, eps, prec, [&](const Term &t) { return value(t, beta, prec); });
+}
+
+Tri envelope_meets(const TailPlan &plan, const Rational &c, const Rational &dm,
+                   const Rational &beta0, const Rational &eps, Prec prec) {
+    return sums_meet(plan, eps, prec, [&](const Term &t) -> std::optional<Interval> {
+        if (t.kind == Term::Kind::Unbounded) return decay(c / dm, t.g, prec);
+        return value(t, beta0, prec);
+    });
 }
 
 } // namespace tempcert::every_n

@@ -45,4 +45,9 @@ TailPlan plan_tail(const Model &m, const CertifyOptions &o, std::size_t n0_min);
 // certainly not, Unknown when the enclosure at `prec` straddles it.
 Tri tail_meets(const TailPlan &plan, const Rational &beta, const Rational &eps, Prec prec);
 
+// Lemma E4's condition 3: the same sums with each unbounded (C0) term
+// bounded by exp(-c Delta/dm) and every other term taken at beta0.
+Tri envelope_meets(const TailPlan &plan, const Rational &c, const Rational &dm,
+                   const Rational &beta0, const Rational &eps, Prec prec);
+
 } // namespace tempcert::every_n

@@ -8,6 +8,8 @@
 #include "tempcert/every_n.hpp"
 #include "tempcert/symbolic.hpp"
 
+#include <cmath>
+
 namespace tempcert {
 
 std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o) {
@@ -72,6 +74,69 @@ TightResult finite_bracket(const Model &m, const CertifyOptions &o, std::size_t 
     return tight_symbolic(m, at, rel);
 }
 
+// A rational at most ln(x) (x >= 1), from an MPFI enclosure.
+Rational log_down(std::size_t x, Prec prec) {
+    return log(Interval(static_cast<long>(x), prec), prec).lower_exact();
+}
+
+// Lemma E4: the least C (to rel, upward) of the envelope (ln n + C)/dm.
+// Conditions 1 and 2 bound C below by tight brackets under n0; condition 3
+// is bisected as the tail bound is.
+void add_envelope(EveryNResult &r, const every_n::TailPlan &plan, const Model &m,
+                  const CertifyOptions &o, const Rational &rel) {
+    const Rational dm = 1 / r.growth_rate;
+    const Prec prec = o.precision.start;
+    // 1 and 2: C >= dm H_n - ln n for n < n0, and dm H_{n0-1} - ln n0
+    Rational c = 0;
+    for (std::size_t n = 1; n < plan.n0; ++n) {
+        check_budget(o.limits);
+        const Rational h = finite_bracket(m, o, n, rel).beta_hi;
+        c = std::max(c, dm * h - log_down(n, prec));
+        if (n + 1 == plan.n0) c = std::max(c, dm * h - log_down(plan.n0, prec));
+    }
+    // 3, monotone in C: the unbounded terms fall and beta(n0) rises
+    const Rational ln_n0 = log_down(plan.n0, prec);
+    auto meets = [&](const Rational &cc) {
+        for (Prec p = prec;; p *= 2) {
+            const Tri t = every_n::envelope_meets(plan, cc, dm, (ln_n0 + cc) / dm, o.eps,
+                                                  std::min(p, o.precision.cap));
+            if (t != Tri::Unknown) return t == Tri::True;
+            if (p >= o.precision.cap) return false;
+        }
+    };
+    Rational lo = c, hi = c + 1;
+    for (int k = 0; !meets(hi); ++k) {
+        check_budget(o.limits);
+        if (k == 64) throw Undecided("tight --every-n: no envelope constant found");
+        lo = hi;
+        hi = c + (hi - c) * 2;
+    }
+    if (!meets(c)) {
+        while (hi - lo > rel * hi / 4) {
+            check_budget(o.limits);
+            const Rational mid = (lo + hi) / 2;
+            (meets(mid) ? hi : lo) = mid;
+        }
+        c = hi;
+    }
+    // shown to 9 decimals, rounded up (a larger C only raises the envelope)
+    const Rational scaled = c * Rational(1000000000);
+    Integer up = numerator(scaled) / denominator(scaled); // toward zero; c >= 0
+    if (Rational(up) < scaled) up += 1;
+    const Rational shown(up, Integer(1000000000));
+    r.envelope_c = shown;
+    r.beta_expr = "(log(n) + " + to_decimal(shown, 9, true) + ") / " + to_string(dm);
+    for (std::size_t n : {std::size_t(1000), std::size_t(10000)}) {
+        if (n > o.limits.max_n) continue;
+        check_budget(o.limits);
+        const TightResult t = finite_bracket(m, o, n, rel);
+        if (t.beta_hi <= 0) continue;
+        const double env =
+            (std::log(double(n)) + shown.convert_to<double>()) / dm.convert_to<double>();
+        r.envelope_excess.push_back({n, env / t.beta_hi.convert_to<double>() - 1});
+    }
+}
+
 EveryNResult unbounded(const every_n::TailPlan &plan) {
     EveryNResult r;
     r.bounded = false;
@@ -133,7 +198,11 @@ EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Ration
     }
     for (std::size_t n0_min = 16;; n0_min *= 2) {
         const every_n::TailPlan plan = every_n::plan_tail(m, o, n0_min);
-        if (!plan.growth.empty()) return unbounded(plan);
+        if (!plan.growth.empty()) {
+            EveryNResult u = unbounded(plan);
+            if (plan.n0 - 1 <= o.n) add_envelope(u, plan, m, o, rel);
+            return u;
+        }
         if (plan.n0 - 1 > o.n)
             throw Undecided("tight --every-n: the tail bound starts at position " +
                             std::to_string(plan.n0) + ", past --n " + std::to_string(o.n) +

@@ -104,8 +104,15 @@ std::string random_every_n_model(unsigned seed) {
 
 struct Coverage {
     int in_scope = 0, out_of_scope = 0, bounded = 0, unbounded = 0, tail_binds = 0,
-        still_rising = 0;
+        still_rising = 0, envelopes = 0;
 };
+
+// The envelope (ln n + C)/Dm at n, as an exact rational just above it (ln n
+// rounded up in MPFI).
+Rational envelope_at(const EveryNResult &e, std::size_t n) {
+    const Rational ln_up = log(Interval(static_cast<long>(n), 128), 128).upper_exact();
+    return (ln_up + e.envelope_c) * e.growth_rate;
+}
 
 // The comparison of the issue: every tight(N)'s refuted lower end is at most
 // the supremum's certified upper end; the supremum's lower end is a finite
@@ -137,6 +144,11 @@ void compare_unbounded(const Model &m, const Rational &eps, const EveryNResult &
         TightResult t = tight_at(m, eps, n);
         const double need = std::log((double(n) - 2) * (1 - ep) / (3 * ep)) * rate;
         CHECK(to_double(t.beta_hi) >= need * (1 - 1e-9));
+        // Lemma E4: the envelope is at least every refuted lower end
+        if (!e.beta_expr.empty() && t.lo_witness) {
+            ++cov.envelopes;
+            CHECK(t.beta_lo <= envelope_at(e, n));
+        }
     }
 }
 
@@ -172,6 +184,15 @@ TEST_CASE("every-n on the bundled single-layer cases") {
         CHECK(!e.bounded);
         CHECK(e.growth == "log n");
         CHECK(e.growth_rate == 1);
+        // the envelope: C = ln(99) up to its rounding, within 2 % at 10^3 and 10^4
+        CHECK(to_double(e.envelope_c) >= std::log(99.0));
+        CHECK(to_double(e.envelope_c) <= std::log(99.0) * (1 + 1e-6));
+        REQUIRE(e.envelope_excess.size() == 2);
+        for (const auto &[n, x] : e.envelope_excess) {
+            CAPTURE(n);
+            CHECK(x >= 0);
+            CHECK(x <= 0.02);
+        }
     }
     for (const char *name : {"first-is-a-bounded", "has-ab-two-layer"}) {
         CAPTURE(name);
@@ -215,9 +236,11 @@ TEST_CASE("every-n's upper end bounds tight(N) at growing N on random models") {
     MESSAGE("in scope " << cov.in_scope << ", out " << cov.out_of_scope << ", bounded "
                         << cov.bounded << " (tail binds " << cov.tail_binds
                         << ", still rising past n0 " << cov.still_rising << "), unbounded "
-                        << cov.unbounded);
+                        << cov.unbounded << " (" << cov.envelopes << " envelope checks)");
     CHECK(cov.in_scope >= int(seeds) / 4);
     CHECK(cov.bounded >= int(seeds) / 10);
     CHECK(cov.unbounded >= 1);
+    if (!reduced()) CHECK(cov.envelopes >= 5);
+    if (!reduced()) CHECK(cov.envelopes >= 5);
     if (!reduced()) CHECK(cov.still_rising >= 3); // the tail bound is what keeps these sound
 }

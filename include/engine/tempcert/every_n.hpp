@@ -37,6 +37,13 @@ struct EveryNResult {
     std::string growth;   // "log n"
     Rational growth_rate; // 1 / Delta_min: beta(n) ~ rate * ln n
     std::vector<GrowthWitness> growth_witnesses;
+    // the certified envelope beta(n) = (ln n + envelope_c)/Delta_min
+    // (proofs/every-n.md, Lemma E4): every word of every length n meets eps
+    // at beta(n); beta_expr in the model format's expression syntax
+    Rational envelope_c;
+    std::string beta_expr;
+    // beta(n) / tight(n)'s upper end - 1 at n = 10^3 and 10^4 (where computed)
+    std::vector<std::pair<std::size_t, double>> envelope_excess;
     std::string note;
 };
 
