@@ -44,6 +44,18 @@ CertifyAnswer certify_chosen(const Model &m, const std::string &model_file, Cert
     return certify_enumerating(m, model_file, o, user_beta);
 }
 
+// The method a certify answer's certificate names.
+const char *certificate_method(const CertifyAnswer &a) {
+    switch (a.index()) {
+    case 0:
+        return "exhaustive";
+    case 1:
+        return "layerwise";
+    default:
+        return "layerwise-perturbation";
+    }
+}
+
 Verdict verdict_of(const CertifyAnswer &a) {
     return std::visit(
         [](const auto &c) -> Verdict {
@@ -66,21 +78,7 @@ void write_certificate(CertifyAnswer &a, const std::string &path) {
 
 namespace tempcert {
 
-namespace {
-
-// The method a certify answer's certificate names.
-const char *certificate_method(const CertifyAnswer &a) {
-    switch (a.index()) {
-    case 0:
-        return "exhaustive";
-    case 1:
-        return "layerwise";
-    default:
-        return "layerwise-perturbation";
-    }
-}
-
-} // namespace
+namespace {} // namespace
 
 void write_upper_end_certificate(TightOutcome &t, const std::string &model_file,
                                  const CertifyOptions &o, const std::string &path) {

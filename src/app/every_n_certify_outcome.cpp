@@ -34,17 +34,6 @@ CertJson finite_certificate(const CertifyAnswer &a) {
         a);
 }
 
-const char *finite_method(const CertifyAnswer &a) {
-    switch (a.index()) {
-    case 0:
-        return "exhaustive";
-    case 1:
-        return "layerwise";
-    default:
-        return "perturbation";
-    }
-}
-
 } // namespace
 
 EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_file,
@@ -131,7 +120,7 @@ Json to_json(const EveryNCertifyOutcome &c) {
         {"verdict", to_string(c.verdict)},
         {"n0", c.tail.n0},
         {"tail_terms", c.tail.terms},
-        {"finite_method", c.finite ? Json(finite_method(*c.finite)) : Json()},
+        {"finite_method", c.finite ? Json(certificate_method(*c.finite)) : Json()},
         {"reason", c.reason},
         {"counterexample", c.counterexample ? violation_json(*c.counterexample, *c.model) : Json()},
         {"certificate", c.written ? Json(*c.written) : Json()},
@@ -145,9 +134,9 @@ std::string to_text(const EveryNCertifyOutcome &c) {
         << "beta = " << c.beta << "\n"
         << "verdict: " << to_string(c.verdict) << "\n";
     if (c.verdict == Verdict::Certified)
-        out << "  every word of every length: the " << (c.finite ? finite_method(*c.finite) : "")
-            << " argument for lengths up to " << c.tail.n0 - 1
-            << ", the tail bound (proofs/every-n.md, " << c.tail.terms
+        out << "  every word of every length: the "
+            << (c.finite ? certificate_method(*c.finite) : "") << " argument for lengths up to "
+            << c.tail.n0 - 1 << ", the tail bound (proofs/every-n.md, " << c.tail.terms
             << " terms) for every query at position " << c.tail.n0 << " or beyond\n";
     else
         out << "  reason: " << c.reason << "\n";

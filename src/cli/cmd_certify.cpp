@@ -52,23 +52,31 @@ int finish_certify(Outcome out, const po::variables_map &vm, const Common &commo
     return exit_code(out);
 }
 
-// tight --every-n: the supremum over every length (proofs/every-n.md).
-int run_tight_every_n(const po::variables_map &vm, const Common &common, const Model &m) {
-    for (const char *other : {"per-layer", "output"})
-        if (vm.count(other) && (std::string(other) != "per-layer" || vm[other].as<bool>()))
-            throw InputError("", std::string("--") + other,
-                             "--every-n brackets one beta for every length; it takes neither "
-                             "--per-layer nor -o (every-n certificates are not written yet)");
-    if (vm["method"].as<std::string>() != "auto")
-        throw InputError("", "--method",
-                         "--every-n chooses its own method (symbolic and the "
-                         "tail bound); leave --method at auto");
+// The claim of --every-n: eps, criterion, and --n as the longest length
+// examined exactly (default kEveryNLongestExact).
+CertifyOptions every_n_claim(const po::variables_map &vm, const Common &common) {
     CertifyOptions o;
     o.limits = common.limits;
     o.precision = common.precision;
     o.n = vm.count("n") ? read_n(vm, common.limits) : kEveryNLongestExact;
     o.eps = read_fraction(vm, "eps");
     o.criterion = read_criterion(vm);
+    return o;
+}
+
+// tight --every-n: the supremum over every length (proofs/every-n.md).
+int run_tight_every_n(const po::variables_map &vm, const Common &common, const Model &m) {
+    for (const char *other : {"per-layer", "output"})
+        if (vm.count(other) && (std::string(other) != "per-layer" || vm[other].as<bool>()))
+            throw InputError("", std::string("--") + other,
+                             "--every-n brackets one beta for every length; it takes neither "
+                             "--per-layer nor -o (certify --every-n --beta B -o CERT writes the "
+                             "certificate of a beta)");
+    if (vm["method"].as<std::string>() != "auto")
+        throw InputError("", "--method",
+                         "--every-n chooses its own method (symbolic and the "
+                         "tail bound); leave --method at auto");
+    const CertifyOptions o = every_n_claim(vm, common);
     const Rational rel = read_fraction(vm, "rel");
     EveryNOutcome out{&m, o.n, o.eps, o.criterion, tight_every_n(m, o, rel)};
     render(out, common);
@@ -125,12 +133,7 @@ int run_certify_every_n(const po::variables_map &vm, const Common &common, const
     if (vm["method"].as<std::string>() != "auto")
         throw InputError("", "--method",
                          "--every-n chooses its own method; leave --method at auto");
-    CertifyOptions o;
-    o.limits = common.limits;
-    o.precision = common.precision;
-    o.n = vm.count("n") ? read_n(vm, common.limits) : kEveryNLongestExact;
-    o.eps = read_fraction(vm, "eps");
-    o.criterion = read_criterion(vm);
+    const CertifyOptions o = every_n_claim(vm, common);
     const std::string text = beta_option(vm, m);
     BetaSpec spec = parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m));
     if (spec.per_layer() || spec.uses_n())

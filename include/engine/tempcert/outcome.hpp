@@ -176,6 +176,9 @@ using CertifyAnswer =
 CertifyAnswer certify_chosen(const Model &m, const std::string &model_file, CertifyOptions o,
                              CertifyMethodAsked asked, const UserBeta &user_beta);
 Verdict verdict_of(const CertifyAnswer &a);
+// The method its certificate names: exhaustive, layerwise or
+// layerwise-perturbation.
+const char *certificate_method(const CertifyAnswer &a);
 void write_certificate(CertifyAnswer &a, const std::string &path);
 
 // The tight inverse temperature over the words of length 1..n
