@@ -26,7 +26,8 @@ class CMakeBuild(build_ext):
                                f"-DPython_EXECUTABLE={os.path.realpath(sys.executable)}"],
                               stdout=subprocess.DEVNULL)
         jobs = str(os.cpu_count() or 2)
-        subprocess.check_call(["cmake", "--build", build, "--target", "tempcert_python", "-j", jobs])
+        subprocess.check_call(["cmake", "--build", build, "--target", "tempcert_python",
+                               "tempcert-minicheck", "-j", jobs])
         built = glob.glob(os.path.join(build, "python", "tempcert", "_core*.so"))
         if len(built) != 1:
             sys.exit(f"setup.py: expected one built module in {build}/python/tempcert, "
@@ -34,6 +35,11 @@ class CMakeBuild(build_ext):
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(built[0], target)
+        # the small checker beside the module: every-n certificates are
+        # verified by it before they are written (docs/python.md)
+        checker = os.path.join(os.path.dirname(target), "tempcert-minicheck")
+        shutil.copyfile(os.path.join(build, "tempcert-minicheck"), checker)
+        os.chmod(checker, 0o755)
 
 
 setup(

@@ -210,18 +210,25 @@ def bound(N, gap, eps):
 
 
 def certify(model, n, eps, beta=None, criterion="tv", method="auto", output=None, *,
-            progress=None, filter=True, **limits):
+            progress=None, filter=True, every_n=False, **limits):
     """Certifies or refutes ``beta`` for every word of length 1..n. Without
     beta, Lemma GT's beta_gap is certified. The result's verdict is
     'certified', 'refuted' (with .counterexample, the word) or 'undecided';
     a refutation is a result, not an exception. ``output``: also write the
     certificate there (atomically). eps and beta are exact: pass
     Fraction(1, 100) or "1/100" for one hundredth; a float is taken as the
-    exact binary rational it stores."""
+    exact binary rational it stores. ``every_n=True``: beta (one number) for
+    every length (proofs/every-n.md); n may be None, or the longest length
+    examined exactly; the certificate is an every-n one, which the small
+    checker verified before it was written."""
     with tempfile.TemporaryDirectory(prefix="tempcert-cert-") as tmp:
         cert_path = os.path.abspath(os.fspath(output)) if output else os.path.join(tmp, "cert.json")
-        args = ["certify", _model_file(model), f"--n={_int(n, 'n')}", "--eps=" + _number(eps, "eps"),
+        args = ["certify", _model_file(model), "--eps=" + _number(eps, "eps"),
                 f"--criterion={criterion}", f"--method={method}", "-o", cert_path]
+        if every_n:
+            args.append("--every-n")
+        if n is not None or not every_n:
+            args.append(f"--n={_int(n, 'n')}")
         if beta is not None:
             args.append("--beta=" + _beta(beta))
         if not filter:

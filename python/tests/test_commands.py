@@ -186,6 +186,19 @@ def test_tight_every_n(cli):
         tempcert.tight_every_n(model_path("first-is-a-bounded"), "1/100")
 
 
+def test_certify_every_n(tmp_path):
+    # beta 2.3 for every length of has-b, its certificate verified by check
+    path = model_path("has-b")
+    out = tmp_path / "every.cert"
+    r = tempcert.certify(path, None, "1/100", beta="2.3", every_n=True, output=out)
+    assert r.verdict == "certified" and r.certificate["n"] == "every"
+    assert r.certificate["method"] == "every-n"
+    c = tempcert.check(out, path)
+    assert c and "every n" in c.claim
+    low = tempcert.certify(path, None, "1/100", beta="2.29", every_n=True)
+    assert low.verdict == "refuted" and low.counterexample == "ba"
+
+
 def test_horizon_every_n():
     # no max_n, no max_length: every length at 4.6052, the first failure at 4.6051
     path = model_path("last-cd-is-d")

@@ -4,6 +4,8 @@
 #include "tempcert/error.hpp"
 #include "tempcert/run_program.hpp"
 
+#include <cstdlib>
+#include <dlfcn.h>
 #include <filesystem>
 #include <iostream>
 #include <system_error>
@@ -15,11 +17,23 @@ namespace {
 
 // The executable beside this one, or "" when there is none to run.
 std::string small_checker_path() {
+    namespace fs = std::filesystem;
+    auto runnable = [](const fs::path &p) { return !p.empty() && access(p.c_str(), X_OK) == 0; };
+    // an explicit path first (TEMPCERT_MINICHECK), then the binary beside
+    // this executable, then beside the library this code is in (the Python
+    // module: the package ships tempcert-minicheck next to _core)
+    if (const char *given = std::getenv("TEMPCERT_MINICHECK"); given && runnable(given))
+        return given;
     std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return "";
-    const auto path = self.parent_path() / "tempcert-minicheck";
-    return access(path.c_str(), X_OK) == 0 ? path.string() : "";
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec && runnable(self.parent_path() / "tempcert-minicheck"))
+        return (self.parent_path() / "tempcert-minicheck").string();
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&small_checker_path), &info) != 0 && info.dli_fname) {
+        const fs::path beside = fs::path(info.dli_fname).parent_path() / "tempcert-minicheck";
+        if (runnable(beside)) return beside.string();
+    }
+    return "";
 }
 
 // Its message without the trailing newline, on one line, at most 300
