@@ -25,7 +25,7 @@ Json failure_json(const Violation &v, const Model &m) {
 HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
                               const CertifyOptions &o, const BetaChoice &beta,
                               const Rational &beta_value) {
-    EveryNResult sup = tight_every_n(m, o, Rational(1, 1000000));
+    EveryNResult sup = tight_every_n(m, o, Rational(1, 1000000), false);
     if (!sup.bounded) {
         // Lemma E3: the word family needs ln((n-2)(1-eps)/(3 eps)) * rate,
         // above beta from about n* on; horizon up to n* finds the first failure

@@ -83,7 +83,7 @@ Rational log_down(std::size_t x, Prec prec) {
 // Conditions 1 and 2 bound C below by tight brackets under n0; condition 3
 // is bisected as the tail bound is.
 void add_envelope(EveryNResult &r, const every_n::TailPlan &plan, const Model &m,
-                  const CertifyOptions &o, const Rational &rel) {
+                  const CertifyOptions &o, const Rational &rel, bool excess) {
     const Rational dm = 1 / r.growth_rate;
     const Prec prec = o.precision.start;
     // 1 and 2: C >= dm H_n - ln n for n < n0, and dm H_{n0-1} - ln n0
@@ -127,7 +127,7 @@ void add_envelope(EveryNResult &r, const every_n::TailPlan &plan, const Model &m
     r.envelope_c = shown;
     r.beta_expr = "(log(n) + " + to_decimal(shown, 9, true) + ") / " + to_string(dm);
     for (std::size_t n : {std::size_t(1000), std::size_t(10000)}) {
-        if (n > o.limits.max_n) continue;
+        if (!excess || n > o.limits.max_n) continue;
         check_budget(o.limits);
         const TightResult t = finite_bracket(m, o, n, rel);
         if (t.beta_hi <= 0) continue;
@@ -187,7 +187,8 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
     }
 }
 
-EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel) {
+EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel,
+                           bool envelope_excess) {
     if (std::string why = every_n_out_of_scope(m, o); !why.empty())
         throw Undecided("tight --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
     EveryNResult r;
@@ -200,7 +201,7 @@ EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Ration
         const every_n::TailPlan plan = every_n::plan_tail(m, o, n0_min);
         if (!plan.growth.empty()) {
             EveryNResult u = unbounded(plan);
-            if (plan.n0 - 1 <= o.n) add_envelope(u, plan, m, o, rel);
+            if (plan.n0 - 1 <= o.n) add_envelope(u, plan, m, o, rel, envelope_excess);
             return u;
         }
         if (plan.n0 - 1 > o.n)

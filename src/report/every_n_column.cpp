@@ -23,7 +23,7 @@ void add_every_n(std::vector<ReportCase> &cases, const ReportOptions &o) {
             continue;
         }
         try {
-            EveryNResult r = tight_every_n(c.model, co, o.rel);
+            EveryNResult r = tight_every_n(c.model, co, o.rel, false);
             e.computed = true;
             e.bounded = r.bounded;
             if (r.bounded) {

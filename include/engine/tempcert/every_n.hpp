@@ -57,7 +57,10 @@ std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o);
 
 // sup_n tight(n) (proofs/every-n.md). `o.n` is the longest length examined
 // exactly. Throws Undecided (exit 3) outside the scope, with the reason.
-EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel);
+// `envelope_excess`: also measure an unbounded model's envelope against
+// tight(n) at n = 10^3 and 10^4 (seconds; the bracket does not need it).
+EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel,
+                           bool envelope_excess = true);
 
 // The tail of `certify --every-n` (proofs/every-n.md, Theorem): the least
 // n0 (16, 32, ... up to o.n + 1) at which the tail bound certifies `beta`
