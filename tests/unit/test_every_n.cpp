@@ -188,10 +188,10 @@ TEST_CASE("every-n on the bundled single-layer cases") {
         CHECK(to_double(e.envelope_c) >= std::log(99.0));
         CHECK(to_double(e.envelope_c) <= std::log(99.0) * (1 + 1e-6));
         REQUIRE(e.envelope_excess.size() == 2);
-        for (const auto &[n, x] : e.envelope_excess) {
-            CAPTURE(n);
-            CHECK(x >= 0);
-            CHECK(x <= 0.02);
+        for (const auto &at : e.envelope_excess) {
+            CAPTURE(at.first);
+            CHECK(at.second >= 0);
+            CHECK(at.second <= 0.02);
         }
     }
     for (const char *name : {"first-is-a-bounded", "has-ab-two-layer"}) {
