@@ -6,6 +6,7 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
+#include <cmath>
 #include <sstream>
 
 namespace tempcert {
@@ -16,6 +17,8 @@ using Json = nlohmann::ordered_json;
 
 // The longest words the refutation search below beta's need examines.
 constexpr std::size_t kRefutationSearch = 256;
+// With no constant beta, the longest refuting word searched for.
+constexpr std::size_t kGrowthSearch = 20000;
 
 CertJson finite_certificate(const CertifyAnswer &a) {
     return std::visit(
@@ -66,8 +69,23 @@ EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_fi
         }
     }
     // not certified: tight's lower-end word at up to kRefutationSearch
-    // positions, judged at beta itself
+    // positions (with no constant beta, at the length from which Lemma E3's
+    // word family needs more than beta), judged at beta itself
     at.n = std::min(o.n, kRefutationSearch);
+    if (c.tail.growth_rate) {
+        const double e = o.eps.convert_to<double>(),
+                     rate = c.tail.growth_rate->convert_to<double>();
+        const double star = 3 * e / (1 - e) * std::exp(beta_value.convert_to<double>() / rate) + 4;
+        at.n = star < double(o.limits.max_n) && star < double(kGrowthSearch)
+                   ? static_cast<std::size_t>(star)
+                   : 0;
+    }
+    if (at.n == 0) {
+        c.verdict = Verdict::Undecided;
+        c.reason = c.tail.shortfall + "; the word that refutes beta is longer than " +
+                   std::to_string(std::min<std::size_t>(kGrowthSearch, o.limits.max_n));
+        return c;
+    }
     TightResult t = tight_symbolic(m, at, Rational(1, 1000000000));
     Violation v;
     Prec used = 0;

@@ -158,21 +158,24 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
     if (std::string why = every_n_out_of_scope(m, o); !why.empty())
         throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
     if (beta <= 0) throw Undecided("certify --every-n: beta must be positive");
-    if (m.layers.empty() || m.layers[0].heads.empty()) return {true, 1, 0, ""};
+    if (m.layers.empty() || m.layers[0].heads.empty()) return {true, 1, 0, "", std::nullopt};
     // the least n0 whose tail certifies: the smaller n0, the smaller the
     // finite part (and its certificate) that covers the rest
     std::size_t first = 0;
     for (std::size_t n0_min = 2;; n0_min *= 2) {
         const every_n::TailPlan plan = every_n::plan_tail(m, o, n0_min);
-        if (!plan.growth.empty())
-            throw Undecided("certify --every-n: no constant beta certifies every length: " +
-                            unbounded(plan).note);
+        if (!plan.growth.empty()) {
+            const EveryNResult u = unbounded(plan);
+            EveryNTail t{false, plan.n0, 0, u.note, u.growth_rate};
+            return t;
+        }
         if (first == 0) first = plan.n0;
         if (plan.n0 - 1 > o.n)
             return {false, first, 0,
                     "the tail bound does not certify beta " + to_string(beta) +
                         " with the tail starting at any position up to --n " + std::to_string(o.n) +
-                        " (tight --every-n gives the least beta it certifies)"};
+                        " (tight --every-n gives the least beta it certifies)",
+                    std::nullopt};
         for (Prec prec = o.precision.start;; prec *= 2) {
             check_budget(o.limits);
             const Tri t = every_n::tail_meets(plan, beta, o.eps, std::min(prec, o.precision.cap));
@@ -180,7 +183,7 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
                 std::size_t terms = 0;
                 for (const auto &s : plan.sums)
                     terms += s.size();
-                return {true, plan.n0, terms, ""};
+                return {true, plan.n0, terms, "", std::nullopt};
             }
             if (t == Tri::False || prec >= o.precision.cap) break;
         }

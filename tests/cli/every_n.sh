@@ -70,6 +70,12 @@ assert d["beta_expr"] == "(log(n) + 4.595120699) / 1", d
 assert all(0 <= float(v.rstrip("%")) <= 2 for v in d["envelope_excess"].values()), d' ||
     bad "earlier-b-strict --every-n JSON: $out"
 
+# certify --every-n of a constant beta where none exists: refuted by a word
+# of Lemma E3's family (earlier-b-strict at 10: length 671, failing at 225)
+out=$("$tc" certify "$models/earlier-b-strict.json" --eps 1/100 --beta 10 --every-n 2>&1)
+rc=$?
+[ "$rc" = 1 ] && grep -q "verdict: refuted" <<<"$out" || bad "certify --every-n earlier-b-strict at 10: exit $rc: $out"
+
 # outside the scope: exit 3 with the reason
 out=$("$tc" tight "$models/first-is-a-bounded.json" --eps 1/100 --every-n 2>&1)
 rc=$?

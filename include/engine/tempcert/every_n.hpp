@@ -66,13 +66,15 @@ EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Ration
 // n0 (16, 32, ... up to o.n + 1) at which the tail bound certifies `beta`
 // for every query at position n0 or beyond, at every length, and the number
 // of its terms; when it certifies at none, `certified` is false, n0 is the
-// first one tried and `shortfall` says so. Throws Undecided outside the
-// scope and when no constant beta exists (Lemma E3).
+// first one tried and `shortfall` says so; where no constant beta exists
+// (Lemma E3), `growth_rate` too. Throws Undecided outside the scope.
 struct EveryNTail {
     bool certified = false;
     std::size_t n0 = 0;
     std::size_t terms = 0;
     std::string shortfall;
+    // no constant beta (Lemma E3): the need grows like growth_rate * ln n
+    std::optional<Rational> growth_rate;
 };
 EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta);
 
