@@ -76,6 +76,13 @@ out=$("$tc" certify "$models/earlier-b-strict.json" --eps 1/100 --beta 10 --ever
 rc=$?
 [ "$rc" = 1 ] && grep -q "verdict: refuted" <<<"$out" || bad "certify --every-n earlier-b-strict at 10: exit $rc: $out"
 
+# the envelope's text is a beta expression that certifies (here up to 12)
+expr=$(printf '%s' "$("$tc" tight "$models/earlier-b-strict.json" --eps 1/100 --every-n --json 2>/dev/null)" |
+    "$py" -c 'import json, sys; print(json.load(sys.stdin)["beta_expr"])')
+out=$("$tc" certify "$models/earlier-b-strict.json" --n 12 --eps 1/100 --beta "$expr" 2>&1)
+rc=$?
+[ "$rc" = 0 ] || bad "certify --beta '$expr' (the envelope) at n = 12: exit $rc: $out"
+
 # outside the scope: exit 3 with the reason
 out=$("$tc" tight "$models/first-is-a-bounded.json" --eps 1/100 --every-n 2>&1)
 rc=$?
