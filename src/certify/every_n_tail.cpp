@@ -304,6 +304,7 @@ TailPlan plan_tail(const Model &m, const CertifyOptions &o, std::size_t n0_min) 
     std::vector<Sum> sums;
     std::vector<GrowthWitness> growth;
     Integer bound = 0;
+    bool flat = true;
     for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h) {
         const Head &head = m.layers[0].heads[h];
         if (head.mask != Mask::Causal && head.mask != Mask::Strict)
@@ -316,6 +317,7 @@ TailPlan plan_tail(const Model &m, const CertifyOptions &o, std::size_t n0_min) 
             Rational c;
             Poly bos;
             const std::vector<Line> lines = query_lines(m, h, f, a, c, bos);
+            flat = flat && c == 0;
             for (const Line &r : lines) {
                 Sum sum;
                 for (const Line &s : lines) {
@@ -357,6 +359,7 @@ TailPlan plan_tail(const Model &m, const CertifyOptions &o, std::size_t n0_min) 
                         bound.str() + "); out of scope");
     plan.n0 = static_cast<std::size_t>(n0);
     plan.growth = std::move(growth);
+    plan.flat_keys = flat;
     for (const auto &s : sums) {
         std::vector<Term> terms;
         for (const auto &p : s.pairs)

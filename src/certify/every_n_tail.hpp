@@ -33,6 +33,9 @@ struct TailPlan {
     std::size_t n0 = 0;
     std::vector<std::vector<Term>> sums;
     std::vector<GrowthWitness> growth; // non-empty: no constant beta (Lemma E3)
+    // every head's scores constant in the key position (slope 0): the
+    // profile bound then has its closed form, and tight at 10^4 is cheap
+    bool flat_keys = true;
 };
 
 // Builds the plan with n0 at least `n0_min` (and past every Cauchy bound
