@@ -6,7 +6,6 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
-#include <cmath>
 #include <sstream>
 
 namespace tempcert {
@@ -73,9 +72,7 @@ EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_fi
     // word family needs more than beta), judged at beta itself
     at.n = std::min(o.n, kRefutationSearch);
     if (c.tail.growth_rate) {
-        const double e = o.eps.convert_to<double>(),
-                     rate = c.tail.growth_rate->convert_to<double>();
-        const double star = 3 * e / (1 - e) * std::exp(beta_value.convert_to<double>() / rate) + 4;
+        const double star = growth_failure_length(o.eps, *c.tail.growth_rate, beta_value);
         at.n = star < double(o.limits.max_n) && star < double(kGrowthSearch)
                    ? static_cast<std::size_t>(star)
                    : 0;

@@ -4,7 +4,6 @@
 #include "tempcert/outcome.hpp"
 #include "tempcert/word.hpp"
 
-#include <cmath>
 #include <sstream>
 
 namespace tempcert {
@@ -29,9 +28,7 @@ HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
     if (!sup.bounded) {
         // Lemma E3: the word family needs ln((n-2)(1-eps)/(3 eps)) * rate,
         // above beta from about n* on; horizon up to n* finds the first failure
-        const double eps = o.eps.convert_to<double>(), rate = sup.growth_rate.convert_to<double>();
-        const double star =
-            3 * eps / (1 - eps) * std::exp(beta_value.convert_to<double>() / rate) + 4;
+        const double star = growth_failure_length(o.eps, sup.growth_rate, beta_value);
         CertifyOptions upto = o;
         if (!(star < static_cast<double>(o.limits.max_n))) {
             HorizonResult h = horizon(m, beta.second, upto);

@@ -36,6 +36,13 @@ struct TailPlan {
     // every head's scores constant in the key position (slope 0): the
     // profile bound then has its closed form, and tight at 10^4 is cheap
     bool flat_keys = true;
+
+    std::size_t terms() const {
+        std::size_t k = 0;
+        for (const auto &s : sums)
+            k += s.size();
+        return k;
+    }
 };
 
 // Builds the plan with n0 at least `n0_min` (and past every Cauchy bound

@@ -33,17 +33,26 @@ std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o) {
 
 namespace {
 
+// Whether `meets(prec)` is certified True at rising precision (start,
+// doubled up to the cap): False and an Unknown at the cap both count as not
+// certified.
+template <class Meets> bool certified_rising(const CertifyOptions &o, Meets &&meets) {
+    for (Prec prec = o.precision.start;; prec *= 2) {
+        check_budget(o.limits);
+        const Tri t = meets(std::min(prec, o.precision.cap));
+        if (t != Tri::Unknown) return t == Tri::True;
+        if (prec >= o.precision.cap) return false;
+    }
+}
+
 // The least beta (to rel, upward) at which the tail bound certifies eps:
 // bisection on rationals, each decision taken only on an enclosure wholly
 // on one side (proofs/every-n.md, "Computation").
 Rational tail_beta(const every_n::TailPlan &plan, const CertifyOptions &o, const Rational &rel,
                    Rational start) {
     auto certifies = [&](const Rational &beta) {
-        for (Prec prec = o.precision.start;; prec *= 2) {
-            Tri t = every_n::tail_meets(plan, beta, o.eps, std::min(prec, o.precision.cap));
-            if (t != Tri::Unknown) return t == Tri::True;
-            if (prec >= o.precision.cap) return false;
-        }
+        return certified_rising(
+            o, [&](Prec prec) { return every_n::tail_meets(plan, beta, o.eps, prec); });
     };
     bool all_zero = true;
     for (const auto &s : plan.sums)
@@ -97,12 +106,9 @@ void add_envelope(EveryNResult &r, const every_n::TailPlan &plan, const Model &m
     // 3, monotone in C: the unbounded terms fall and beta(n0) rises
     const Rational ln_n0 = log_down(plan.n0, prec);
     auto meets = [&](const Rational &cc) {
-        for (Prec p = prec;; p *= 2) {
-            const Tri t = every_n::envelope_meets(plan, cc, dm, (ln_n0 + cc) / dm, o.eps,
-                                                  std::min(p, o.precision.cap));
-            if (t != Tri::Unknown) return t == Tri::True;
-            if (p >= o.precision.cap) return false;
-        }
+        return certified_rising(o, [&](Prec p) {
+            return every_n::envelope_meets(plan, cc, dm, (ln_n0 + cc) / dm, o.eps, p);
+        });
     };
     Rational lo = c, hi = c + 1;
     for (int k = 0; !meets(hi); ++k) {
@@ -162,6 +168,11 @@ EveryNResult unbounded(const every_n::TailPlan &plan) {
 
 } // namespace
 
+double growth_failure_length(const Rational &eps, const Rational &rate, const Rational &beta) {
+    const double e = eps.convert_to<double>();
+    return 3 * e / (1 - e) * std::exp(beta.convert_to<double>() / rate.convert_to<double>()) + 4;
+}
+
 EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta) {
     if (std::string why = every_n_out_of_scope(m, o); !why.empty())
         throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
@@ -184,17 +195,9 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
                         " with the tail starting at any position up to --n " + std::to_string(o.n) +
                         " (tight --every-n gives the least beta it certifies)",
                     std::nullopt};
-        for (Prec prec = o.precision.start;; prec *= 2) {
-            check_budget(o.limits);
-            const Tri t = every_n::tail_meets(plan, beta, o.eps, std::min(prec, o.precision.cap));
-            if (t == Tri::True) {
-                std::size_t terms = 0;
-                for (const auto &s : plan.sums)
-                    terms += s.size();
-                return {true, plan.n0, terms, "", std::nullopt};
-            }
-            if (t == Tri::False || prec >= o.precision.cap) break;
-        }
+        if (certified_rising(
+                o, [&](Prec prec) { return every_n::tail_meets(plan, beta, o.eps, prec); }))
+            return {true, plan.n0, plan.terms(), "", std::nullopt};
     }
 }
 
@@ -224,9 +227,7 @@ EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Ration
         r.n_finite = r.n_lower = plan.n0 - 1;
         r.finite_hi = fin.beta_hi;
         r.tail_hi = tail_beta(plan, o, rel, fin.beta_hi);
-        r.tail_terms = 0;
-        for (const auto &s : plan.sums)
-            r.tail_terms += s.size();
+        r.tail_terms = plan.terms();
         r.beta_hi = std::max(fin.beta_hi, r.tail_hi);
         r.beta_lo = fin.beta_lo;
         r.lo_witness = fin.lo_witness;

@@ -76,6 +76,12 @@ struct EveryNTail {
     // no constant beta (Lemma E3): the need grows like growth_rate * ln n
     std::optional<Rational> growth_rate;
 };
+// Where no constant beta exists: about the length from which Lemma E3's
+// word family needs more than beta, 3 eps/(1 - eps) e^(beta/rate) + 4. A
+// bound for a search, in doubles: the word the search finds is what is
+// judged, exactly.
+double growth_failure_length(const Rational &eps, const Rational &rate, const Rational &beta);
+
 EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta);
 
 } // namespace tempcert
