@@ -296,7 +296,6 @@ bool stays_at_most(const Poly &holder, const Poly &other, Integer &bound) {
 } // namespace
 
 TailPlan plan_tail(const Model &m, const CertifyOptions &o, std::size_t n0_min) {
-    (void)o;
     const std::vector<Poly> pos = position_polys(m);
     struct Sum {
         std::vector<Pair> pairs;
