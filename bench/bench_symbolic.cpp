@@ -126,23 +126,30 @@ void BM_layerwise_bounded(benchmark::State &state) {
 
 } // namespace
 
-// The profile bound of the quadratic-maximisation lookup (cases/literature,
-// mask none: every length counts), one thread, each query at its critical
-// lengths only or at every length (proofs/symbolic-gap.md, "Position-only
-// scores"). Args: n, critical lengths (0 or 1).
+// The profile bound of the quadratic lookup (Args: n, mode, model). Mode 0
+// every length in rationals, 1 critical lengths in rationals, 2 critical
+// lengths with the scores in machine integers (proofs/symbolic-gap.md,
+// Lemma 5); model 0 no mask, 1 causal (one length per query: modes 1 and 2
+// differ by the integers alone).
 void BM_position_only_profile(benchmark::State &state) {
-    static const Model m = load_model_file(
-        std::string(TEMPCERT_SOURCE_DIR) + "/cases/literature/quadratic-lookup.json", Limits{});
+    static const char *names[] = {"quadratic-lookup", "quadratic-lookup-causal"};
+    const Model m = load_model_file(std::string(TEMPCERT_SOURCE_DIR) + "/cases/literature/" +
+                                        names[state.range(2)] + ".json",
+                                    Limits{});
     SymbolicOptions o;
     o.limits.run = run_with_threads(1);
     o.eps = Rational(1, 100);
     o.rel = Rational(1, 1000000);
     o.critical_lengths = state.range(1) != 0;
+    o.integer_scores = state.range(1) == 2;
+    const bool critical = o.critical_lengths && state.range(2) == 0;
     for (auto _ : state) {
         SymbolicReport r = analyse_symbolic(m, static_cast<std::size_t>(state.range(0)), o);
         if (r.profile.bound.hi <= 0) state.SkipWithError("no profile bound");
-        if (r.critical_length_heads != (o.critical_lengths ? 1u : 0u))
+        if (r.critical_length_heads != (critical ? 1u : 0u))
             state.SkipWithError("critical lengths not used as asked");
+        if ((r.integer_queries > 0) != o.integer_scores)
+            state.SkipWithError("integer scores not used as asked");
     }
 }
 
@@ -227,10 +234,17 @@ BENCHMARK(BM_layerwise)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_position_only_profile)
-    ->Args({100, 0})
-    ->Args({100, 1})
-    ->Args({200, 0})
-    ->Args({200, 1})
-    ->Args({1000, 1})
+    ->Args({100, 0, 0})
+    ->Args({100, 1, 0})
+    ->Args({200, 0, 0})
+    ->Args({200, 1, 0})
+    ->Args({1000, 1, 0})
+    ->Args({1000, 2, 0})
+    ->Args({10000, 2, 0})
+    ->Args({1000, 1, 1})
+    ->Args({1000, 2, 1})
+    ->Args({4000, 1, 1})
+    ->Args({4000, 2, 1})
+    ->Args({10000, 2, 1})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);

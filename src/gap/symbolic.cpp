@@ -26,6 +26,7 @@
 #include "../eval/layer_ops.hpp"
 #include "../parallel/task_pool.hpp"
 #include "affine_features.hpp"
+#include "integer_scores.hpp"
 #include "profile_stream.hpp"
 #include "symbolic_affine.hpp"
 #include "symbolic_affine_filter.hpp"
@@ -687,6 +688,10 @@ constexpr std::size_t kKeptScoresSymbols = 64;
 // (proofs/symbolic-gap.md, "Position-only scores"). Exact.
 bool position_only(const Tables &t, std::size_t k, const Limits &limits) {
     if (k < 2) return true;
+    // keys that do not read the symbol: every q gives every symbol one score
+    if (std::all_of(t.KE.begin(), t.KE.begin() + static_cast<long>(k),
+                    [&](const Vector &ke) { return ke == t.KE[0]; }))
+        return true;
     for (std::size_t i = t.first; i <= t.n; ++i) {
         if (i % 256 == 0) check_budget(limits);
         for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
@@ -709,27 +714,42 @@ bool grows_at_the_end(Mask mask) {
 // n, and each n' from the query's first length on whose next position
 // scores at least the maximum so far (Lemma 4 of proofs/symbolic-gap.md).
 // Needs position_only scores and a mask that grows_at_the_end.
+// Appends to `out` the lengths n0..n - 1 whose next position scores at
+// least the maximum so far, for one query's `score` (rational or integer).
+template <class Score>
+void lengths_before_rises(Mask mask, std::size_t i, std::size_t n0, std::size_t n, bool bos,
+                          const Score &score, std::vector<std::size_t> &out) {
+    using Value = decltype(score(std::size_t{0}));
+    std::optional<Value> most;
+    for (std::size_t j : allowed_positions(mask, i, n0, bos)) {
+        const Value s = score(j);
+        if (!most || s > *most) most = s;
+    }
+    for (std::size_t len = n0 + 1; len <= n; ++len) {
+        const Value s = score(len); // position len: allowed from length len on
+        if (most && s < *most) continue;
+        out.push_back(len - 1);
+        most = s;
+    }
+}
+
+// `keys`: the rows in integers (Lemma 5), when they fit.
 std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_t i, std::size_t k,
-                                          bool bos) {
+                                          bool bos, const detail::IntegerKeys *keys) {
     const std::size_t n0 = std::max<std::size_t>(i, 1);
     std::vector<std::size_t> out;
     for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
         const Vector q = query_row(t, i, i == 0 ? -1 : static_cast<int>(a), k);
-        const Rational free_part = dot(q, t.KE[0]); // the same for every symbol
-        auto score = [&](std::size_t j) {
-            return j == 0 ? Rational(dot(q, t.KE[k]) + dot(q, t.KP()[0]))
-                          : Rational(free_part + dot(q, t.KP()[j]));
-        };
-        std::optional<Rational> most;
-        for (std::size_t j : allowed_positions(mask, i, n0, bos)) {
-            const Rational s = score(j);
-            if (!most || s > *most) most = s;
-        }
-        for (std::size_t len = n0 + 1; len <= t.n; ++len) {
-            const Rational s = score(len); // position len: allowed from length len on
-            if (most && s < *most) continue;
-            out.push_back(len - 1);
-            most = s;
+        if (std::optional<detail::IntegerQuery> iq = keys ? keys->query(q) : std::nullopt) {
+            lengths_before_rises(
+                mask, i, n0, t.n, bos, [&](std::size_t j) { return keys->score(*iq, j); }, out);
+        } else {
+            const Rational free_part = dot(q, t.KE[0]); // the same for every symbol
+            auto score = [&](std::size_t j) {
+                return j == 0 ? Rational(dot(q, t.KE[k]) + dot(q, t.KP()[0]))
+                              : Rational(free_part + dot(q, t.KP()[j]));
+            };
+            lengths_before_rises(mask, i, n0, t.n, bos, score, out);
         }
         out.push_back(t.n);
     }
@@ -752,9 +772,13 @@ class HeadScanner {
         // under a backward mask a query's view is too: only n' = i is examined.
         if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
         one_length_ = looks_backward(head.mask) && fixed_;
-        critical_ = opt.critical_lengths && fixed_ && !one_length_ && grows_at_the_end(head.mask) &&
-                    position_only(*fixed_, m.alphabet.size(), opt.limits);
+        const bool forward = grows_at_the_end(head.mask);
+        position_only_ = fixed_ && (forward || few_symbols()) &&
+                         position_only(*fixed_, m.alphabet.size(), opt.limits);
+        critical_ = opt.critical_lengths && fixed_ && !one_length_ && forward && position_only_;
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
+        if (position_only_ && !fixed_affine_ && opt.integer_scores)
+            int_keys_ = integer_keys(*fixed_);
         if (fixed_affine_ && fixed_->affine && few_symbols())
             fixed_scores_ = affine_scores(*fixed_, *fixed_affine_);
         used_closed_form_ = fixed_affine_.has_value();
@@ -792,8 +816,8 @@ class HeadScanner {
         detail::run_tasks(chunks, opt_.limits.threads(), [&](std::size_t c) {
             for (std::size_t i = std::max(first, c * chunk); i <= n && i < (c + 1) * chunk; ++i) {
                 check_budget(opt_.limits);
-                critical_at_[i] =
-                    critical_lengths(*fixed_, head_.mask, i, m_.alphabet.size(), m_.has_bos());
+                critical_at_[i] = critical_lengths(*fixed_, head_.mask, i, m_.alphabet.size(),
+                                                   m_.has_bos(), int_keys_ ? &*int_keys_ : nullptr);
             }
         });
         double lengths = 0;
@@ -807,6 +831,7 @@ class HeadScanner {
     // estimate of the other lengths: the query budget's cost per query).
     bool affine_at_n() const { return affine_at_n_; }
     bool used_closed_form() const { return used_closed_form_; }
+    std::size_t integer_queries() const { return integer_queries_; }
 
     // Unit u: query position first + u (one length each), or length u + 1.
     void scan_unit(std::size_t u, std::size_t first, Scan &scan) {
@@ -849,6 +874,9 @@ class HeadScanner {
     std::optional<AffineHead> fixed_affine_;
     std::optional<AffineScores> fixed_scores_; // with affine fixed tables
     std::atomic<bool> used_closed_form_{false};
+    bool position_only_ = false;
+    std::optional<detail::IntegerKeys> int_keys_; // position-only rows in integers (Lemma 5)
+    mutable std::atomic<std::size_t> integer_queries_{0};
     DInterval eps_ratio_; // eps/(1-eps), the profile filter's bound
 
     std::optional<AffineHead> closed_form(const Tables &t) const {
@@ -862,6 +890,99 @@ class HeadScanner {
     bool few_symbols() const { return m_.alphabet.size() <= kKeptScoresSymbols; }
 
     const AffineScores *fixed_scores() const { return fixed_scores_ ? &*fixed_scores_ : nullptr; }
+
+    // The rows R_j of a position-only head (Lemma 5): the first symbol's
+    // key plus position j's, BOS's own at 0.
+    static std::optional<detail::IntegerKeys> integer_keys(const Tables &t) {
+        const std::size_t k = t.KE.size() - (t.first == 0 ? 1 : 0);
+        std::vector<Vector> rows(t.n + 1);
+        for (std::size_t j = t.first; j <= t.n; ++j)
+            rows[j] = plus(j == 0 ? t.KE[k] : t.KE[0], t.KP()[j]);
+        return detail::IntegerKeys::of(rows, t.first);
+    }
+
+    // The symbol an offer of position j carries in the rational scan's
+    // order (every symbol's offer is the same: the first, or the last when
+    // taken as the largest below a maximum).
+    static int offer_symbol(std::size_t j, std::size_t i, int a, int free_symbol) {
+        return j == 0 ? -1 : j == i ? a : free_symbol;
+    }
+
+    // One query of a position-only head in integers (Lemma 5): the gap and
+    // profile view + gaps_and_ties + profile_of find, the same witnesses.
+    // False leaves the query to the rational scan: a row that does not fit,
+    // or several holders of the maximum while a tie is still sought (the
+    // tie needs the value vectors). `seen`: rows already scanned at i.
+    bool scan_integer(std::size_t len, std::size_t i, int a,
+                      std::vector<std::vector<std::int64_t>> &seen, Scan &scan) const {
+        const std::vector<std::size_t> pos = allowed_positions(head_.mask, i, len, m_.has_bos());
+        if (pos.empty()) return true;
+        std::optional<detail::IntegerQuery> q =
+            int_keys_->query(query_row(*fixed_, i, a, m_.alphabet.size()));
+        if (!q) return false;
+        if (std::find(seen.begin(), seen.end(), q->Q) != seen.end()) return true;
+        std::vector<detail::Int128> s(pos.size());
+        for (std::size_t x = 0; x < pos.size(); ++x)
+            s[x] = int_keys_->score(*q, pos[x]);
+        const detail::Int128 top = *std::max_element(s.begin(), s.end());
+        std::size_t holders = 0, p = pos.size(), r = pos.size();
+        for (std::size_t x = 0; x < pos.size(); ++x) {
+            if (s[x] == top) {
+                holders += 1;
+                if (p == pos.size()) p = x;
+            } else if (r == pos.size() || s[x] > s[r]) {
+                r = x;
+            }
+        }
+        if (holders > 1 && unique_ && !scan.tie) return false;
+        seen.push_back(q->Q);
+        ++integer_queries_;
+        auto offer = [&](std::size_t x, int free_symbol) {
+            return std::pair{pos[x], offer_symbol(pos[x], i, a, free_symbol)};
+        };
+        if (r != pos.size()) {
+            Rational gap = detail::to_rational(top - s[r]) * q->scale;
+            if (!scan.best || gap < scan.best->gap)
+                scan.best =
+                    Candidate{std::move(gap), WordPlan{len, i, a, 0, {offer(p, 0), offer(r, 0)}}};
+        }
+        if (opt_.eps && r != pos.size()) integer_profile(len, i, a, pos, s, top, holders, *q, scan);
+        return true;
+    }
+
+    // The profile of one integer query (its one maximum `top`, held by
+    // `holders` positions): skipped when X(H) <= c is certain in doubles,
+    // else folded as profile_of folds it.
+    void integer_profile(std::size_t len, std::size_t i, int a, const std::vector<std::size_t> &pos,
+                         const std::vector<detail::Int128> &s, detail::Int128 top,
+                         std::size_t holders, const detail::IntegerQuery &q, Scan &scan) const {
+        Bracket &bound = scan.profile;
+        const Rational &eps = *opt_.eps;
+        std::vector<detail::Int128> g;
+        g.reserve(s.size());
+        for (detail::Int128 v : s)
+            if (v != top) g.push_back(top - v);
+        const Rational c = Rational(static_cast<long>(holders)) * eps / (1 - eps);
+        if (bound.lo > 0 && detail::integer_x_at_most(g, bound.hi * q.scale, c)) return;
+        std::vector<Rational> d;
+        d.reserve(g.size());
+        for (detail::Int128 x : g)
+            d.push_back(detail::to_rational(x) * q.scale);
+        std::optional<Bracket> beyond = query_threshold_beyond(
+            group_gaps(std::move(d)), holders, eps, opt_.rel, opt_.precision.start, bound);
+        if (!beyond) return;
+        if (!scan.profile_word || beyond->lo > bound.lo) {
+            bound.lo = beyond->lo;
+            // holders keep their first symbol's offer; the others their
+            // largest below the maximum, the last symbol's (ascending order)
+            const int last = static_cast<int>(m_.alphabet.size()) - 1;
+            std::vector<std::pair<std::size_t, int>> chosen;
+            for (std::size_t x = 0; x < pos.size(); ++x)
+                chosen.emplace_back(pos[x], offer_symbol(pos[x], i, a, s[x] == top ? 0 : last));
+            scan.profile_word = WordPlan{len, i, a, 0, std::move(chosen)};
+        }
+        bound.hi = std::max(bound.hi, beyond->hi);
+    }
 
     // Queries of one length: (i, a) in order.
     // `as`: the closed form's scores from affine rows, when kept.
@@ -879,7 +1000,11 @@ class HeadScanner {
         std::vector<QueryScores> scores(ah ? (keep ? ksym : 1) : 0);
         std::vector<char> have(scores.size(), 0); // scores[a] is for this row
         std::size_t scores_at = 0;
+        // the integer query rows scanned at this position (a query row
+        // that repeats one of them changes nothing: the same scores)
+        std::vector<std::vector<std::int64_t>> same_rows;
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
+            same_rows.clear();
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);
             if (ah && keep && (i == 0 || scores_at == 0 || !same_query_row(t, i, scores_at))) {
                 std::fill(have.begin(), have.end(), 0);
@@ -901,6 +1026,8 @@ class HeadScanner {
                                 opt_, eps_ratio_, scan);
                     continue;
                 }
+                if (int_keys_ && &t == &*fixed_ && scan_integer(len, i, sym, same_rows, scan))
+                    continue;
                 QueryView qv = view(m_, t, head_, len, i, sym, opt_.eps.has_value());
                 if (qv.positions.empty()) continue;
                 gaps_and_ties(qv, t, ksym, unique_, scan.best, scan.tie);
@@ -1033,6 +1160,7 @@ SymbolicReport analyse_symbolic(const Model &m, std::size_t n, const SymbolicOpt
         });
         out.closed_form_heads += hs.used_closed_form();
         out.critical_length_heads += hs.critical();
+        out.integer_queries += hs.integer_queries();
         Scan all;
         for (auto &part : parts)
             merge(all, part);

@@ -28,6 +28,10 @@ struct SymbolicOptions {
     // (proofs/symbolic-gap.md, "Position-only scores"); false examines every
     // length (tests compare the two).
     bool critical_lengths = true;
+    // Position-only heads take their scores as 128-bit integers where they
+    // fit (proofs/symbolic-gap.md, Lemma 5); false takes every query
+    // through the rational scan (tests compare the two).
+    bool integer_scores = true;
 };
 
 struct SymbolicReport {
@@ -35,6 +39,7 @@ struct SymbolicReport {
     ProfileReport profile;                 // empty unless options.eps
     std::size_t closed_form_heads = 0;     // heads analysed by the affine closed form
     std::size_t critical_length_heads = 0; // heads whose queries took their critical lengths only
+    std::size_t integer_queries = 0;       // queries scanned in machine integers (Lemma 5)
 };
 
 // Throws InputError when symbolic_applies is false.
