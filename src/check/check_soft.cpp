@@ -21,7 +21,7 @@ std::vector<Rational> compared(AttnKind kind, const QueryTrace &hard) {
     const bool uniform = kind == AttnKind::Average || (k > 1 && hard.ties_share_value);
     for (std::size_t a = 0; a < hard.allowed.size(); ++a) {
         std::size_t j = hard.allowed[a];
-        bool in_max = std::find(hard.argmax.begin(), hard.argmax.end(), j) != hard.argmax.end();
+        bool in_max = std::binary_search(hard.argmax.begin(), hard.argmax.end(), j);
         if (!in_max) continue;
         if (uniform)
             h[a] = Rational(1, static_cast<long>(k));

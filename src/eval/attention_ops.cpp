@@ -166,7 +166,7 @@ RealVector compared_weights(AttnKind kind, const QueryTrace &hard) {
         return hard.weights;
     RealVector w(hard.allowed.size(), Real(0L));
     for (std::size_t a = 0; a < hard.allowed.size(); ++a)
-        if (std::find(hard.argmax.begin(), hard.argmax.end(), hard.allowed[a]) != hard.argmax.end())
+        if (std::binary_search(hard.argmax.begin(), hard.argmax.end(), hard.allowed[a]))
             w[a] = Rational(1, static_cast<long>(hard.argmax.size()));
     return w;
 }

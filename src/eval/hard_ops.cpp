@@ -62,7 +62,9 @@ RealVector hard_weights(AttnKind kind, const QueryTrace &q) {
     std::size_t count = q.argmax.size();
     for (std::size_t a = 0; a < q.allowed.size(); ++a) {
         std::size_t j = q.allowed[a];
-        bool in_m = std::find(q.argmax.begin(), q.argmax.end(), j) != q.argmax.end();
+        // argmax is increasing (decide_maximum walks the allowed positions in
+        // order): a search, not a scan, keeps a query with n holders O(n log n)
+        bool in_m = std::binary_search(q.argmax.begin(), q.argmax.end(), j);
         if (!in_m) continue;
         if (kind == AttnKind::Average)
             w[a] = Rational(1, static_cast<long>(count));
