@@ -1,8 +1,8 @@
 // The horizon search; see tempcert/horizon.hpp.
 #include "tempcert/horizon.hpp"
 #include "tempcert/enumerate.hpp"
+#include "tempcert/layers_method.hpp"
 #include "tempcert/layerwise.hpp"
-#include "tempcert/method.hpp"
 #include "tempcert/perturbation.hpp"
 #include "tempcert/symbolic.hpp"
 

@@ -1,6 +1,6 @@
 // Beyond enumeration: exact rounding, else the perturbation argument
-// (include/engine/tempcert/method.hpp).
-#include "tempcert/method.hpp"
+// (include/engine/tempcert/layers_method.hpp).
+#include "tempcert/layers_method.hpp"
 
 namespace tempcert {
 

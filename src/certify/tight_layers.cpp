@@ -8,8 +8,8 @@
 #include "../eval/first_layer_query.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/layers_method.hpp"
 #include "tempcert/layerwise.hpp"
-#include "tempcert/method.hpp"
 #include "tempcert/perturbation.hpp"
 #include "tempcert/symbolic.hpp"
 
