@@ -711,9 +711,10 @@ bool grows_at_the_end(Mask mask) {
 }
 
 // The critical lengths of query position i (every symbol's), increasing:
-// n, and each n' from the query's first length on whose next position
-// scores at least the maximum so far (Lemma 4 of proofs/symbolic-gap.md).
-// Needs position_only scores and a mask that grows_at_the_end.
+// n, and each n' from the query's first length on whose next position's
+// least offer is at least the largest least offer so far (Lemma 4' of
+// proofs/symbolic-gap.md; Lemma 4 for position-only scores). Needs a mask
+// that grows_at_the_end and tables free of n.
 // Appends to `out` the lengths n0..n - 1 whose next position scores at
 // least the maximum so far, for one query's `score` (rational or integer).
 template <class Score>
@@ -744,12 +745,19 @@ std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_
             lengths_before_rises(
                 mask, i, n0, t.n, bos, [&](std::size_t j) { return keys->score(*iq, j); }, out);
         } else {
-            const Rational free_part = dot(q, t.KE[0]); // the same for every symbol
-            auto score = [&](std::size_t j) {
-                return j == 0 ? Rational(dot(q, t.KE[k]) + dot(q, t.KP()[0]))
-                              : Rational(free_part + dot(q, t.KP()[j]));
+            // least offers (Lemma 4'): BOS and the query's own position
+            // their one offer, a free position its least symbol's
+            Vector A;
+            for (const Vector &ke : t.KE)
+                A.push_back(dot(q, ke));
+            const Rational least_free =
+                *std::min_element(A.begin(), A.begin() + static_cast<long>(k));
+            const Rational &own = i == 0 ? A[k] : A[a];
+            auto least = [&](std::size_t j) {
+                const Rational &part = j == 0 ? A[k] : j == i ? own : least_free;
+                return Rational(part + dot(q, t.KP()[j]));
             };
-            lengths_before_rises(mask, i, n0, t.n, bos, score, out);
+            lengths_before_rises(mask, i, n0, t.n, bos, least, out);
         }
         out.push_back(t.n);
     }
@@ -775,7 +783,7 @@ class HeadScanner {
         const bool forward = grows_at_the_end(head.mask);
         position_only_ = fixed_ && (forward || few_symbols()) &&
                          position_only(*fixed_, m.alphabet.size(), opt.limits);
-        critical_ = opt.critical_lengths && fixed_ && !one_length_ && forward && position_only_;
+        critical_ = opt.critical_lengths && fixed_ && !one_length_ && forward;
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
         if (position_only_ && !fixed_affine_ && opt.integer_scores)
             int_keys_ = integer_keys(*fixed_);

@@ -2,7 +2,7 @@
 # The constructions of cases/literature/ end to end (bench/RESULTS.md has
 # their figures at 10^3 and 10^4): the quadratic lookup at n = 300 with no
 # mask (each query at its critical lengths) and causal, whose tight beta is
-# the same constant; the tie-breaking head's n^2 growth; and each lower
+# the same constant; its variant that reads the key symbols; the tie-breaking head's n^2 growth; and each lower
 # end's word refuting under `eval --summary` at beta_lo.
 # Usage: literature.sh TEMPCERT CASES
 set -u
@@ -44,6 +44,15 @@ for m in quadratic-lookup quadratic-lookup-causal; do
         refutes "$m" ${r% *} ${r#* }
     else
         bad "$m at n = 300: $r"
+    fi
+done
+# scores that read the key symbols: each query at its critical lengths by
+# least offers (Lemma 4'), the same constant at 300 as at 100
+for n in 100 300; do
+    if r=$(bracket quadratic-lookup-symbols $n 5.981408 5.981420); then
+        refutes quadratic-lookup-symbols ${r% *} ${r#* }
+    else
+        bad "quadratic-lookup-symbols at n = $n: $r"
     fi
 done
 # the tie-breaking head: tight beta grows like n^2 (x 16 from 50 to 200)
