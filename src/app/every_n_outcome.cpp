@@ -53,6 +53,7 @@ Json to_json(const EveryNOutcome &o) {
     if (r.bounded) {
         app::add_bracket_json(j, r.beta_lo, r.beta_hi, r.lo_witness, *o.model);
         j.update(Json{{"converged", r.converged},
+                      {"method", r.windows ? "windows" : "tail"},
                       {"n0", r.n0},
                       {"finite_n", r.n_finite},
                       {"finite_beta_hi", decimal_significant(r.finite_hi, 15, true)},
@@ -101,16 +102,21 @@ std::string to_text(const EveryNOutcome &o) {
     }
     out << "sup over n of the tight beta in [" << decimal_significant(r.beta_lo, 15, false) << ", "
         << decimal_significant(r.beta_hi, 15, true) << "]\n";
-    if (r.n0 == 0) {
+    if (r.windows) {
+        out << "  beta_hi " << decimal_significant(r.beta_hi, 15, true)
+            << ": certified for every word of every length (Theorem T: the profile's series over "
+               "every window of offsets, with its tail bound)\n";
+    } else if (r.n0 == 0) {
         out << "  note: " << r.note << "\n";
         return out.str();
+    } else {
+        out << "  beta_hi " << decimal_significant(r.beta_hi, 15, true)
+            << ": certified for every word of every length (queries at positions < " << r.n0
+            << " by the tight bracket at n = " << r.n_finite << ", upper end "
+            << decimal_significant(r.finite_hi, 15, true) << "; positions >= " << r.n0
+            << " by the tail bound, " << decimal_significant(r.tail_hi, 15, true) << ", "
+            << r.tail_terms << " terms)\n";
     }
-    out << "  beta_hi " << decimal_significant(r.beta_hi, 15, true)
-        << ": certified for every word of every length (queries at positions < " << r.n0
-        << " by the tight bracket at n = " << r.n_finite << ", upper end "
-        << decimal_significant(r.finite_hi, 15, true) << "; positions >= " << r.n0
-        << " by the tail bound, " << decimal_significant(r.tail_hi, 15, true) << ", "
-        << r.tail_terms << " terms)\n";
     if (r.lo_witness)
         out << "  beta_lo " << decimal_significant(r.beta_lo, 15, false) << ": refuted by "
             << format_word(r.lo_witness->word, o.model->alphabet) << " (" << r.lo_witness->detail

@@ -4,6 +4,7 @@
 // n0 or beyond, at every length), or shown unbounded with its growth law.
 #include "every_n_poly.hpp"
 #include "every_n_tail.hpp"
+#include "every_n_windows.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/every_n.hpp"
 #include "tempcert/symbolic.hpp"
@@ -174,8 +175,13 @@ double growth_failure_length(const Rational &eps, const Rational &rate, const Ra
 }
 
 EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta) {
-    if (std::string why = every_n_out_of_scope(m, o); !why.empty())
+    if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
+        std::string why_windows;
+        if (every_n::plan_windows(m, o, why_windows))
+            why += "; tight --every-n brackets it by Theorem T, for which no certificate kind "
+                   "exists yet";
         throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
+    }
     if (beta <= 0) throw Undecided("certify --every-n: beta must be positive");
     if (m.layers.empty() || m.layers[0].heads.empty()) return {true, 1, 0, "", std::nullopt};
     // the least n0 whose tail certifies: the smaller n0, the smaller the
@@ -201,10 +207,11 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
     }
 }
 
-EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel,
-                           bool envelope_excess) {
-    if (std::string why = every_n_out_of_scope(m, o); !why.empty())
-        throw Undecided("tight --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
+namespace {
+
+// Version 1 (Lemmas E1-E4 and the Theorem of proofs/every-n.md).
+EveryNResult tight_every_n_tail(const Model &m, const CertifyOptions &o, const Rational &rel,
+                                bool envelope_excess) {
     EveryNResult r;
     if (m.layers.empty() || m.layers[0].heads.empty()) {
         r.converged = true;
@@ -241,6 +248,27 @@ EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Ration
                  : "the finite bracket sets beta_hi; the tail bound certifies every longer word "
                    "below it";
     return r;
+}
+
+} // namespace
+
+EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel,
+                           bool envelope_excess) {
+    // version 1 where its scope holds; Theorem T where version 1 is out of
+    // scope (a mask that looks forward, keys not affine) and T's holds
+    std::string why_windows;
+    const std::optional<every_n::WindowPlan> windows = every_n::plan_windows(m, o, why_windows);
+    if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
+        if (windows) return every_n::tight_every_n_windows(m, o, rel, *windows);
+        throw Undecided("tight --every-n: " + why + "; and Theorem T: " + why_windows +
+                        " (proofs/every-n.md, \"Scope\")");
+    }
+    try {
+        return tight_every_n_tail(m, o, rel, envelope_excess);
+    } catch (const Undecided &e) {
+        if (!windows) throw;
+        return every_n::tight_every_n_windows(m, o, rel, *windows);
+    }
 }
 
 } // namespace tempcert

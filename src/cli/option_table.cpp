@@ -124,10 +124,10 @@ const OptionRow kRows[] = {
     {.name = "every-n",
      .commands = "tight",
      .kind = K::Switch,
-     .help = "the supremum over every length (tv, heads in layer 1, causal or strict masks, "
-             "polynomial features, affine keys; proofs/every-n.md): a bracket certified for every "
-             "n, or the growth law; --n is then the longest length examined exactly (default "
-             "1024)"},
+     .help = "the supremum over every length (tv, heads in layer 1, polynomial features; "
+             "causal or strict masks with affine keys, or any mask with scores a fixed profile of "
+             "j - i; proofs/every-n.md): a bracket certified for every n, or the growth law; --n "
+             "is then the longest length examined exactly (default 1024)"},
     {.name = "pump-length",
      .commands = "tight report",
      .kind = K::Count,

@@ -55,6 +55,26 @@ for n in 100 300; do
         bad "quadratic-lookup-symbols at n = $n: $r"
     fi
 done
+# every length at once (proofs/every-n.md, Theorem T): the supremum's
+# bracket holds the constant, and its word refutes under eval at beta_lo
+every() {
+    "$tc" tight "$lit/$1.json" --every-n --eps 1/100 --json 2>/dev/null | "$py" -c '
+import json, sys
+from fractions import Fraction as F
+d = json.load(sys.stdin)
+lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
+if not (d["method"] == "windows" and d["converged"] and F("5.288265") <= lo <= hi <= F("5.288269")
+        and hi - lo <= F(1, 10**6) * hi):
+    sys.exit("every-n bracket [%s, %s] by %s" % (float(lo), float(hi), d.get("method")))
+print(d["beta_lo_exact"], d["lo_witness"])'
+}
+for m in quadratic-lookup quadratic-lookup-causal; do
+    if r=$(every "$m"); then
+        refutes "$m" ${r% *} ${r#* }
+    else
+        bad "$m --every-n: $r"
+    fi
+done
 # the tie-breaking head: tight beta grows like n^2 (x 16 from 50 to 200)
 r50=$(bracket tie-break-recent-a 50 11738 11739) || bad "tie-break at n = 50: $r50"
 r200=$(bracket tie-break-recent-a 200 185109 185110) || bad "tie-break at n = 200: $r200"

@@ -44,6 +44,10 @@ struct EveryNResult {
     std::string beta_expr;
     // beta(n) / tight(n)'s upper end - 1 at n = 10^3 and 10^4 (where computed)
     std::vector<std::pair<std::size_t, double>> envelope_excess;
+    // by Theorem T (position-only scores invariant under translation: the
+    // series over windows of offsets), not by the tail bound of Lemma E1;
+    // n0, the finite part and the tail fields are then unused
+    bool windows = false;
     std::string note;
 };
 
