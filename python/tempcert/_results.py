@@ -206,8 +206,10 @@ def tight_result(j):
 class EveryNResult:
     """The supremum over every length of the tight beta (proofs/every-n.md).
     Bounded: it lies in [lo, hi], hi certified for every word of every
-    length, lo refuted by ``lo_word``. Unbounded: no constant beta; the need
-    grows as ``growth`` ("log n") at ``growth_rate`` (beta ~ rate ln n)."""
+    length, lo refuted by ``lo_word``; ``method`` says by which argument:
+    "tail" (the tail bound of Lemma E1) or "windows" (Theorem T, scores a
+    fixed profile of j - i). Unbounded: no constant beta; the need grows as
+    ``growth`` ("log n") at ``growth_rate`` (beta ~ rate ln n)."""
 
     bounded: bool
     lo: Optional[Fraction]
@@ -216,6 +218,7 @@ class EveryNResult:
     converged: bool
     growth: Optional[str]
     growth_rate: Optional[Fraction]
+    method: Optional[str]
     json: dict = field(repr=False)
 
     @property
@@ -226,8 +229,9 @@ class EveryNResult:
 def every_n_result(j):
     if j["bounded"]:
         return EveryNResult(True, parse(j["beta_lo_exact"]), parse(j["beta_hi_exact"]),
-                            j.get("lo_witness"), j["converged"], None, None, j)
-    return EveryNResult(False, None, None, None, False, j["growth"], parse(j["growth_rate"]), j)
+                            j.get("lo_witness"), j["converged"], None, None, j["method"], j)
+    return EveryNResult(False, None, None, None, False, j["growth"], parse(j["growth_rate"]), None,
+                        j)
 
 
 @dataclass

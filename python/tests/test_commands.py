@@ -177,8 +177,13 @@ def test_tight_every_n(cli):
     code, want, _ = cli("tight", path, "--eps", "1/100", "--every-n")
     got = tempcert.tight_every_n(path, "1/100")
     assert code == 0 and got.json == want
-    assert got.bounded and got.converged and got.lo_word is not None
+    assert got.bounded and got.converged and got.lo_word is not None and got.method == "tail"
     assert got.lo <= Fraction(22975599, 10**7) and got.hi >= Fraction(22975577, 10**7)
+    # the quadratic lookup by Theorem T (scores a fixed profile of j - i)
+    lookup = tempcert.tight_every_n(os.path.join(CASES, "literature", "quadratic-lookup.json"),
+                                    "1/100")
+    assert lookup.bounded and lookup.converged and lookup.method == "windows"
+    assert Fraction(5288266, 10**6) <= lookup.lo <= lookup.hi <= Fraction(5288268, 10**6)
     unbounded = tempcert.tight_every_n(model_path("earlier-b-strict"), "1/100")
     assert not unbounded.bounded and unbounded.growth == "log n"
     assert unbounded.growth_rate == 1
