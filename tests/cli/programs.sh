@@ -9,7 +9,8 @@
 # Usage: programs.sh TEMPCERT CASES
 set -u
 tc=$1
-model=$2/programs/prev-token-onehot.json
+cases=$2
+model=$cases/programs/prev-token-onehot.json
 dir=$(dirname "$tc")
 fail=0
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -54,6 +55,23 @@ sys.exit(0 if m and F(m.group(1)) > F(1, 100) else 1)' || bad "the lower end's w
     "$tc" certify "$model" --n 12 --eps 1/100 --beta 9.38 > "$tmp/low.txt" 2>&1
     [ $? = 1 ] && grep -q "verdict: refuted" "$tmp/low.txt" || bad "beta 9.38 is not refuted"
 fi
+
+# the same program with 101 one-hot positions, at n = 100: beyond
+# enumeration, by the symbolic method, against the root for 99 positions
+big=$cases/programs/prev-token-onehot-100.json
+"$tc" tight "$big" --n 100 --eps 1/100 --json 2>/dev/null | "$py" -c '
+import json, math, sys
+from fractions import Fraction as F
+d = json.load(sys.stdin)
+lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
+f = lambda b: math.exp(-b / 2) + 99 * math.exp(-b) - 1 / 99
+a, z = 5.0, 20.0
+for _ in range(200):
+    m = (a + z) / 2
+    a, z = (m, z) if f(m) > 0 else (a, m)
+ok = d["converged"] and d["method"] == "symbolic" and float(lo) <= a + 1e-9 <= float(hi) + 2e-9
+sys.exit(0 if ok else "bracket [%s, %s] by %s against the root %s" % (float(lo), float(hi), d["method"], a))' ||
+    bad "tight of the 100-position program at n = 100"
 
 [ "$fail" = 0 ] && echo "programs: all checks passed"
 exit $fail
