@@ -19,6 +19,28 @@ Json failure_json(const Violation &v, const Model &m) {
     return j;
 }
 
+// By Theorem T (no certificate kind covers it): every n at or above the
+// supremum's certified upper end; below its refuted lower end, the first
+// failure within the length of the word that refutes it; between the two,
+// undecided.
+HorizonResult horizon_by_windows(const Model &m, const CertifyOptions &o, const BetaChoice &beta,
+                                 const Rational &beta_value, const EveryNResult &sup) {
+    if (beta_value >= sup.beta_hi) {
+        HorizonResult h;
+        h.every_n = h.every_n_windows = true;
+        h.methods = {HorizonMethod::Symbolic};
+        return h;
+    }
+    CertifyOptions upto = o;
+    upto.n = sup.lo_witness && beta_value <= sup.beta_lo ? sup.lo_witness->word.size() : o.n;
+    HorizonResult h = horizon(m, beta.second, upto);
+    if (!h.first_failure && !h.undecided)
+        h.undecided = "beta lies within the supremum's bracket [" +
+                      to_decimal(sup.beta_lo, 10, false) + ", " +
+                      to_decimal(sup.beta_hi, 10, true) + "] (proofs/every-n.md, Theorem T)";
+    return h;
+}
+
 } // namespace
 
 HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
@@ -39,6 +61,7 @@ HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
         upto.n = static_cast<std::size_t>(star);
         return horizon(m, beta.second, upto);
     }
+    if (sup.windows) return horizon_by_windows(m, o, beta, beta_value, sup);
     EveryNCertifyOutcome c = certify_every_n(m, model_file, o, beta, beta_value);
     if (c.verdict == Verdict::Certified) {
         HorizonResult h;
@@ -60,12 +83,18 @@ Json to_json(const HorizonOutcome &o) {
     const Model &m = *o.model;
     const HorizonResult &h = o.result;
     if (h.every_n)
-        return {{"model", m.source},        {"beta", o.beta},
-                {"eps", to_string(o.eps)},  {"criterion", to_string(o.criterion)},
-                {"max_n", nullptr},         {"certified_up_to", "every"},
-                {"every_n", true},          {"n0", h.every_n0},
-                {"first_failure", nullptr}, {"undecided", nullptr},
-                {"method", "every-n"},      {"words", 0}};
+        return {{"model", m.source},
+                {"beta", o.beta},
+                {"eps", to_string(o.eps)},
+                {"criterion", to_string(o.criterion)},
+                {"max_n", nullptr},
+                {"certified_up_to", "every"},
+                {"every_n", true},
+                {"n0", h.every_n_windows ? Json() : Json(h.every_n0)},
+                {"first_failure", nullptr},
+                {"undecided", nullptr},
+                {"method", h.every_n_windows ? "every-n-windows" : "every-n"},
+                {"words", 0}};
     return {{"model", m.source},
             {"beta", o.beta},
             {"eps", to_string(o.eps)},
@@ -82,6 +111,13 @@ std::string to_text(const HorizonOutcome &o) {
     const Model &m = *o.model;
     const HorizonResult &h = o.result;
     std::ostringstream out;
+    if (h.every_n_windows) {
+        out << "certified for every n (beta " << o.beta << ", eps " << to_string(o.eps) << ", "
+            << to_string(o.criterion)
+            << ", Theorem T of proofs/every-n.md: beta is at least the supremum's certified upper "
+               "end; no certificate kind covers it yet)\n";
+        return out.str();
+    }
     if (h.every_n) {
         out << "certified for every n (beta " << o.beta << ", eps " << to_string(o.eps) << ", "
             << to_string(o.criterion) << ", method every-n: the tail bound from position "

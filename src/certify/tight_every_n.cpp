@@ -32,6 +32,11 @@ std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o) {
     return "";
 }
 
+std::string every_n_windows_out_of_scope(const Model &m, const CertifyOptions &o) {
+    std::string why;
+    return every_n::plan_windows(m, o, why) ? std::string() : why;
+}
+
 namespace {
 
 // Whether `meets(prec)` is certified True at rising precision (start,
@@ -176,8 +181,7 @@ double growth_failure_length(const Rational &eps, const Rational &rate, const Ra
 
 EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta) {
     if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
-        std::string why_windows;
-        if (every_n::plan_windows(m, o, why_windows))
+        if (every_n_windows_out_of_scope(m, o).empty())
             why += "; tight --every-n brackets it by Theorem T, for which no certificate kind "
                    "exists yet";
         throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");

@@ -59,7 +59,8 @@ int run_horizon(const Args &args) {
     o.criterion = read_criterion(vm);
     const bool every = every_length(vm, m);
     if (every) {
-        const std::string why = every_n_out_of_scope(m, o);
+        std::string why = every_n_out_of_scope(m, o);
+        if (!why.empty() && every_n_windows_out_of_scope(m, o).empty()) why.clear(); // Theorem T
         if (!why.empty())
             throw InputError("", "--max-n",
                              "expected --max-n N: the model declares no max_length to stop at, "

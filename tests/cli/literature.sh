@@ -75,6 +75,13 @@ for m in quadratic-lookup quadratic-lookup-causal; do
         bad "$m --every-n: $r"
     fi
 done
+# horizon without --max-n by Theorem T: every n above the supremum, and
+# below ln(2 * 99) = 5.2882670 (the query at 3 with two neighbours at gap 1)
+# the first failure at n = 3
+out=$("$tc" horizon "$lit/quadratic-lookup.json" --eps 1/100 --beta 5.2883 2>&1)
+printf '%s' "$out" | grep -q "^certified for every n (.*Theorem T" || bad "horizon at 5.2883: $out"
+out=$("$tc" horizon "$lit/quadratic-lookup.json" --eps 1/100 --beta 5.28826 2>&1)
+printf '%s' "$out" | grep -q "^first failure: n = 3, " || bad "horizon at 5.28826: $out"
 # the tie-breaking head: tight beta grows like n^2 (x 16 from 50 to 200)
 r50=$(bracket tie-break-recent-a 50 11738 11739) || bad "tie-break at n = 50: $r50"
 r200=$(bracket tie-break-recent-a 200 185109 185110) || bad "tie-break at n = 200: $r200"

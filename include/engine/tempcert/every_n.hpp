@@ -58,6 +58,10 @@ constexpr std::size_t kEveryNLongestExact = 1024;
 // heads only in layer 1, tv, polynomial features in j, causal or strict
 // masks, affine keys with a slope constant in the query position.
 std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o);
+// Why Theorem T of proofs/every-n.md (scores a fixed profile of j - i, any
+// mask) does not apply to `m` (empty when it does): where version 1 is out
+// of scope, `tight --every-n` and `horizon` answer by it.
+std::string every_n_windows_out_of_scope(const Model &m, const CertifyOptions &o);
 
 // sup_n tight(n) (proofs/every-n.md). `o.n` is the longest length examined
 // exactly. Throws Undecided (exit 3) outside the scope, with the reason.
