@@ -23,20 +23,30 @@ out=$("$tc" gap "$model" --n 16 2>&1)
 printf '%s' "$out" | grep -q "min gap 1/2, N = 17" || bad "gap at n = 16: $out"
 printf '%s' "$out" | grep -q "symbolic, no enumeration" || bad "gap at 16 not symbolic: $out"
 
-r=$("$tc" tight "$model" --n 12 --eps 1/100 --json 2>/dev/null | "$py" -c '
+# holds_root K METHOD: the tight JSON on stdin has a converged bracket, by
+# METHOD (any when empty), holding the root of e^(-b/2) + K e^(-b) = 1/99
+# (bisection in floats: a check, not a proof); prints its lower end, upper
+# end and word
+holds_root() {
+    "$py" -c '
 import json, math, sys
 from fractions import Fraction as F
 d = json.load(sys.stdin)
+k, method = int(sys.argv[1]), sys.argv[2]
 lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
-# the root of e^(-b/2) + 11 e^(-b) = 1/99, by bisection in floats (a check, not a proof)
-f = lambda b: math.exp(-b / 2) + 11 * math.exp(-b) - 1 / 99
+f = lambda b: math.exp(-b / 2) + k * math.exp(-b) - 1 / 99
 a, z = 5.0, 20.0
 for _ in range(200):
     m = (a + z) / 2
     a, z = (m, z) if f(m) > 0 else (a, m)
-if not (d["converged"] and float(lo) <= a + 1e-9 and a - 1e-9 <= float(hi) and hi - lo <= F(1, 10**6) * hi):
-    sys.exit("bracket [%s, %s] against the root %s" % (float(lo), float(hi), a))
-print(d["beta_lo_exact"], d["beta_hi"], d["lo_witness"])') || bad "tight at n = 12: $r"
+ok = d["converged"] and (not method or d["method"] == method) and hi - lo <= F(1, 10**6) * hi
+if not (ok and float(lo) <= a + 1e-9 and a - 2e-9 <= float(hi)):
+    sys.exit("bracket [%s, %s] by %s against the root %s" % (float(lo), float(hi), d["method"], a))
+print(d["beta_lo_exact"], d["beta_hi"], d["lo_witness"])' "$1" "$2"
+}
+
+r=$("$tc" tight "$model" --n 12 --eps 1/100 --json 2>/dev/null | holds_root 11 "") ||
+    bad "tight at n = 12: $r"
 if [ -n "$r" ]; then
     set -- $r
     ev=$("$tc" eval "$model" --input "$3" --beta "$1" --summary 2>&1)
@@ -59,19 +69,8 @@ fi
 # the same program with 101 one-hot positions, at n = 100: beyond
 # enumeration, by the symbolic method, against the root for 99 positions
 big=$cases/programs/prev-token-onehot-100.json
-"$tc" tight "$big" --n 100 --eps 1/100 --json 2>/dev/null | "$py" -c '
-import json, math, sys
-from fractions import Fraction as F
-d = json.load(sys.stdin)
-lo, hi = F(d["beta_lo_exact"]), F(d["beta_hi_exact"])
-f = lambda b: math.exp(-b / 2) + 99 * math.exp(-b) - 1 / 99
-a, z = 5.0, 20.0
-for _ in range(200):
-    m = (a + z) / 2
-    a, z = (m, z) if f(m) > 0 else (a, m)
-ok = d["converged"] and d["method"] == "symbolic" and float(lo) <= a + 1e-9 <= float(hi) + 2e-9
-sys.exit(0 if ok else "bracket [%s, %s] by %s against the root %s" % (float(lo), float(hi), d["method"], a))' ||
-    bad "tight of the 100-position program at n = 100"
+r=$("$tc" tight "$big" --n 100 --eps 1/100 --json 2>/dev/null | holds_root 99 symbolic) ||
+    bad "tight of the 100-position program at n = 100: $r"
 
 [ "$fail" = 0 ] && echo "programs: all checks passed"
 exit $fail
