@@ -920,15 +920,20 @@ class HeadScanner {
     // profile view + gaps_and_ties + profile_of find, the same witnesses.
     // False leaves the query to the rational scan: a row that does not fit,
     // or several holders of the maximum while a tie is still sought (the
-    // tie needs the value vectors). `seen`: rows already scanned at i.
+    // tie needs the value vectors). `seen`: rows already scanned at i (the
+    // same numerators over the same scale: equal numerators over another
+    // scale are other scores, another gap).
     bool scan_integer(std::size_t len, std::size_t i, int a,
-                      std::vector<std::vector<std::int64_t>> &seen, Scan &scan) const {
+                      std::vector<detail::IntegerQuery> &seen, Scan &scan) const {
         const std::vector<std::size_t> pos = allowed_positions(head_.mask, i, len, m_.has_bos());
         if (pos.empty()) return true;
         std::optional<detail::IntegerQuery> q =
             int_keys_->query(query_row(*fixed_, i, a, m_.alphabet.size()));
         if (!q) return false;
-        if (std::find(seen.begin(), seen.end(), q->Q) != seen.end()) return true;
+        if (std::any_of(seen.begin(), seen.end(), [&](const detail::IntegerQuery &x) {
+                return x.Q == q->Q && x.scale == q->scale;
+            }))
+            return true;
         std::vector<detail::Int128> s(pos.size());
         for (std::size_t x = 0; x < pos.size(); ++x)
             s[x] = int_keys_->score(*q, pos[x]);
@@ -943,7 +948,7 @@ class HeadScanner {
             }
         }
         if (holders > 1 && unique_ && !scan.tie) return false;
-        seen.push_back(q->Q);
+        seen.push_back(*q);
         ++integer_queries_;
         auto offer = [&](std::size_t x, int free_symbol) {
             return std::pair{pos[x], offer_symbol(pos[x], i, a, free_symbol)};
@@ -1010,7 +1015,7 @@ class HeadScanner {
         std::size_t scores_at = 0;
         // the integer query rows scanned at this position (a query row
         // that repeats one of them changes nothing: the same scores)
-        std::vector<std::vector<std::int64_t>> same_rows;
+        std::vector<detail::IntegerQuery> same_rows;
         for (std::size_t i = i_lo; i <= i_hi; ++i) {
             same_rows.clear();
             int symbols = i == 0 ? 1 : static_cast<int>(ksym);

@@ -342,6 +342,27 @@ TEST_CASE("critical lengths = every length on 300 random models, position-only o
 // proofs/symbolic-gap.md, Lemma 5: the scan in 128-bit integers finds the
 // rational scan's gaps exactly, its ties, and a profile bracket around the
 // same number (witnesses replayed by analyse_symbolic itself).
+// The two query rows (1, 1) and (1/2, 1/2) have the same numerators over
+// different scales: the second's scores are half the first's, and so is its
+// gap. Scanning it as a repeat of the first lost the least gap (1 reported,
+// 1/2 true): the repeat test compares the scale too.
+TEST_CASE("integer scores: equal numerators over another scale are another query") {
+    const Model m = load_model_text(
+        R"({"format": "tempcert-model/1", "name": "proportional-queries", "alphabet": ["a", "b"], "bos": null, "width": 5, "embedding": {"a": [1, 0, 0, 0, 1], "b": [0, 1, 0, 0, 1]}, "positions": [{"dim": 2, "expr": "j"}, {"dim": 3, "expr": "j^2"}], "layers": [{"heads": [{"kind": "leftmost", "mask": "none", "query": [[1, "1/2", 0, 0, 0], [1, "1/2", 0, 0, 0]], "key": [[0, 0, 4, 0, 0], [0, 0, 0, -1, 0]], "value": [[0, 0, 0, 0, 1]], "output": [[0], [0], [0], [0], [1]]}], "ffn": null}], "output": {"position": "last", "weights": [0, 0, 0, 0, 1], "bias": "-1/2"}})",
+        "proportional", Limits{});
+    SymbolicOptions fast, exact;
+    fast.eps = exact.eps = Rational(1, 10);
+    exact.integer_scores = false;
+    const SymbolicReport a = analyse_symbolic(m, 6, fast), b = analyse_symbolic(m, 6, exact);
+    CHECK(a.integer_queries > 0);
+    same_gaps(a, b);
+    overlapping_profiles(a, b);
+    REQUIRE(a.gaps.heads[0].min_gap.has_value());
+    CHECK(a.gaps.heads[0].min_gap->exact() == Rational(1, 2));
+    const GapReport ex = min_gaps_plain(m, 6, Limits{}, PrecisionPolicy{});
+    CHECK(ex.heads[0].min_gap->exact() == Rational(1, 2));
+}
+
 TEST_CASE("integer scores = rational scan on 300 random position-only models") {
     int integer = 0, finite = 0, positive = 0, ties = 0;
     const unsigned seeds = reduced() ? 60 : 300;
