@@ -710,11 +710,6 @@ bool grows_at_the_end(Mask mask) {
     return mask == Mask::None || mask == Mask::Future || mask == Mask::StrictFuture;
 }
 
-// The critical lengths of query position i (every symbol's), increasing:
-// n, and each n' from the query's first length on whose next position's
-// least offer is at least the largest least offer so far (Lemma 4' of
-// proofs/symbolic-gap.md; Lemma 4 for position-only scores). Needs a mask
-// that grows_at_the_end and tables free of n.
 // Appends to `out` the lengths n0..n - 1 whose next position scores at
 // least the maximum so far, for one query's `score` (rational or integer).
 template <class Score>
@@ -734,6 +729,11 @@ void lengths_before_rises(Mask mask, std::size_t i, std::size_t n0, std::size_t 
     }
 }
 
+// The critical lengths of query position i (every symbol's), increasing:
+// n, and each n' from the query's first length on whose next position's
+// least offer is at least the largest least offer so far (Lemma 4' of
+// proofs/symbolic-gap.md; Lemma 4 for position-only scores). Needs a mask
+// that grows_at_the_end and tables free of n.
 // `keys`: the rows in integers (Lemma 5), when they fit.
 std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_t i, std::size_t k,
                                           bool bos, const detail::IntegerKeys *keys) {
