@@ -177,4 +177,25 @@ std::optional<Poly> poly_in_j(const Expr &e, std::string &why) {
     return v.at(static_cast<std::size_t>(e.root()));
 }
 
+std::optional<std::vector<Poly>> position_polys(const Model &m, std::string &why,
+                                                std::size_t &dim) {
+    std::vector<Poly> p(m.width);
+    for (const auto &f : m.positions) {
+        std::optional<Poly> q = poly_in_j(f.expr, why);
+        if (!q) {
+            dim = f.dim;
+            return std::nullopt;
+        }
+        p[f.dim] = p[f.dim] + *q;
+    }
+    return p;
+}
+
+Poly row_times(const Vector &row, const std::vector<Poly> &x) {
+    Poly r;
+    for (std::size_t d = 0; d < row.size(); ++d)
+        if (row[d] != 0) r = r + x[d] * row[d];
+    return r;
+}
+
 } // namespace tempcert::every_n

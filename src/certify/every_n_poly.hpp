@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tempcert/expr.hpp"
+#include "tempcert/model.hpp"
 #include "tempcert/rational.hpp"
 
 #include <optional>
@@ -54,5 +55,13 @@ constexpr int kMaxDegree = 64;
 // reads n, uses log, sqrt or delta, divides by a non-constant, or exceeds
 // kMaxDegree.
 std::optional<Poly> poly_in_j(const Expr &e, std::string &why);
+
+// The positional features summed per dimension as polynomials in j
+// (width entries), or nullopt with `why` from poly_in_j and the failing
+// feature's dimension in `dim`.
+std::optional<std::vector<Poly>> position_polys(const Model &m, std::string &why, std::size_t &dim);
+
+// row . x for polynomial x, skipping the row's zeros.
+Poly row_times(const Vector &row, const std::vector<Poly> &x);
 
 } // namespace tempcert::every_n

@@ -40,23 +40,13 @@ struct HeadForms {
 }
 
 std::vector<Poly> position_polys(const Model &m) {
-    std::vector<Poly> p(m.width);
-    for (const auto &f : m.positions) {
-        std::string why;
-        std::optional<Poly> q = poly_in_j(f.expr, why);
-        if (!q)
-            throw Undecided("tight --every-n: the feature at dim " + std::to_string(f.dim) +
-                            " is out of scope: " + why + " (proofs/every-n.md, \"Scope\")");
-        p[f.dim] = p[f.dim] + *q;
-    }
-    return p;
-}
-
-Poly row_times(const Vector &row, const std::vector<Poly> &x) {
-    Poly r;
-    for (std::size_t d = 0; d < row.size(); ++d)
-        if (row[d] != 0) r = r + x[d] * row[d];
-    return r;
+    std::string why;
+    std::size_t dim = 0;
+    std::optional<std::vector<Poly>> p = every_n::position_polys(m, why, dim);
+    if (!p)
+        throw Undecided("tight --every-n: the feature at dim " + std::to_string(dim) +
+                        " is out of scope: " + why + " (proofs/every-n.md, \"Scope\")");
+    return *p;
 }
 
 Rational dot(const Vector &a, const Vector &b) {

@@ -263,12 +263,8 @@ class Solver {
 // W x for polynomial x.
 std::vector<Poly> times(const Matrix &w, const std::vector<Poly> &x) {
     std::vector<Poly> out;
-    for (const auto &row : w) {
-        Poly acc;
-        for (std::size_t c = 0; c < row.size(); ++c)
-            if (row[c] != 0) acc = acc + x[c] * row[c];
-        out.push_back(acc);
-    }
+    for (const auto &row : w)
+        out.push_back(row_times(row, x));
     return out;
 }
 
@@ -334,12 +330,10 @@ std::optional<WindowPlan> plan_windows(const Model &m, const CertifyOptions &o, 
         why = "Theorem T covers models without BOS";
         return std::nullopt;
     }
-    std::vector<Poly> pos(m.width);
-    for (const auto &f : m.positions) {
-        std::optional<Poly> q = poly_in_j(f.expr, why);
-        if (!q) return std::nullopt;
-        pos[f.dim] = pos[f.dim] + *q;
-    }
+    std::size_t dim = 0;
+    const std::optional<std::vector<Poly>> polys = position_polys(m, why, dim);
+    if (!polys) return std::nullopt;
+    const std::vector<Poly> &pos = *polys;
     WindowPlan plan;
     for (std::size_t hd = 0; hd < (m.layers.empty() ? 0 : m.layers[0].heads.size()); ++hd) {
         const Head &head = m.layers[0].heads[hd];
