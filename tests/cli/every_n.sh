@@ -12,6 +12,7 @@ fail=0
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
+. "$(dirname "$0")/refutes.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,16 +32,7 @@ print(d["beta_lo_exact"], d["lo_witness"])' "$2"
 }
 
 # refutes MODEL BETA WORD: eval --summary shows a TV above eps at BETA
-refutes() {
-    local out
-    out=$("$tc" eval "$models/$1.json" --input "$3" --beta "$2" --summary 2>&1)
-    printf '%s' "$out" | "$py" -c '
-import re, sys
-from fractions import Fraction as F
-m = re.search(r"largest TV \[([0-9.e-]+), ", sys.stdin.read())
-sys.exit(0 if m and F(m.group(1)) > F(1, 100) else 1)' ||
-        bad "$1: the lower end's word does not refute under eval at beta_lo: $(printf '%s' "$out" | tail -2)"
-}
+refutes() { refutes_under_eval "$1" "$models/$1.json" "$2" "$3"; }
 
 for pair in "has-b log(99)/2" "last-cd-is-d log(100)" "prev-is-a-bos log(100)"; do
     m=${pair% *}

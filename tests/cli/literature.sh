@@ -12,6 +12,7 @@ fail=0
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
+. "$(dirname "$0")/refutes.sh"
 
 # bracket MODEL N LO HI: tight's bracket at n lies in [LO, HI]; prints the
 # lower end's exact beta and word for the eval below
@@ -28,16 +29,7 @@ print(d["beta_lo_exact"], d["lo_witness"])' "$3" "$4"
 }
 
 # refutes MODEL BETA WORD: eval --summary shows a TV above eps at BETA
-refutes() {
-    local out
-    out=$("$tc" eval "$lit/$1.json" --input "$3" --beta "$2" --summary 2>&1)
-    printf '%s' "$out" | "$py" -c '
-import re, sys
-from fractions import Fraction as F
-m = re.search(r"largest TV \[([0-9.e-]+), ", sys.stdin.read())
-sys.exit(0 if m and F(m.group(1)) > F(1, 100) else 1)' ||
-        bad "$1: the lower end's word does not refute under eval at beta_lo: $(printf '%s' "$out" | tail -2)"
-}
+refutes() { refutes_under_eval "$1" "$lit/$1.json" "$2" "$3"; }
 
 for m in quadratic-lookup quadratic-lookup-causal; do
     if r=$(bracket "$m" 300 5.288265 5.288273); then

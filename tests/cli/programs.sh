@@ -16,6 +16,7 @@ fail=0
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
+. "$(dirname "$0")/refutes.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -49,12 +50,7 @@ r=$("$tc" tight "$model" --n 12 --eps 1/100 --json 2>/dev/null | holds_root 11 "
     bad "tight at n = 12: $r"
 if [ -n "$r" ]; then
     set -- $r
-    ev=$("$tc" eval "$model" --input "$3" --beta "$1" --summary 2>&1)
-    printf '%s' "$ev" | "$py" -c '
-import re, sys
-from fractions import Fraction as F
-m = re.search(r"largest TV \[([0-9.e-]+), ", sys.stdin.read())
-sys.exit(0 if m and F(m.group(1)) > F(1, 100) else 1)' || bad "the lower end's word does not refute: $ev"
+    refutes_under_eval prev-token-onehot "$model" "$1" "$3"
     hi=$2
     "$tc" certify "$model" --n 12 --eps 1/100 --beta "$hi" -o "$tmp/hi.cert" > /dev/null 2>&1 ||
         bad "certify at the upper end $hi"
