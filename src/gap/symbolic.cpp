@@ -781,11 +781,12 @@ class HeadScanner {
         if (!m.features_use_n()) fixed_ = tables(m, head, n, opt.limits);
         one_length_ = looks_backward(head.mask) && fixed_;
         const bool forward = grows_at_the_end(head.mask);
-        position_only_ = fixed_ && (forward || few_symbols()) &&
-                         position_only(*fixed_, m.alphabet.size(), opt.limits);
         critical_ = opt.critical_lengths && fixed_ && !one_length_ && forward;
         if (fixed_) fixed_affine_ = closed_form(*fixed_);
-        if (position_only_ && !fixed_affine_ && opt.integer_scores)
+        // position-only heads outside the closed form: scores in integers
+        // (the exact check only where the closed form does not answer)
+        if (fixed_ && !fixed_affine_ && opt.integer_scores && (forward || few_symbols()) &&
+            position_only(*fixed_, m.alphabet.size(), opt.limits))
             int_keys_ = integer_keys(*fixed_);
         if (fixed_affine_ && fixed_->affine && few_symbols())
             fixed_scores_ = affine_scores(*fixed_, *fixed_affine_);
@@ -882,7 +883,6 @@ class HeadScanner {
     std::optional<AffineHead> fixed_affine_;
     std::optional<AffineScores> fixed_scores_; // with affine fixed tables
     std::atomic<bool> used_closed_form_{false};
-    bool position_only_ = false;
     std::optional<detail::IntegerKeys> int_keys_; // position-only rows in integers (Lemma 5)
     mutable std::atomic<std::size_t> integer_queries_{0};
     DInterval eps_ratio_; // eps/(1-eps), the profile filter's bound
