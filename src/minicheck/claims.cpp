@@ -9,6 +9,7 @@
 #include "perturbation.hpp"
 
 #include <algorithm>
+#include <exception>
 
 namespace minicheck {
 
@@ -71,19 +72,30 @@ struct HeadFacts {
     std::optional<Place> witness, tie;
 };
 
-void fold_word(const Model &m, const Word &w, const HardWord &hw, std::vector<HeadFacts> &facts) {
+// Words in the order certificates name them: by length, then symbol by symbol.
+bool word_before(const Word &a, const Word &b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+// Folds w's queries at positions first..|w| into the facts: the least gap
+// and the first word (then query) attaining it, the first word with a tie.
+void fold_word(const Model &m, const Word &w, const HardWord &hw, std::size_t first,
+               std::vector<HeadFacts> &facts) {
     std::size_t idx = 0;
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
             HeadFacts &f = facts[idx];
-            for (std::size_t i = 0; i < hw.queries[l][h].size(); ++i) {
-                const auto &q = hw.queries[l][h][i];
+            const auto &qs = hw.queries[l][h];
+            for (std::size_t i = first; i < qs.size() && i <= w.size(); ++i) {
+                const auto &q = qs[i];
                 if (!q) continue;
                 f.N = std::max(f.N, q->allowed.size());
-                if (!f.tie && m.layers[l].heads[h].kind != Kind::Average && q->argmax.size() > 1 &&
+                if ((!f.tie || word_before(w, f.tie->word)) &&
+                    m.layers[l].heads[h].kind != Kind::Average && q->argmax.size() > 1 &&
                     !q->shares_value)
                     f.tie = Place{w, i, q->argmax, q->runner_up};
-                if (q->gap && (!f.min_gap || *q->gap < *f.min_gap)) {
+                if (q->gap && (!f.min_gap || *q->gap < *f.min_gap ||
+                               (*q->gap == *f.min_gap && word_before(w, f.witness->word)))) {
                     f.min_gap = q->gap;
                     f.witness = Place{w, i, q->argmax, q->runner_up};
                 }
@@ -156,15 +168,11 @@ LemmaGt compare_head(const Json &v, const std::string &p, const Model &m, std::s
     return gt;
 }
 
-// The gaps' claims, from a scan of every word's hard trace; returns each
-// head's Lemma GT bound, in order.
-std::vector<LemmaGt> check_gaps(const Json &cert, const Model &m, std::size_t n, const Q &eps,
+// The gaps' claims against the scan's facts; returns each head's Lemma GT
+// bound, in order.
+std::vector<LemmaGt> check_gaps(const Json &cert, const Model &m,
+                                const std::vector<HeadFacts> &facts, const Q &eps,
                                 const Limits &limits) {
-    std::vector<HeadFacts> facts;
-    for (const auto &layer : m.layers)
-        facts.resize(facts.size() + layer.heads.size());
-    for_each_word(m.alphabet.size(), n,
-                  [&](const Word &w) { fold_word(m, w, evaluate_hard(m, w), facts); });
     const Json &gaps = at(cert, "$", "gaps");
     only_keys(gaps, "$.gaps", {"min_gap", "heads"});
     const Json &heads = at(gaps, "$.gaps", "heads");
@@ -229,31 +237,113 @@ std::optional<std::vector<Iv>> betas_at(const std::vector<Expr> &spec, const Mod
     return out;
 }
 
-std::string check_every_word(const Json &cert, const Model &m, std::size_t n, const Q &eps,
-                             const std::string &criterion, const Limits &limits) {
-    same(at(cert, "$", "counterexample").is_null(), "$.counterexample", "one", "null (certified)");
-    std::vector<Expr> spec = read_betas(cert, m);
+// What a certified verdict asserts of every word.
+struct VerdictClaim {
+    std::vector<Expr> spec;
+    Q eps;
+    std::string criterion;
+};
+
+// Rejects unless the criterion holds on the whole word at rising precision.
+void judge_word(const Model &m, const Word &w, const HardWord &hard, const VerdictClaim &v,
+                const Limits &limits) {
+    Judgement j;
+    for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
+        auto betas = betas_at(v.spec, m, w.size(), prec);
+        j = betas ? judge_soft(m, w, hard, *betas, v.eps, v.criterion, prec)
+                  : Judgement{Tri::Unknown, "beta is not shown positive"};
+        if (j.verdict != Tri::Unknown || prec >= limits.prec_cap) break;
+    }
+    if (j.verdict != Tri::True)
+        rejected("$.verdict",
+                 "claims certified, but on word " + word_text(m, w) + ", " + j.where +
+                     (j.verdict == Tri::False ? " violates eps " : " cannot be shown within eps ") +
+                     to_text(v.eps));
+}
+
+// One scan of every word of length 1..n: each head's facts and, with a
+// verdict to judge, the refusal of the first word (in the order
+// certificates name words) not meeting it, thrown after the gaps' claims
+// are compared.
+struct Scan {
+    std::vector<HeadFacts> facts;
     std::uint64_t words = 0;
+    std::optional<Word> refused; // the word of `refusal`
+    std::exception_ptr refusal;
+
+    // Whether w is to be judged: no word before it is refused yet.
+    bool judges(const VerdictClaim *verdict, const Word &w) const {
+        return verdict && (!refused || word_before(w, *refused));
+    }
+    void judge(const Model &m, const Word &w, const HardWord &hard, const VerdictClaim &v,
+               const Limits &limits) {
+        try {
+            judge_word(m, w, hard, v, limits);
+        } catch (const Failure &) {
+            refused = w;
+            refusal = std::current_exception();
+        }
+    }
+};
+
+// Every word as a whole (masks that look forward, features that read n).
+void scan_whole(const Model &m, std::size_t n, const VerdictClaim *verdict, const Limits &limits,
+                Scan &out) {
     for_each_word(m.alphabet.size(), n, [&](const Word &w) {
         HardWord hard = evaluate_hard(m, w);
-        Judgement j;
-        for (long prec = kPrecStart;; prec = std::min(2 * prec, limits.prec_cap)) {
-            auto betas = betas_at(spec, m, w.size(), prec);
-            j = betas ? judge_soft(m, w, hard, *betas, eps, criterion, prec)
-                      : Judgement{Tri::Unknown, "beta is not shown positive"};
-            if (j.verdict != Tri::Unknown || prec >= limits.prec_cap) break;
-        }
-        if (j.verdict != Tri::True)
-            rejected(
-                "$.verdict",
-                "claims certified, but on word " + word_text(m, w) + ", " + j.where +
-                    (j.verdict == Tri::False ? " violates eps " : " cannot be shown within eps ") +
-                    to_text(eps));
-        ++words;
+        fold_word(m, w, hard, 0, out.facts);
+        ++out.words;
+        if (out.judges(verdict, w)) out.judge(m, w, hard, *verdict, limits);
     });
-    std::uint64_t claimed = count_at(cert, "$", "words_checked");
-    same(claimed == words, "$.words_checked", std::to_string(claimed), std::to_string(words));
-    return std::to_string(words) + " words re-evaluated";
+}
+
+// The betas of a walk: free of n and shown positive at the first precision.
+std::optional<std::vector<Iv>> walk_betas(const Model &m, const VerdictClaim *verdict) {
+    if (!verdict) return std::nullopt;
+    for (const Expr &e : verdict->spec)
+        if (e.uses(Expr::Op::N)) return std::nullopt;
+    try {
+        return betas_at(verdict->spec, m, 1, kPrecStart);
+    } catch (const Failure &) { // judge_word meets it again, word by word
+        return std::nullopt;
+    }
+}
+
+// The prefix walk (looks_back_only): each word's last position only, the
+// whole word at rising precision where one precision does not decide it.
+void scan_walk(const Model &m, std::size_t n, const VerdictClaim *verdict, const Limits &limits,
+               Scan &out) {
+    PrefixWalk walk(m, walk_betas(m, verdict), kPrecStart);
+    Word w;
+    auto visit = [&](auto &&self) -> void {
+        walk.extend(w);
+        fold_word(m, w, walk.hard(), w.size() == 1 ? 0 : w.size(), out.facts);
+        ++out.words;
+        if (out.judges(verdict, w) &&
+            walk.judge_last(w, verdict->eps, verdict->criterion).verdict != Tri::True)
+            out.judge(m, w, evaluate_hard(m, w), *verdict, limits);
+        if (w.size() == n) return;
+        for (std::size_t c = 0; c < m.alphabet.size(); ++c) {
+            w.push_back(c);
+            self(self);
+            w.pop_back();
+        }
+    };
+    for (std::size_t c = 0; c < m.alphabet.size(); ++c) {
+        w.assign(1, c);
+        visit(visit);
+    }
+}
+
+Scan scan_words(const Model &m, std::size_t n, const VerdictClaim *verdict, const Limits &limits) {
+    Scan out;
+    for (const auto &layer : m.layers)
+        out.facts.resize(out.facts.size() + layer.heads.size());
+    if (looks_back_only(m))
+        scan_walk(m, n, verdict, limits, out);
+    else
+        scan_whole(m, n, verdict, limits, out);
+    return out;
 }
 
 // ---- a refuted certificate: its counterexample, replayed ----------------------------
@@ -444,12 +534,24 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits) {
          "certified or refuted (an undecided certificate claims nothing)");
     const Claim c = read_claim(cert, m);
     check_word_limits(m, c.n, limits);
-    check_beta_fields(cert, check_gaps(cert, m, c.n, c.eps, limits), limits);
+    std::optional<VerdictClaim> claim;
+    if (verdict == "certified") try { // a bad beta.spec is refused where it was before
+            claim = VerdictClaim{read_betas(cert, m), c.eps, c.criterion};
+        } catch (const Failure &) {
+        }
+    const Scan scan = scan_words(m, c.n, claim ? &*claim : nullptr, limits);
+    check_beta_fields(cert, check_gaps(cert, m, scan.facts, c.eps, limits), limits);
     if (verdict == "refuted") {
         check_refuted(cert, m, c.n, c.eps, c.criterion, limits);
         return "the counterexample re-evaluated";
     }
-    return check_every_word(cert, m, c.n, c.eps, c.criterion, limits);
+    same(at(cert, "$", "counterexample").is_null(), "$.counterexample", "one", "null (certified)");
+    read_betas(cert, m);
+    if (scan.refusal) std::rethrow_exception(scan.refusal);
+    std::uint64_t claimed = count_at(cert, "$", "words_checked");
+    same(claimed == scan.words, "$.words_checked", std::to_string(claimed),
+         std::to_string(scan.words));
+    return std::to_string(scan.words) + " words re-evaluated";
 }
 
 } // namespace minicheck

@@ -133,7 +133,8 @@ class SoftArith {
     std::vector<Iv> attend(std::size_t l, std::size_t h, std::size_t i,
                            const std::vector<std::size_t> &allowed, const std::vector<Iv> &s,
                            const std::vector<std::vector<Iv>> &) {
-        std::vector<Iv> p = softmax(s, betas_[l]);
+        memo_.resize(betas_.size());
+        std::vector<Iv> p = softmax(s, betas_[l], &memo_[l]);
         const HardQuery &q = *hard_.queries[l][h][i];
         if (q.allowed != allowed) throw Failure{70, "", "hard and soft masks differ"};
         if (!with_tv_) return p;
@@ -152,6 +153,7 @@ class SoftArith {
   private:
     const HardWord &hard_;
     const std::vector<Iv> &betas_;
+    std::vector<ExpMemo> memo_; // per layer: its beta's
     long prec_;
     bool with_tv_;
     SoftWord &out_;
@@ -199,7 +201,7 @@ std::vector<Iv> unit_by_unit(const Ffn &f, const std::vector<Iv> &x, std::vector
 
 } // namespace
 
-std::vector<Iv> softmax(const std::vector<Iv> &s, const Iv &beta) {
+std::vector<Iv> softmax(const std::vector<Iv> &s, const Iv &beta, ExpMemo *memo) {
     // p_j = e_j / Z, e_j = exp(beta (s_j - c)) with c the largest upper end:
     // the factor exp(-beta c) cancels, and no exponent is above 0
     // (an unbounded score is left out of c; its weight comes out unbounded
@@ -207,10 +209,27 @@ std::vector<Iv> softmax(const std::vector<Iv> &s, const Iv &beta) {
     Q c = s[0].finite() ? s[0].upper() : Q(0);
     for (const auto &x : s)
         if (x.finite()) c = std::max(c, x.upper());
+    // a score whose enclosure equals one of the first 16 distinct ones takes
+    // its weight: the same operations on the same operands (tied scores)
     std::vector<Iv> e;
+    std::vector<std::size_t> firsts;
     Iv z(0, beta.prec());
-    for (const auto &x : s) {
-        e.push_back(exp(beta * (x - Iv(c, beta.prec()))));
+    for (std::size_t a = 0; a < s.size(); ++a) {
+        auto b = std::find_if(firsts.begin(), firsts.end(),
+                              [&](std::size_t f) { return s[f].same_as(s[a]); });
+        if (b != firsts.end()) {
+            Iv w = e[*b];
+            e.push_back(std::move(w));
+        } else if (memo && s[a].point()) {
+            Q d = s[a].lower() - c;
+            auto hit = memo->find(d);
+            if (hit == memo->end() && memo->size() < (1u << 16))
+                hit = memo->emplace(d, exp(beta * Iv(d, beta.prec()))).first;
+            e.push_back(hit != memo->end() ? hit->second : exp(beta * Iv(d, beta.prec())));
+        } else {
+            if (firsts.size() < 16) firsts.push_back(a);
+            e.push_back(exp(beta * (s[a] - Iv(c, beta.prec()))));
+        }
         z = z + e.back();
     }
     for (auto &x : e)
@@ -278,6 +297,101 @@ SoftWord evaluate_soft(const Model &m, const Word &w, const HardWord &hard,
     for (std::size_t p : readout_positions(m, w.size()))
         out.readouts.push_back(readout<Iv>(m, x[p], ar));
     return out;
+}
+
+// ---- the prefix walk ---------------------------------------------------------------
+
+bool looks_back_only(const Model &m) {
+    for (const auto &f : m.features)
+        if (f.expr.uses(Expr::Op::N)) return false;
+    for (const auto &layer : m.layers)
+        for (const auto &head : layer.heads)
+            if (head.mask != Mask::Causal && head.mask != Mask::Strict) return false;
+    return true;
+}
+
+struct PrefixWalk::State {
+    const Model &m;
+    std::optional<std::vector<Iv>> betas;
+    long prec;
+    HardWord hard;
+    SoftWord soft;
+    Prefix<Q> hard_state;
+    Prefix<Iv> soft_state;
+    HardArith hard_ar;
+    std::optional<SoftArith> soft_ar;
+    Vec hard_readout; // at the last position
+    std::optional<std::vector<Iv>> soft_readout;
+
+    State(const Model &model, std::optional<std::vector<Iv>> b, long p)
+        : m(model), betas(std::move(b)), prec(p), hard_state(model), soft_state(model),
+          hard_ar(model, hard) {
+        hard.queries.resize(m.layers.size());
+        soft.tv.resize(m.layers.size());
+        for (std::size_t l = 0; l < m.layers.size(); ++l) {
+            hard.queries[l].resize(m.layers[l].heads.size());
+            soft.tv[l].resize(m.layers[l].heads.size());
+        }
+        if (betas) soft_ar.emplace(hard, *betas, prec, true, soft);
+    }
+
+    void at(std::size_t p, const Vec &x0) {
+        for (std::size_t l = 0; l < m.layers.size(); ++l)
+            for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h) {
+                hard.queries[l][h].resize(p + 1);
+                hard.queries[l][h][p].reset();
+                soft.tv[l][h].resize(p + 1);
+                soft.tv[l][h][p].reset();
+            }
+        const Vec &xh = forward_one(m, hard_state, p, x0, hard_ar);
+        hard_readout = readout<Q>(m, xh, hard_ar);
+        soft_readout.reset();
+        if (!soft_ar) return;
+        const std::vector<Iv> &xs = forward_one(m, soft_state, p, x0, *soft_ar);
+        soft_readout = readout<Iv>(m, xs, *soft_ar);
+    }
+};
+
+PrefixWalk::PrefixWalk(const Model &m, std::optional<std::vector<Iv>> betas, long prec)
+    : s_(std::make_unique<State>(m, std::move(betas), prec)) {
+    if (m.bos) s_->at(0, initial(m, {})[0]);
+}
+
+PrefixWalk::~PrefixWalk() = default;
+
+void PrefixWalk::extend(const Word &w) {
+    const std::size_t p = w.size();
+    Vec x0 = s_->m.embedding[w[p - 1]], f = features_at(s_->m, p, p);
+    for (std::size_t c = 0; c < x0.size(); ++c)
+        x0[c] += f[c];
+    s_->at(p, x0);
+}
+
+const HardWord &PrefixWalk::hard() const {
+    return s_->hard;
+}
+
+Judgement PrefixWalk::judge_last(const Word &w, const Q &eps, const std::string &criterion) const {
+    const State &s = *s_;
+    const std::size_t p = w.size();
+    if (!s.soft_readout) return Judgement{Tri::Unknown, "no soft model"};
+    Judgement j;
+    if (criterion == "tv") { // BOS's query is new with the first symbol's
+        for (std::size_t l = 0; l < s.m.layers.size(); ++l)
+            for (std::size_t h = 0; h < s.m.layers[l].heads.size(); ++h)
+                for (std::size_t i = p == 1 ? 0 : p; i <= p; ++i)
+                    if (const auto &tv = s.soft.tv[l][h][i]; tv && within(*tv, eps) != Tri::True)
+                        fold(j, within(*tv, eps),
+                             "tv at layer " + std::to_string(l + 1) + " head " +
+                                 std::to_string(h + 1) + " query " + std::to_string(i) + " = " +
+                                 tv->text());
+        return j;
+    }
+    const std::vector<std::size_t> ps = readout_positions(s.m, p);
+    if (std::find(ps.begin(), ps.end(), p) == ps.end()) return j;
+    fold(j, judge_readout(s.m, s.hard_readout, *s.soft_readout, eps, criterion, s.prec),
+         "the read-out at position " + std::to_string(p));
+    return j;
 }
 
 Tri within(const Iv &value, const Q &eps) {

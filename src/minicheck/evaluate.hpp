@@ -5,6 +5,8 @@
 
 #include "forward.hpp"
 
+#include <map>
+#include <memory>
 #include <optional>
 
 namespace minicheck {
@@ -37,7 +39,13 @@ struct Judgement {
 // The pieces of the soft model, apart for the tests' reference comparisons:
 // softmax weights at beta of enclosed scores; a feed-forward sublayer on an
 // enclosed activation; one read-out's criterion against the hard values.
-std::vector<Iv> softmax(const std::vector<Iv> &scores, const Iv &beta);
+//
+// With a memo (one per beta), a score known exactly (a point enclosure)
+// takes the weight of its distance d below the largest score from the memo,
+// exp(beta d) enclosed once: a walk over the words meets the same distances
+// word after word.
+using ExpMemo = std::map<Q, Iv>;
+std::vector<Iv> softmax(const std::vector<Iv> &scores, const Iv &beta, ExpMemo *memo = nullptr);
 std::vector<Iv> soft_ffn(const Ffn &f, const std::vector<Iv> &x, long prec);
 Tri judge_readout(const Model &m, const Vec &hard, const std::vector<Iv> &soft, const Q &eps,
                   const std::string &criterion, long prec);
@@ -60,5 +68,31 @@ Tri within(const Iv &value, const Q &eps);
 Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,
                      const std::vector<Iv> &betas, const Q &eps, const std::string &criterion,
                      long prec);
+
+// Both models over a walk of the words, one position at a time, where
+// looks_back_only (forward.hpp): each word is its prefix's state plus its
+// last position. The soft model is evaluated at one precision, with betas
+// free of n (none: the hard model alone).
+class PrefixWalk {
+  public:
+    PrefixWalk(const Model &m, std::optional<std::vector<Iv>> betas, long prec);
+    ~PrefixWalk();
+    PrefixWalk(const PrefixWalk &) = delete;
+    PrefixWalk &operator=(const PrefixWalk &) = delete;
+
+    // Position w.size() of w, the positions before it being w's (the walk's
+    // previous call was on w's prefix, or, for one symbol, none; BOS's
+    // position is evaluated once, by the constructor).
+    void extend(const Word &w);
+    // w's hard queries at positions <= w.size() (later slots are stale).
+    const HardWord &hard() const;
+    // The criterion at w's last position: every head's TV at its query
+    // there, or the read-out there if w has one; Unknown without betas.
+    Judgement judge_last(const Word &w, const Q &eps, const std::string &criterion) const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
 
 } // namespace minicheck

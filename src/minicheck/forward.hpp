@@ -48,6 +48,32 @@ template <class Num, class Arith> Num dot(const NVec<Num> &a, const NVec<Num> &b
     return acc;
 }
 
+// Adds one head's output at query i to `into`: W_O sum_j alpha_ij W_V x_j
+// over the positions of `ps` the mask allows (nothing where it allows
+// none: the zero vector), alpha weighed by `ar.attend`.
+template <class Num, class Arith>
+void add_head(const Model &m, std::size_t l, std::size_t h, std::size_t i,
+              const std::vector<std::size_t> &ps, const NVec<Num> &xi,
+              const std::vector<NVec<Num>> &keys, const std::vector<NVec<Num>> &values,
+              NVec<Num> &into, Arith &ar) {
+    const Head &head = m.layers[l].heads[h];
+    std::vector<std::size_t> allowed;
+    for (std::size_t j : ps)
+        if (mask_allows(head.mask, i, j)) allowed.push_back(j);
+    if (allowed.empty()) return;
+    NVec<Num> q = times(head.query, xi, ar), scores;
+    for (std::size_t j : allowed)
+        scores.push_back(dot(q, keys[j], ar));
+    NVec<Num> weights = ar.attend(l, h, i, allowed, scores, values);
+    NVec<Num> mix(head.value.size(), ar.lift(0));
+    for (std::size_t a = 0; a < allowed.size(); ++a)
+        for (std::size_t c = 0; c < mix.size(); ++c)
+            mix[c] = mix[c] + weights[a] * values[allowed[a]][c];
+    NVec<Num> out = times(head.output, mix, ar);
+    for (std::size_t c = 0; c < m.width; ++c)
+        into[c] = into[c] + out[c];
+}
+
 // The activations after the last layer, indexed by position.
 template <class Num, class Arith>
 std::vector<NVec<Num>> forward(const Model &m, const std::vector<std::size_t> &word, Arith &ar) {
@@ -68,23 +94,8 @@ std::vector<NVec<Num>> forward(const Model &m, const std::vector<std::size_t> &w
                 keys[p] = times(head.key, x[p], ar);
                 values[p] = times(head.value, x[p], ar);
             }
-            for (std::size_t i : ps) {
-                std::vector<std::size_t> allowed;
-                for (std::size_t j : ps)
-                    if (mask_allows(head.mask, i, j)) allowed.push_back(j);
-                if (allowed.empty()) continue; // the zero vector
-                NVec<Num> q = times(head.query, x[i], ar), scores;
-                for (std::size_t j : allowed)
-                    scores.push_back(dot(q, keys[j], ar));
-                NVec<Num> weights = ar.attend(l, h, i, allowed, scores, values);
-                NVec<Num> mix(head.value.size(), ar.lift(0));
-                for (std::size_t a = 0; a < allowed.size(); ++a)
-                    for (std::size_t c = 0; c < mix.size(); ++c)
-                        mix[c] = mix[c] + weights[a] * values[allowed[a]][c];
-                NVec<Num> out = times(head.output, mix, ar);
-                for (std::size_t c = 0; c < m.width; ++c)
-                    next[i][c] = next[i][c] + out[c];
-            }
+            for (std::size_t i : ps)
+                add_head(m, l, h, i, ps, x[i], keys, values, next[i], ar);
         }
         if (layer.ffn)
             for (std::size_t p : ps)
@@ -92,6 +103,58 @@ std::vector<NVec<Num>> forward(const Model &m, const std::vector<std::size_t> &w
         x = std::move(next);
     }
     return x;
+}
+
+// ---- the forward pass one position at a time (a prefix walk) ----------------
+//
+// Where every mask looks back only (causal, strict) and no feature reads n,
+// position p's activations at every layer depend on positions <= p alone:
+// a word's values at its first positions are its prefix's. A walk over the
+// words, symbol by symbol, then evaluates each word's last position only.
+bool looks_back_only(const Model &m);
+
+template <class Num> struct Prefix {
+    std::vector<std::vector<NVec<Num>>> x;                 // [layer][position]: its input
+    std::vector<std::vector<std::vector<NVec<Num>>>> keys; // [layer][head][position]
+    std::vector<std::vector<std::vector<NVec<Num>>>> values;
+
+    explicit Prefix(const Model &m)
+        : x(m.layers.size() + 1), keys(m.layers.size()), values(m.layers.size()) {
+        for (std::size_t l = 0; l < m.layers.size(); ++l) {
+            keys[l].resize(m.layers[l].heads.size());
+            values[l].resize(m.layers[l].heads.size());
+        }
+    }
+};
+
+// Position p after positions 0..p-1 of the same word (what s holds there
+// is theirs): x0 its initial activation; returns its activation after the
+// last layer, kept in s.x.back()[p].
+template <class Num, class Arith>
+const NVec<Num> &forward_one(const Model &m, Prefix<Num> &s, std::size_t p, const Vec &x0,
+                             Arith &ar) {
+    const std::vector<std::size_t> ps = positions(m, p);
+    auto put = [p](std::vector<NVec<Num>> &at, NVec<Num> v) {
+        at.resize(p + 1);
+        at[p] = std::move(v);
+    };
+    NVec<Num> in;
+    for (const auto &v : x0)
+        in.push_back(ar.lift(v));
+    put(s.x[0], std::move(in));
+    for (std::size_t l = 0; l < m.layers.size(); ++l) {
+        const Layer &layer = m.layers[l];
+        const NVec<Num> &xp = s.x[l][p];
+        NVec<Num> next = xp;
+        for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+            put(s.keys[l][h], times(layer.heads[h].key, xp, ar));
+            put(s.values[l][h], times(layer.heads[h].value, xp, ar));
+            add_head(m, l, h, p, ps, xp, s.keys[l][h], s.values[l][h], next, ar);
+        }
+        if (layer.ffn) next = ar.ffn(*layer.ffn, next);
+        put(s.x[l + 1], std::move(next));
+    }
+    return s.x.back()[p];
 }
 
 // The read-out positions of a word of length n.

@@ -52,6 +52,12 @@ class Iv {
     bool below(const Q &q) const { return !broken() && cmp_right(q) < 0; }
     bool at_least(const Q &q) const { return !broken() && cmp_left(q) >= 0; }
     // every point of *this is below every point of o
+    bool point() const { return mpfr_equal_p(&v_->left, &v_->right) != 0; }
+    // the same enclosure: equal ends (never for NaN), equal precision
+    bool same_as(const Iv &o) const {
+        return mpfi_get_prec(v_) == mpfi_get_prec(o.v_) && mpfr_equal_p(&v_->left, &o.v_->left) &&
+               mpfr_equal_p(&v_->right, &o.v_->right);
+    }
     bool below(const Iv &o) const {
         return !broken() && !o.broken() && mpfr_cmp(&v_->right, &o.v_->left) < 0;
     }

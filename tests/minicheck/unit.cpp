@@ -421,3 +421,101 @@ TEST_CASE("the profile judge against every configuration of a query") {
     CHECK(within > 500); // both sides are reached
     CHECK(refused > 500);
 }
+
+namespace {
+
+// A random model the walk applies to: two layers of causal or strict heads
+// (rightmost, leftmost or average), a feed-forward sublayer, features in j
+// alone, BOS or not, a linear read-out at the last position.
+Model random_backward_model(std::mt19937 &rng) {
+    Model m;
+    m.alphabet = {"a", "b"};
+    m.width = 4;
+    if (rng() % 2) m.bos = "S";
+    for (std::size_t k = 0; k < 3; ++k)
+        m.embedding.push_back({small(rng, 2), small(rng, 2), 0, 0});
+    const char *features[] = {"j", "1/(j + 1)", "j*j - 3*j", "delta(j - 1)"};
+    m.features.push_back({2, Expr::parse(features[rng() % 4], "$"), "$"});
+    const Kind kinds[] = {Kind::Leftmost, Kind::Rightmost, Kind::Average};
+    for (int l = 0; l < 2; ++l) {
+        Layer layer;
+        Head head;
+        head.kind = kinds[rng() % 3];
+        head.mask = rng() % 2 ? Mask::Causal : Mask::Strict;
+        head.query = random_matrix(rng, 2, 4, 2);
+        head.key = random_matrix(rng, 2, 4, 2);
+        head.value = random_matrix(rng, 1, 4, 1);
+        head.output = random_matrix(rng, 4, 1, 1);
+        head.output[3][0] = 1;
+        layer.heads.push_back(head);
+        if (rng() % 2)
+            layer.ffn = Ffn{random_matrix(rng, 2, 4, 1),
+                            random_matrix(rng, 4, 2, 1),
+                            {small(rng, 1), small(rng, 1)},
+                            Vec(4, 0)};
+        m.layers.push_back(layer);
+    }
+    m.weights = {0, 0, 0, 1};
+    m.bias = small(rng, 1);
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("the prefix walk's last position is the whole word's, hard and soft") {
+    std::mt19937 rng(23);
+    int compared = 0, tv_compared = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        Model m = random_backward_model(rng);
+        REQUIRE(looks_back_only(m));
+        const std::vector<Iv> betas{Iv(Q(3 + rng() % 5), 128), Iv(Q(3 + rng() % 5), 128)};
+        PrefixWalk walk(m, betas, 128);
+        Word w;
+        auto visit = [&](auto &&self) -> void {
+            walk.extend(w);
+            const std::size_t p = w.size();
+            HardWord whole = evaluate_hard(m, w);
+            SoftWord soft = evaluate_soft(m, w, whole, betas, 128, true);
+            Q hi = 0, lo = 0;
+            for (std::size_t l = 0; l < 2; ++l)
+                for (std::size_t i = p == 1 ? 0 : p; i <= p; ++i) {
+                    const auto &a = walk.hard().queries[l][0][i];
+                    const auto &qs = whole.queries[l][0]; // as long as its last query
+                    const std::optional<HardQuery> b =
+                        i < qs.size() ? qs[i] : std::optional<HardQuery>();
+                    INFO("trial " << trial << " layer " << l << " query " << i);
+                    REQUIRE(a.has_value() == b.has_value());
+                    if (!a) continue;
+                    CHECK(a->allowed == b->allowed);
+                    CHECK(a->argmax == b->argmax);
+                    CHECK(a->gap == b->gap);
+                    CHECK(a->runner_up == b->runner_up);
+                    CHECK(a->compare == b->compare);
+                    ++compared;
+                    const Iv &t = *soft.tv[l][0][i];
+                    hi = std::max(hi, t.upper());
+                    lo = std::max(lo, t.lower());
+                }
+            // the walk's TVs at the new queries are the whole word's: eps
+            // just above the largest holds, just below it does not
+            const Q delta(1, 1000000);
+            CHECK(walk.judge_last(w, hi + delta, "tv").verdict == Tri::True);
+            if (lo > delta) {
+                CHECK(walk.judge_last(w, lo - delta, "tv").verdict == Tri::False);
+                ++tv_compared;
+            }
+            if (p == 4) return;
+            for (std::size_t c = 0; c < 2; ++c) {
+                w.push_back(c);
+                self(self);
+                w.pop_back();
+            }
+        };
+        for (std::size_t c = 0; c < 2; ++c) {
+            w.assign(1, c);
+            visit(visit);
+        }
+    }
+    CHECK(compared > 3000);
+    CHECK(tv_compared > 500);
+}
