@@ -27,7 +27,7 @@ class CMakeBuild(build_ext):
                               stdout=subprocess.DEVNULL)
         jobs = str(os.cpu_count() or 2)
         subprocess.check_call(["cmake", "--build", build, "--target", "tempcert_python",
-                               "tempcert-minicheck", "-j", jobs])
+                               "tempcert-check", "-j", jobs])
         built = glob.glob(os.path.join(build, "python", "tempcert", "_core*.so"))
         if len(built) != 1:
             sys.exit(f"setup.py: expected one built module in {build}/python/tempcert, "
@@ -35,10 +35,10 @@ class CMakeBuild(build_ext):
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(built[0], target)
-        # the small checker beside the module: every-n certificates are
-        # verified by it before they are written (docs/python.md)
-        checker = os.path.join(os.path.dirname(target), "tempcert-minicheck")
-        shutil.copyfile(os.path.join(build, "tempcert-minicheck"), checker)
+        # the small checker beside the module: check() runs it, and every
+        # certificate is verified by it before it is written (docs/python.md)
+        checker = os.path.join(os.path.dirname(target), "tempcert-check")
+        shutil.copyfile(os.path.join(build, "tempcert-check"), checker)
         os.chmod(checker, 0o755)
 
 

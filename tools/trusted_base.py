@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The checker's trusted base, from the build's own dependency files.
+"""The checkers' trusted bases, from the build's own dependency files.
 
-Every project file the compiler read to build tempcert-check's objects (the
-targets tempcert_kernel, tempcert_check, tempcert_check_layerwise and
-tempcert-check): the sources and
+Every project file the compiler read to build the fast (large) checker's
+objects (the targets tempcert_kernel, tempcert_check,
+tempcert_check_layerwise and tempcert-fastcheck): the sources and
 every header they include, as GCC and clang wrote them into the .o.d files.
 Third-party and system headers (GMP, MPFR, MPFI, Boost, nlohmann/json,
 OpenSSL, MPI) are outside the count, as proofs/certificate.md says.
@@ -21,7 +21,8 @@ OpenSSL, MPI) are outside the count, as proofs/certificate.md says.
         verify_perturbation; exit 1 if anything differs, 2 if BUILD has no
         dependency files
 
-The small checker, tempcert-minicheck (docs/minicheck.md), is counted apart
+The small checker, tempcert-check (docs/minicheck.md; also built as
+tempcert-minicheck), the one that says VERIFIED, is counted apart
 from its own dependency files, and its count printed on the total line:
 --check also fails if it is built from any project file outside
 src/minicheck/, if its count differs from the one proofs/certificate.md
@@ -36,14 +37,14 @@ The count is that of the default build, without MPI. A build with
 tasks/local.cpp and links src/distributed (the target
 tempcert_distributed); the script then counts tasks/local.cpp as the
 default build would, and prints apart the files the MPI build adds (what a
-reader running tempcert-check under mpirun trusts in addition).
+reader running tempcert-fastcheck under mpirun trusts in addition).
 """
 import os
 import re
 import subprocess
 import sys
 
-TARGETS = ("tempcert_kernel", "tempcert_check", "tempcert-check", "tempcert_check_layerwise")
+TARGETS = ("tempcert_kernel", "tempcert_check", "tempcert-fastcheck", "tempcert_check_layerwise")
 # The layerwise and perturbation arguments: a reader of an exhaustive
 # certificate need not trust them, since the rest enters them only through
 # these functions (checked with nm: layerwise_wall).
@@ -61,7 +62,7 @@ MINI_CAP = 5000
 # The small checker (docs/minicheck.md): its own sources only, none of the
 # rest of the project, stated in proofs/certificate.md as "the small
 # checker's reader trusts N lines in M files".
-MINI_TARGETS = ("tempcert_minicheck", "tempcert-minicheck")
+MINI_TARGETS = ("tempcert_minicheck", "tempcert-check", "tempcert-minicheck")
 MINI_DIR = os.path.join("src", "minicheck") + os.sep
 STATED_MINI = re.compile(
     r"the small checker's reader trusts \*\*([0-9,]+) lines\*\* in ([0-9]+) files")
@@ -281,7 +282,7 @@ def main(argv):
     objects = [o for t in TARGETS for o in by_target[t]]
     if not objects:
         print(f"trusted_base.py: {build}: no dependency files of {', '.join(TARGETS)} "
-              "(build tempcert-check first)", file=sys.stderr)
+              "(build tempcert-fastcheck first)", file=sys.stderr)
         return 2
     files, mpi = default_build(build, root, objects)
     if argv[2:] == ["--list"]:
@@ -297,12 +298,12 @@ def main(argv):
           f"lines in {len(exhaustive)} files: all but the layerwise and perturbation arguments "
           f"({sum(lines(root, rel) for rel in left)} lines: {', '.join(left)})")
     if mpi:
-        print(f"this build has MPI: under mpirun tempcert-check also runs "
+        print(f"this build has MPI: under mpirun tempcert-fastcheck also runs "
               f"{sum(lines(root, rel) for rel in mpi)} lines in {len(mpi)} files, "
               f"{', '.join(mpi)}; {TASKS_MPI} is compiled in place of {TASKS_LOCAL} "
               f"({lines(root, TASKS_LOCAL)} lines), which the total counts")
     if mini:
-        print(f"the small checker (tempcert-minicheck, exhaustive, layerwise and perturbation certificates of rational models) "
+        print(f"the small checker (tempcert-check, the one that says VERIFIED: exhaustive, layerwise, perturbation and every-n certificates of rational models) "
               f"trusts {sum(lines(root, rel) for rel in mini)} lines in {len(mini)} files")
     if argv[2:] != ["--check"]:
         return 0
@@ -318,7 +319,7 @@ def check_small_checker(root, mini):
         return 1
     outside = [rel for rel in mini if not rel.startswith(MINI_DIR)]
     for rel in outside:
-        print(f"FAIL: tempcert-minicheck is built from {rel}, outside {MINI_DIR}")
+        print(f"FAIL: the small checker is built from {rel}, outside {MINI_DIR}")
     doc = os.path.join(root, "proofs", "certificate.md")
     text = open(doc, encoding="utf-8").read().replace("\n", " ")
     count = sum(lines(root, rel) for rel in mini)

@@ -290,8 +290,9 @@ def horizon(model, eps, beta=None, *, criterion="tv", max_n=None, progress=None,
 
 
 def check(cert_path, model, **limits):
-    """The standalone checker on a certificate file (the checker trusts
-    nothing of the engine: it recomputes every quantity). The result is
+    """The small checker (tempcert-check, shipped beside this module) on a
+    certificate file: its own code, sharing none with the engine, recomputes
+    every quantity (docs/certificates.md, "Two checkers"). The result is
     true when accepted; a rejection (a claim false or not shown) is a
     result with .reason; a malformed certificate (unreadable, not JSON, a
     field missing, unknown or mistyped) raises BadInput, as a malformed

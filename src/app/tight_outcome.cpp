@@ -86,7 +86,7 @@ std::string to_text(const TightOutcome &o) {
     if (!t.note.empty()) out << "  note: " << t.note << "\n";
     if (o.written)
         out << "  certificate of beta_hi written to " << *o.written << " (" << o.written_method
-            << "; tempcert-check verifies it)\n";
+            << "; the small checker verified it)\n";
     return out.str();
 }
 

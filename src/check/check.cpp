@@ -421,7 +421,9 @@ std::string malformed_certificate_message(const std::string &cert_path, const st
 }
 
 std::string verdict_line(const std::string &cert_path, const CheckOutcome &out) {
-    if (!out.accepted) return "s NOT VERIFIED " + cert_path + ": " + printable(out.reason);
+    // the fast (large) checker never says VERIFIED: that word is the small
+    // checker's (docs/certificates.md, "Two checkers")
+    if (!out.accepted) return "c fast check failed " + cert_path + ": " + printable(out.reason);
     std::string what =
         out.method == "layerwise"
             ? "layerwise argument recomputed: value sets, gaps, rounding checks; no enumeration"
@@ -429,7 +431,7 @@ std::string verdict_line(const std::string &cert_path, const CheckOutcome &out) 
             ? "perturbation argument recomputed: value sets, gaps, score deviations, TV bounds, "
               "radii; no enumeration"
             : std::to_string(out.words) + " words re-evaluated";
-    return "s VERIFIED " + cert_path + " (" + what + ")" +
+    return "c fast check passed " + cert_path + " (" + what + ")" +
            (out.claim.empty() ? "" : ": " + printable(out.claim));
 }
 

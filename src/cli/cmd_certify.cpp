@@ -44,10 +44,20 @@ UserBeta user_beta(const po::variables_map &vm, const Model &m, const CertifyOpt
     return BetaChoice{text, parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m))};
 }
 
-// Renders a certify outcome after writing its certificate when -o asks.
+// Renders a certify outcome after writing its certificate when -o asks,
+// put in place only when the small checker verifies it.
 template <class Outcome>
-int finish_certify(Outcome out, const po::variables_map &vm, const Common &common) {
-    if (vm.count("output")) write_certificate(out, vm["output"].as<std::string>());
+int finish_certify(Outcome out, const std::string &model_path, const po::variables_map &vm,
+                   const Common &common) {
+    if (vm.count("output")) {
+        const std::string cert = vm["output"].as<std::string>();
+        if (write_small_checked(cert, model_path, common.limits, [&](const std::string &unchecked) {
+                write_certificate(out, unchecked);
+            }))
+            out.written = cert;
+        else
+            out.written.reset();
+    }
     render(out, common);
     return exit_code(out);
 }
@@ -83,46 +93,6 @@ int run_tight_every_n(const po::variables_map &vm, const Common &common, const M
     return exit_code(out);
 }
 
-// Whether the file is an every-n certificate (method "every-n"), which only
-// the small checker reads; anything unreadable is left to the checker's own
-// message.
-bool every_n_certificate(const std::string &path, const Limits &limits) {
-    try {
-        const nlohmann::json j =
-            nlohmann::json::parse(read_text_file(path, limits.max_file_bytes, &limits));
-        return j.is_object() && j.contains("method") && j["method"] == "every-n";
-    } catch (const LimitError &) {
-        throw;
-    } catch (const std::exception &) {
-        return false;
-    }
-}
-
-// Writes the every-n certificate beside `cert_path`, runs the small checker
-// on it and puts it in place only when verified; removed otherwise (and on
-// any exception, Ctrl-C included).
-void write_small_checked(EveryNCertifyOutcome &out, const std::string &model_path,
-                         const std::string &cert_path, const CertifyOptions &o) {
-    if (out.verdict != Verdict::Certified) return; // the reason is in the answer
-    const CertJson doc = certificate_of(out);
-    const std::string unchecked = cert_path + ".unchecked";
-    struct Removal {
-        std::string path;
-        bool keep = false;
-        ~Removal() {
-            if (!keep) std::remove(path.c_str());
-        }
-    } removal{unchecked};
-    write_json_file(unchecked, doc, &o.limits);
-    SmallCheck sc = run_small_checker(unchecked, model_path, o.limits);
-    if (sc.verdict != SmallCheckVerdict::Verified)
-        throw LimitError("no certificate written: " + to_text(sc));
-    if (std::rename(unchecked.c_str(), cert_path.c_str()) != 0)
-        throw InputError(cert_path, "-o", "cannot put the certificate in place");
-    removal.keep = true;
-    out.written = cert_path;
-}
-
 // certify --every-n --beta B: the every-n certificate, verified by the
 // small checker before it is put in place (it is the one checker that reads
 // every-n certificates).
@@ -144,7 +114,13 @@ int run_certify_every_n(const po::variables_map &vm, const Common &common, const
     if (!value.is_exact())
         throw InputError("", "--beta", "--every-n needs a rational beta (no log or sqrt)");
     EveryNCertifyOutcome out = certify_every_n(m, path, o, {text, spec}, value.exact());
-    if (vm.count("output")) write_small_checked(out, path, vm["output"].as<std::string>(), o);
+    if (vm.count("output") && out.verdict == Verdict::Certified) {
+        const std::string cert = vm["output"].as<std::string>();
+        if (write_small_checked(cert, path, o.limits, [&](const std::string &unchecked) {
+                write_json_file(unchecked, certificate_of(out), &o.limits);
+            }))
+            out.written = cert;
+    }
     render(out, common);
     return exit_code(out);
 }
@@ -167,7 +143,7 @@ int run_certify(const Args &args) {
     check_length(m, o.n);
     CertifyAnswer out = certify_chosen(
         m, path, o, certify_method_asked(vm["method"].as<std::string>()), user_beta(vm, m, o));
-    return std::visit([&](auto &c) { return finish_certify(std::move(c), vm, common); }, out);
+    return std::visit([&](auto &c) { return finish_certify(std::move(c), path, vm, common); }, out);
 }
 
 int run_tight(const Args &args) {
@@ -203,8 +179,13 @@ int run_tight(const Args &args) {
     TightOutcome out{
         &m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words, nullptr, asked),
         {}, {}};
-    if (vm.count("output"))
-        write_upper_end_certificate(out, path, o, vm["output"].as<std::string>());
+    if (vm.count("output")) {
+        const std::string cert = vm["output"].as<std::string>();
+        write_small_checked(cert, path, o.limits, [&](const std::string &unchecked) {
+            write_upper_end_certificate(out, path, o, unchecked);
+        });
+        out.written = cert;
+    }
     render(out, common);
     return exit_code(out);
 }
@@ -218,18 +199,9 @@ int run_check(const Args &args) {
     if (!vm.count("certificate")) throw InputError("", "tempcert check", "expected a CERT file");
     if (!vm.count("model")) throw InputError("", "tempcert check", "expected --model MODEL");
     std::string cert = vm["certificate"].as<std::vector<std::string>>().front();
-    if (every_n_certificate(cert, common.limits))
-        return run_small_checker_for_check(cert, vm["model"].as<std::string>(), common.limits,
-                                           common.json);
-    CheckAnswer out{cert, check_certificate(cert, vm["model"].as<std::string>(), common.limits,
-                                            common.precision)};
-    render(out, common);
-    if (out.outcome.malformed) // bad input, said once on standard error like any other
-        std::cerr << printable("tempcert: " +
-                                   malformed_certificate_message(cert, out.outcome.reason),
-                               true)
-                  << "\n";
-    return exit_code(out);
+    // the small checker is the checker (docs/certificates.md, "Two checkers")
+    return run_small_checker_for_check(cert, vm["model"].as<std::string>(), common.limits,
+                                       common.json);
 }
 
 } // namespace tempcert::cli

@@ -1,13 +1,18 @@
 // The small checker on a written certificate: see small_checker.hpp.
 #include "small_checker.hpp"
+#include "../model/json_source.hpp"
 #include "run_context.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/output.hpp"
 #include "tempcert/run_program.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <system_error>
 #include <unistd.h>
 
@@ -22,17 +27,19 @@ std::string small_checker_path() {
     // an explicit path first (TEMPCERT_MINICHECK), then the binary beside
     // this executable, then beside the library this code is in (the Python
     // module: the package ships tempcert-minicheck next to _core)
+    // (under its name tempcert-check, or its first name tempcert-minicheck)
     if (const char *given = std::getenv("TEMPCERT_MINICHECK"); given && runnable(given))
         return given;
+    std::vector<fs::path> dirs;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec && runnable(self.parent_path() / "tempcert-minicheck"))
-        return (self.parent_path() / "tempcert-minicheck").string();
+    if (!ec) dirs.push_back(self.parent_path());
     Dl_info info;
-    if (dladdr(reinterpret_cast<void *>(&small_checker_path), &info) != 0 && info.dli_fname) {
-        const fs::path beside = fs::path(info.dli_fname).parent_path() / "tempcert-minicheck";
-        if (runnable(beside)) return beside.string();
-    }
+    if (dladdr(reinterpret_cast<void *>(&small_checker_path), &info) != 0 && info.dli_fname)
+        dirs.push_back(fs::path(info.dli_fname).parent_path());
+    for (const fs::path &dir : dirs)
+        for (const char *name : {"tempcert-check", "tempcert-minicheck"})
+            if (runnable(dir / name)) return (dir / name).string();
     return "";
 }
 
@@ -69,7 +76,7 @@ std::string before_mark(std::string s, const std::string &mark) {
 SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                              const Limits &limits) {
     const std::string exe = small_checker_path();
-    if (exe.empty()) return {SmallCheckVerdict::Absent, "no tempcert-minicheck beside tempcert"};
+    if (exe.empty()) return {SmallCheckVerdict::Absent, "no tempcert-check beside tempcert"};
     ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
     const std::string out = one_line(r.output);
     if (!r.started) return {SmallCheckVerdict::Absent, "could not start " + exe};
@@ -90,19 +97,54 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
     }
 }
 
+namespace {
+
+// The method a certificate names ("" when it names none it can read).
+std::string method_named(const std::string &cert, const Limits &limits) {
+    try {
+        const nlohmann::json j =
+            nlohmann::json::parse(read_text_file(cert, limits.max_file_bytes, &limits));
+        if (j.is_object() && j.contains("method") && j["method"].is_string())
+            return j["method"].get<std::string>();
+    } catch (const LimitError &) {
+        throw;
+    } catch (const std::exception &) {
+    }
+    return "";
+}
+
+// "K words re-evaluated" in the verdict line: K, else 0.
+long long words_in(const std::string &line) {
+    const auto at = line.find(" words re-evaluated");
+    if (at == std::string::npos) return 0;
+    auto from = line.rfind('(', at);
+    if (from == std::string::npos) return 0;
+    try {
+        return std::stoll(line.substr(from + 1, at - from - 1));
+    } catch (const std::exception &) {
+        return 0;
+    }
+}
+
+} // namespace
+
 int run_small_checker_for_check(const std::string &cert, const std::string &model,
                                 const Limits &limits, bool json) {
     const std::string exe = small_checker_path();
     if (exe.empty())
-        throw InputError(cert, "$.method",
-                         "an every-n certificate is verified by tempcert-minicheck, which is not "
-                         "beside this tempcert");
+        throw InputError(cert, "tempcert check",
+                         "certificates are verified by tempcert-check (the small checker), "
+                         "which is not beside this tempcert");
     ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
-    if (!r.started) throw InputError(cert, "$.method", "could not start " + exe);
+    if (!r.started) throw InputError(cert, "tempcert check", "could not start " + exe);
     const int code = r.exit_code < 0 ? kExitUndecided : r.exit_code;
     std::string out = r.output;
     while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
         out.pop_back();
+    if (code == kExitUndecided)
+        out += "\ntempcert: " + cert +
+               ": not verified; tempcert-fastcheck CERT --model MODEL checks it with the large "
+               "checker, which never says VERIFIED (docs/certificates.md)";
     if (!json) {
         (code == 0 || code == 1 ? std::cout : std::cerr) << out << "\n" << std::flush;
         return code;
@@ -115,13 +157,57 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
         {"reason", code == 0   ? std::string()
                    : code == 1 ? after_prefix(out, "s NOT VERIFIED " + cert + ": ")
                                : out},
-        {"method", "every-n"},
-        {"words", 0},
+        {"method", method_named(cert, limits)},
+        {"words", words_in(out)},
         {"claim", code == 0 ? after_prefix(out, verified_mark) : std::string()},
-        {"checker", "tempcert-minicheck"}};
+        {"checker", "tempcert-check"}};
     emit_json(j);
     if (code != 0 && code != 1) std::cerr << out << "\n" << std::flush;
     return code;
+}
+
+namespace {
+
+// A new empty file for the certificate before it is checked: beside the
+// output where it is a path in a directory, else in TMPDIR (standard
+// output, a device, a descriptor).
+std::string unchecked_file(const std::string &path) {
+    namespace fs = std::filesystem;
+    const bool special = path == "-" || names_standard_output(path) ||
+                         path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+    std::string dir = ".";
+    if (!special && fs::path(path).has_parent_path()) dir = fs::path(path).parent_path().string();
+    if (special) {
+        const char *t = std::getenv("TMPDIR");
+        dir = t && *t ? t : "/tmp";
+    }
+    std::string name = dir + "/.tempcert-unchecked-XXXXXX";
+    const int fd = mkstemp(name.data());
+    if (fd < 0)
+        throw InputError(path, "-o",
+                         "cannot create a file in " + dir + " to check the certificate in");
+    close(fd);
+    return name;
+}
+
+} // namespace
+
+bool write_small_checked(const std::string &path, const std::string &model, const Limits &limits,
+                         const std::function<void(const std::string &)> &write) {
+    struct Removal {
+        std::string path;
+        ~Removal() { std::remove(path.c_str()); }
+    } unchecked{unchecked_file(path)};
+    write(unchecked.path);
+    std::ifstream in(unchecked.path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (bytes.str().empty()) return false; // nothing written: an undecided verdict
+    SmallCheck sc = run_small_checker(unchecked.path, model, limits);
+    if (sc.verdict != SmallCheckVerdict::Verified)
+        throw LimitError("no certificate written: " + to_text(sc));
+    write_output_file(path, bytes.str(), &limits); // the bytes verified, nothing else
+    return true;
 }
 
 std::string to_text(const SmallCheck &c) {
@@ -131,7 +217,7 @@ std::string to_text(const SmallCheck &c) {
     case SmallCheckVerdict::NotVerified:
         return "the small checker: NOT VERIFIED: " + c.detail;
     case SmallCheckVerdict::LeftOut:
-        return "the small checker leaves it to tempcert-check (" + c.detail + ")";
+        return "the small checker leaves it out (" + c.detail + ")";
     case SmallCheckVerdict::Failed:
         return "the small checker FAILED: " + c.detail;
     case SmallCheckVerdict::Absent:

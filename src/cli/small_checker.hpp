@@ -6,6 +6,7 @@
 
 #include "tempcert/limits.hpp"
 
+#include <functional>
 #include <string>
 
 namespace tempcert::cli {
@@ -29,12 +30,22 @@ struct SmallCheck {
 SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                              const Limits &limits);
 
-// Runs it for `tempcert check` on a certificate only it reads (every-n):
-// its verdict line on standard output (with `json`, check's JSON fields
-// from it), anything else on standard error, and its exit code (bad input
-// when it is not beside this one).
+// Runs it for `tempcert check`: its verdict line on standard output (with
+// `json`, check's JSON fields from it), anything else on standard error,
+// and its exit code (bad input when it is not beside this one). A
+// certificate it leaves out (exit 3) is not verified; the message says
+// so and names tempcert-fastcheck, which never says VERIFIED.
 int run_small_checker_for_check(const std::string &cert, const std::string &model,
                                 const Limits &limits, bool json);
+
+// The engine's guard on what it writes: `write(unchecked)` writes the
+// certificate to a file beside `path`, the small checker runs on it, and
+// it is put at `path` only when verified; removed otherwise (and on any
+// exception, Ctrl-C included), with a LimitError "no certificate written:
+// the small checker ...". Returns false when `write` wrote nothing (an
+// undecided verdict, which claims nothing).
+bool write_small_checked(const std::string &path, const std::string &model, const Limits &limits,
+                         const std::function<void(const std::string &)> &write);
 
 // One phrase for the job's line: "the small checker: verified (...)".
 std::string to_text(const SmallCheck &c);

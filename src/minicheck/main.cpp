@@ -1,10 +1,11 @@
-// tempcert-minicheck: the small checker (docs/minicheck.md). It re-verifies
+// tempcert-check (also built as tempcert-minicheck, its first name): the
+// small checker (docs/minicheck.md), the one that says VERIFIED. It re-verifies
 // exhaustive and layerwise certificates of rational models with its own
 // code only: nothing of include/ or the rest of src/ is compiled into it, so a
 // mistake it shares with the engine or with tempcert-check would have to be
 // made twice, independently.
 //
-//   tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N]
+//   tempcert-check CERT --model MODEL [--prec-cap BITS] [--max-n N]
 //                      [--max-words K] [--max-queries K]
 //
 // Exit 0 "s VERIFIED CERT (what was re-derived by the small checker): the
@@ -18,8 +19,8 @@
 namespace {
 
 const char *const kUsage =
-    "usage: tempcert-minicheck CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
-    "                          [--max-queries K]\n"
+    "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
+    "                      [--max-queries K]\n"
     "Re-verifies a certificate of a rational model with its own small code: an\n"
     "exhaustive one (every word up to n, or a refutation's counterexample; exact\n"
     "hard model, MPFI soft model), a layerwise one (value sets, gaps by their\n"
@@ -71,6 +72,17 @@ std::string claim_echo(const minicheck::Json &cert) {
            text_at(cert, "$", "method") + " certificate";
 }
 
+struct Help {}; // --help: the usage printed
+
+// The exit code, unless standard output could not take what was printed
+// (a full disk, a closed pipe): then bad output, said on standard error.
+int written(int code, const std::string &self) {
+    std::cout.flush();
+    if (std::cout) return code;
+    std::cerr << self << "cannot write standard output" << std::endl;
+    return 2;
+}
+
 struct Args {
     std::string cert, model;
     minicheck::Limits limits;
@@ -86,7 +98,7 @@ Args parse_args(int argc, char **argv) {
         };
         if (s == "--help" || s == "-h") {
             std::cout << kUsage;
-            std::exit(0);
+            throw Help{};
         } else if (s == "--model") {
             a.model = value();
         } else if (s == "--prec-cap") {
@@ -116,11 +128,16 @@ Args parse_args(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     using namespace minicheck;
+    // messages name the program as it was called: tempcert-check or tempcert-minicheck
+    std::string self = argc > 0 && argv[0] ? argv[0] : "tempcert-check";
+    self = shown(self.substr(self.find_last_of('/') + 1)) + ": ";
     Args args;
     try {
         args = parse_args(argc, argv);
+    } catch (const Help &) {
+        return written(0, self);
     } catch (const Failure &f) {
-        std::cerr << "tempcert-minicheck: " << shown(f.what) << "\n" << kUsage;
+        std::cerr << self << shown(f.what) << "\n" << kUsage;
         return 2;
     }
     std::string reading = args.model;
@@ -133,21 +150,21 @@ int main(int argc, char **argv) {
         std::string what = verify(cert, m, args.limits);
         std::cout << "s VERIFIED " << shown(args.cert) << " (" << what
                   << " by the small checker): " << shown(claim_echo(cert)) << std::endl;
-        return 0;
+        return written(0, self);
     } catch (const Failure &f) {
         if (f.code == 1) {
             std::cout << "s NOT VERIFIED " << shown(args.cert) << ": " << shown(f.what)
                       << std::endl;
-            return 1;
+            return written(1, self);
         }
-        std::cerr << "tempcert-minicheck: " << shown(f.file.empty() ? reading : f.file) << ": "
+        std::cerr << self << shown(f.file.empty() ? reading : f.file) << ": "
                   << (f.code == 3 ? "not checked: " : "") << shown(f.what) << std::endl;
         return f.code;
     } catch (const std::bad_alloc &) {
-        std::cerr << "tempcert-minicheck: out of memory" << std::endl;
+        std::cerr << self << "out of memory" << std::endl;
         return 3;
     } catch (const std::exception &e) {
-        std::cerr << "tempcert-minicheck: internal error: " << e.what() << std::endl;
+        std::cerr << self << "internal error: " << e.what() << std::endl;
         return 70;
     }
 }

@@ -189,7 +189,7 @@ expect 2 'expected -o MODEL' -- compile 'a' --alphabet a,b --pe bounded
 # counting (proofs/counting-construction.md): no --pe needed, certified at n = 1000 by the layerwise method, checked
 expect 0 'no positional features: counting needs only BOS\) into 2 layers of width 10' -- compile '#(a) > #(b)' --alphabet a,b -o "$work/maj.json"
 expect 0 'verdict: certified' -- certify "$work/maj.json" --n 1000 --eps 1/100 --criterion decision -o "$work/maj.cert"
-expect 0 'VERIFIED.*layerwise argument recomputed' -- check "$work/maj.cert" --model "$work/maj.json"
+expect 0 's VERIFIED.*layerwise argument re-derived' -- check "$work/maj.cert" --model "$work/maj.json"
 expect 0 'unbounded PE, chosen' -- compile '#(Y a) >= 2' --alphabet a,b -o "$work/cnt2.json"
 expect 2 'formula, column 7: unexpected .end.: expected a count #\(...\) or an integer' -- compile '#(a) >' --alphabet a,b -o "$work/x.json"
 expect 2 'formula, column 5: expected .\). to close the count at column 1' -- compile '#(a > #(b)' --alphabet a,b -o "$work/x.json"
@@ -217,20 +217,22 @@ expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "
 expect 0 'method layerwise \(perturbation bounds, no enumeration\)' -- certify "$two" --n 40 --eps 0.01
 expect 0 'verdict: certified' -- certify "$two" --n 40 --eps 0.01
 expect 3 'visits .* words, more than the limit' -- certify "$cases/models/has-b.json" --n 40 --eps 0.01 --method plain
-expect 0 's VERIFIED .*perturbation argument recomputed' -- check "$work/pt.cert" --model "$two"
+expect 0 's VERIFIED .*perturbation bounds re-derived over .* by the small checker' -- check "$work/pt.cert" --model "$two"
 expect 0 'certificate written to' -- certify "$cases/models/prev-a-earlier-b.json" --n 32 --eps 0.01 --method layerwise -o "$work/lw.cert"
-expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
-expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10
+expect 0 's VERIFIED .*layerwise argument re-derived over 32 lengths by the small checker' -- check "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json"
+fast="${tempcert%/*}/tempcert-fastcheck"
+PROGRAM=$fast expect 3 're-deriving its gap would examine more than 10 query configurations \(--max-queries\); nothing was verified' -- "$work/lw.cert" --model "$cases/models/prev-a-earlier-b.json" --max-queries 10
 # a beta below Lemma GT's but above the profile bound: the heads it leaves
 # to their profile are marked, and the checker judges their profiles itself
 pae="$cases/models/prev-a-earlier-b.json"
 expect 0 'certificate written to' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6052 -o "$work/lw5.cert"
 grep -q '"judged_by": "profile"' "$work/lw5.cert" || { echo "FAIL: no head judged by its profile"; fail=1; }
-expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/lw5.cert" --model "$pae"
+expect 0 's VERIFIED .*layerwise argument re-derived over 1000 lengths by the small checker' -- check "$work/lw5.cert" --model "$pae"
 # the same certificate at a beta the profile refutes (tight's lower end at
 # n = 1000 is 4.6051701): the checker finds the query itself
 sed 's/"spec": "4.6052"/"spec": "4.6051"/' "$work/lw5.cert" > "$work/lw5-low.cert"
-expect 1 'profile bound does not hold: at beta 46051/10000, the query at position' -- check "$work/lw5-low.cert" --model "$pae"
+expect 1 's NOT VERIFIED .*: the query at position 5 of length 5: is not within eps at beta 46051/10000' -- check "$work/lw5-low.cert" --model "$pae"
+PROGRAM=$fast expect 1 'profile bound does not hold: at beta 46051/10000, the query at position' -- "$work/lw5-low.cert" --model "$pae"
 # the checker splits a head's lengths over --threads; the first failing
 # query (in length order) is the one reported whatever their number: the
 # bounded model's features read n, so every length is examined; at beta 200
@@ -239,8 +241,9 @@ fb="$cases/models/first-is-a-bounded.json"
 expect 0 'certificate of beta_hi written to' -- tight "$fb" --n 60 --eps 0.01 --threads 1 -o "$work/fb.cert"
 sed -E 's/"spec": "[0-9/]+"/"spec": "200"/' "$work/fb.cert" > "$work/fb-low.cert"
 for t in 1 2 3; do
-    expect 1 'at beta 200, the query at position 1 of length 44 has a configuration with maximum score -1/44 whose TV exceeds eps' -- check "$work/fb-low.cert" --model "$fb" --threads $t
+    PROGRAM=$fast expect 1 'at beta 200, the query at position 1 of length 44 has a configuration with maximum score -1/44 whose TV exceeds eps' -- "$work/fb-low.cert" --model "$fb" --threads $t
 done
+expect 1 's NOT VERIFIED .*the query at position 1 of length 44: is not within eps at beta 200 with maximum -1/44' -- check "$work/fb-low.cert" --model "$fb"
 expect 0 's VERIFIED' -- check "$work/fb.cert" --model "$fb" --threads 2
 expect 3 'no certificate written: the layerwise claim is undecided \(layer 1 needs beta >= 4.605173' -- certify "$pae" --n 1000 --eps 0.01 --method layerwise --beta 4.6051 -o "$work/lw6.cert"
 [ ! -e "$work/lw6.cert" ] || { echo "FAIL: a certificate at an undecided beta"; fail=1; }
@@ -262,10 +265,10 @@ expect 3 'pumped words of length 512, evaluating about 524288 attention weights 
 # tight -o: the upper end's certificate, by certify's own chooser at beta_hi:
 # beyond enumeration the layerwise one (heads judged by their profile), by
 # enumeration the exhaustive one; the checker verifies both
-expect 0 'certificate of beta_hi written to .*tight-hi.cert \(layerwise; tempcert-check verifies it\)' -- tight "$pae" --n 1000 --eps 0.01 -o "$work/tight-hi.cert"
-expect 0 's VERIFIED .*layerwise argument recomputed' -- check "$work/tight-hi.cert" --model "$pae"
+expect 0 'certificate of beta_hi written to .*tight-hi.cert \(layerwise; the small checker verified it\)' -- tight "$pae" --n 1000 --eps 0.01 -o "$work/tight-hi.cert"
+expect 0 's VERIFIED .*layerwise argument re-derived over 1000 lengths by the small checker' -- check "$work/tight-hi.cert" --model "$pae"
 expect 0 'certificate of beta_hi written to .*tight-8.cert \(exhaustive;' -- tight "$hasb" --n 8 --eps 0.01 -o "$work/tight-8.cert"
-expect 0 's VERIFIED .*\(510 words re-evaluated\)' -- check "$work/tight-8.cert" --model "$hasb"
+expect 0 's VERIFIED .*\(510 words re-evaluated by the small checker\)' -- check "$work/tight-8.cert" --model "$hasb"
 expect 2 'tight writes a certificate of its one beta_hi, not of --per-layer betas' -- tight "$hasb" --n 8 --eps 0.01 --per-layer -o "$work/tight-pl.cert"
 
 # horizon at a beta whose 128-bit enclosure is [0, 5.9e61] (value about 1):
@@ -322,13 +325,13 @@ expect 3 'tight beta in \[8\.739676015[0-9]*, 11\.507965087[0-9]*\]' -- tight "$
 [ -n "${TEMPCERT_SANITIZED:-}" ] ||
     expect 3 'tight beta in \[11\.5019910034[0-9]*, 11\.5079650878[0-9]*\] \(bracket\)' -- tight "$two" --n 1000 --eps 1/100
 
-# tempcert-check takes every resource limit tempcert's commands take, from
+# tempcert-fastcheck takes every resource limit tempcert's commands take, from
 # the one table (tempcert/limit_options.hpp): a model certified under a
 # raised limit can be checked under it too
-checker="${tempcert%/*}/tempcert-check"
+checker="${tempcert%/*}/tempcert-fastcheck"
 if "$tempcert" certify "$hasb" --n 4 --eps 1/100 -o "$work/c.json" >/dev/null 2>&1; then
     # (in $work, made above and removed at exit)
-    PROGRAM=$checker expect 0 '^s VERIFIED' -- "$work/c.json" --model "$hasb" --max-width 4 --max-layers 1 --max-entries 1000
+    PROGRAM=$checker expect 0 '^c fast check passed' -- "$work/c.json" --model "$hasb" --max-width 4 --max-layers 1 --max-entries 1000
     PROGRAM=$checker expect 3 'width: 4 is more than the limit 3 \(--max-width\)' -- "$work/c.json" --model "$hasb" --max-width 3
     PROGRAM=$checker expect 2 '--max-heads: expected a whole number from 1 to 65536, got "0"' -- "$work/c.json" --model "$hasb" --max-heads 0
     PROGRAM=$checker expect 2 '--max-bogus: unknown option' -- "$work/c.json" --model "$hasb" --max-bogus 1

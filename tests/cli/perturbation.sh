@@ -36,9 +36,11 @@ else
     check "abb layer 3 reads perturbed keys" grep -q "layer 3: 8 hard values per position; head 1 min gap 1, N = 1000," <<<"$out"
 fi
 "$checker" "$tmp/abb.json" --model "$abb" >"$tmp/chk.txt"
-check "tempcert-check verifies it (exit 0)" [ $? = 0 ]
-check "tempcert-check names the argument" grep -q "s VERIFIED .*(perturbation argument recomputed: " "$tmp/chk.txt"
-check "tempcert check verifies it" "$tempcert" check "$tmp/abb.json" --model "$abb"
+check "tempcert-fastcheck passes it (exit 0)" [ $? = 0 ]
+check "tempcert-fastcheck names the argument" grep -q "^c fast check passed .*(perturbation argument recomputed: " "$tmp/chk.txt"
+"$tempcert" check "$tmp/abb.json" --model "$abb" >"$tmp/chk.txt"
+check "tempcert check (the small checker) verifies it" [ $? = 0 ]
+check "... and names the argument" grep -q "^s VERIFIED .*(perturbation bounds re-derived over [0-9]* lengths by the small checker)" "$tmp/chk.txt"
 
 # JSON output carries every bound
 "$tempcert" certify "$hasab" --n 1000 --eps 1/100 --method layerwise --criterion decision --json >"$tmp/ab.json"
@@ -76,9 +78,10 @@ check "beta in n: certified without -o" [ $? = 0 ]
 # (under sanitizers abb's certificate is at n = 1000: each check re-derives
 # the argument, linear in n)
 tampered="$tmp/abb.json"
-tamper() { # NAME PYTHON-EDIT [2]: edits d, then the checker must say NOT VERIFIED (exit 1),
-    # or, with 2, refuse the file as malformed (exit 2, the message on stderr)
-    local name=$1 want=${3:-1}
+tamper() { # NAME PYTHON-EDIT [2]: edits d, then the fast checker must fail it and
+    # the small one (tempcert check) say NOT VERIFIED (exit 1), or, with 2, both
+    # refuse the file as malformed (exit 2, the message on stderr)
+    local name=$1 want=${3:-1} small_want=${4:-${3:-1}}
     "$py" - "$tampered" "$tmp/t.json" "$2" <<'PY'
 import json, sys
 from fractions import Fraction as F
@@ -90,9 +93,17 @@ PY
     local rc=$?
     check "$name: exit $want" [ $rc = "$want" ]
     if [ "$want" = 1 ]; then
-        check "$name: NOT VERIFIED" grep -q "NOT VERIFIED" "$tmp/t.out"
+        check "$name: fast check failed" grep -q "^c fast check failed" "$tmp/t.out"
     else
-        check "$name: malformed, named" grep -q "^tempcert-check: $tmp/t.json: " "$tmp/t.out"
+        check "$name: malformed, named" grep -q "^tempcert-fastcheck: $tmp/t.json: " "$tmp/t.out"
+    fi
+    "$tempcert" check "$tmp/t.json" --model "$abb" >"$tmp/t.out" 2>&1
+    rc=$?
+    check "$name: tempcert check exits $small_want" [ $rc = "$small_want" ]
+    if [ "$small_want" = 1 ]; then
+        check "$name: NOT VERIFIED" grep -q "^s NOT VERIFIED" "$tmp/t.out"
+    else
+        check "$name: malformed, named by the small checker" grep -q "^tempcert-check: $tmp/t.json: " "$tmp/t.out"
     fi
 }
 tamper "tv lowered" 'h = d["layers"][2]["heads"][0]; h["tv"] = str(F(h["tv"]) * F(99, 100))'
@@ -100,9 +111,10 @@ tamper "radius lowered" 'r = d["layers"][1]["radius"]; r[5] = str(F(r[5]) / 2)'
 tamper "score deviation lowered" 'h = d["layers"][2]["heads"][0]; h["score_deviation"] = "0"'
 tamper "gap raised" 'd["layers"][0]["heads"][0]["min_gap"] = "2"'
 tamper "beta lowered" 'd["beta"]["spec"] = str(F(d["beta"]["spec"]) * F(95, 100))'
-tamper "radius negative" 'd["layers"][0]["radius"][0] = "-1"'
-tamper "radius not a number" 'd["layers"][0]["radius"][0] = "zero"'
-tamper "radius too short" 'd["layers"][0]["radius"].pop()'
+# (the small checker reads a radius that is not a number >= 0 as no radius at all: exit 2)
+tamper "radius negative" 'd["layers"][0]["radius"][0] = "-1"' 1 2
+tamper "radius not a number" 'd["layers"][0]["radius"][0] = "zero"' 1 2
+tamper "radius too short" 'd["layers"][0]["radius"].pop()' 1 2
 tamper "unknown field" 'd["layers"][0]["extra"] = 1' 2
 tamper "deviation lowered" 'd["readout"]["deviation"] = "0"'
 tamper "wrong proofs" 'd["proofs"] = ["proofs/layerwise.md"]'

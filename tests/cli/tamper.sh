@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tampered certificates: `tempcert check` must accept the certificates that
-# `certify` writes and reject (exit 1, "s NOT VERIFIED", naming the JSON
+# Tampered certificates: `tempcert check` (the small checker) must accept
+# the certificates that `certify` writes and reject (exit 1, "s NOT VERIFIED", naming the JSON
 # path) every edited one.
 set -u
 tempcert=$1
@@ -26,7 +26,7 @@ verify() { # name expected-exit pattern cert [model]
     local out code
     if [[ "$malformed" == *" $name "* ]]; then
         want=2
-        pattern="^tempcert: $cert: .*${pattern#NOT VERIFIED.\*}"
+        pattern="^tempcert-check: $cert: .*${pattern#NOT VERIFIED.\*}"
     fi
     out=$("$tempcert" check "$cert" --model "$m" 2>&1)
     code=$?
@@ -111,24 +111,24 @@ tamper_py witness-layer '\$\.gaps\.heads\[0\]\.witness\.layer' "$h[\"witness\"][
 tamper_py witness-head '\$\.gaps\.heads\[0\]\.witness\.head' "$h[\"witness\"][\"head\"] = 3"
 tamper_py head-kind '\$\.gaps\.heads\[0\]\.kind' "$h[\"kind\"] = \"leftmost\""
 tamper_py head-mask '\$\.gaps\.heads\[0\]\.mask' "$h[\"mask\"] = \"none\""
-tamper_py gaps-method '\$\.gaps\.method: unknown field' 'd["gaps"]["method"] = "symbolic"'
-tamper_py extra-field '\$\.extra: unknown field' 'd["extra"] = 1'
+tamper_py gaps-method '\$\.gaps\.method: not a field of the format' 'd["gaps"]["method"] = "symbolic"'
+tamper_py extra-field '\$\.extra: not a field of the format' 'd["extra"] = 1'
 tamper_py words-zero '\$\.words_checked' 'd["words_checked"] = 0'
 tamper_py cx-layer '\$\.counterexample\.layer' 'd["counterexample"]["layer"] = 2' refuted
 tamper_py cx-head '\$\.counterexample\.head' 'd["counterexample"]["head"] = 2' refuted
 tamper_py cx-query '\$\.counterexample' 'd["counterexample"]["query"] = 1' refuted
 tamper_py cx-value '\$\.counterexample\.value' 'd["counterexample"]["value"] = ["0.9", "0.95"]' refuted
 # A claim widened until it shows no violation asserts nothing
-tamper_py cx-value-widened '\$\.counterexample\.value: claims a tv whose lower end 0 is not above eps' 'd["counterexample"]["value"] = ["0", "1"]' refuted
-tamper_py cx-value-at-eps '\$\.counterexample\.value: claims a tv' 'd["counterexample"]["value"] = ["1/100", "0.2"]' refuted
+tamper_py cx-value-widened '\$\.counterexample\.value: its lower end is not above eps: it shows no violation' 'd["counterexample"]["value"] = ["0", "1"]' refuted
+tamper_py cx-value-at-eps '\$\.counterexample\.value: its lower end is not above eps' 'd["counterexample"]["value"] = ["1/100", "0.2"]' refuted
 tamper_py cx-quantity '\$\.counterexample\.quantity' 'd["counterexample"]["quantity"] = "output"' refuted
-tamper_py cx-detail '\$\.counterexample\.detail: unknown field' 'd["counterexample"]["detail"] = "anything"' refuted
+tamper_py cx-detail '\$\.counterexample\.detail: not a field of the format' 'd["counterexample"]["detail"] = "anything"' refuted
 tamper_py cx-words '\$\.words_checked' 'd["words_checked"] = 3' refuted
 tamper_py model-name '\$\.model\.name' 'd["model"]["name"] = "other"'
 printf '\0' | cat "$work/base.json" - >"$work/nul.json"
 verify trailing-nul 1 'NOT VERIFIED.*NUL' "$work/nul.json"
 { cat "$work/base.json"; echo garbage; } >"$work/garbage.json"
-verify trailing-garbage 1 'NOT VERIFIED.*invalid JSON' "$work/garbage.json"
+verify trailing-garbage 1 'NOT VERIFIED.*not JSON' "$work/garbage.json"
 # item 18: bounds rounded at another precision are accepted (inequalities)
 accept_py other-rounding "$h[\"beta_gap_up\"] = str(Fraction($h[\"beta_gap_up\"]) + Fraction(1, 10**25))"
 accept_py other-decimal "$h[\"beta_gap_decimal_up\"] = $h[\"beta_gap_decimal_up\"] + \"1\""
@@ -137,7 +137,7 @@ tamper_py below-bound '\$\.gaps\.heads\[0\]\.beta_gap_up' "$h[\"beta_gap_up\"] =
 # layerwise certificates: the argument recomputed, no enumeration
 lw="$cases/models/prev-a-earlier-b.json"
 "$tempcert" certify "$lw" --n 200 --eps 0.01 --method layerwise -o "$work/lw.json" >/dev/null
-verify lw-untouched 0 's VERIFIED.*layerwise argument recomputed' "$work/lw.json" "$lw"
+verify lw-untouched 0 's VERIFIED.*layerwise argument re-derived over 200 lengths by the small checker' "$work/lw.json" "$lw"
 tamper_lw() { # NAME PATTERN SED-EXPRESSION
     sed -E "$3" "$work/lw.json" >"$work/$1.json"
     if cmp -s "$work/lw.json" "$work/$1.json"; then
@@ -148,8 +148,8 @@ tamper_lw() { # NAME PATTERN SED-EXPRESSION
     verify "$1" 1 "NOT VERIFIED.*$2" "$work/$1.json" "$lw"
 }
 tamper_lw lw-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 2, recomputed 1' '0,/"min_gap": "1"/s//"min_gap": "2"/'
-tamper_lw lw-beta 'needs beta >= ' 's/"spec": "[^"]*"/"spec": "9"/'
-tamper_lw lw-beta-negative 'is not positive' 's/"spec": "[^"]*"/"spec": "-1"/'
+tamper_lw lw-beta 'claims 9 at n = 1, recomputed at least .* \(layer 1.s need\)' 's/"spec": "[^"]*"/"spec": "9"/'
+tamper_lw lw-beta-negative 'claims -1 at n = 1, recomputed at least' 's/"spec": "[^"]*"/"spec": "-1"/'
 tamper_lw lw-n '\$\.layers\[0\]\.heads\[0\]\.N' 's/^  "n": 200,/  "n": 201,/'
 tamper_lw lw-values '\$\.layers\[1\]\.values: claims 5' '0,/"values": 4/s//"values": 5/'
 tamper_lw lw-perturbed '\$\.layers\[0\]\.perturbed' '0,/"perturbed": \[/s//"perturbed": [1, /'
@@ -164,7 +164,7 @@ tamper_lw lw-verdict '\$\.verdict' 's/"verdict": "certified"/"verdict": "undecid
 grep -q '"[0-9.]*e-9"' "$work/tiny.json" ||
     { fail=$((fail + 1)); echo "FAIL tiny: no value with an exponent in $(cat "$work/tiny.json")"; }
 verify tiny 0 's VERIFIED' "$work/tiny.json"
-tamper_py tiny-long-exponent '\$\.counterexample\.value: .*more than 4 digits' \
+tamper_py tiny-long-exponent '\$\.counterexample\.value: expected "p/q" or \["lo", "hi"\], exact numbers' \
     'd["counterexample"]["value"][0] = "5e-10000"' tiny
 tamper_py tiny-moved '\$\.counterexample\.value: claims' \
     'd["counterexample"]["value"] = ["5.6e-8", "5.7e-8"]' tiny
@@ -200,7 +200,7 @@ verify stale-raised 1 'NOT VERIFIED.*\$\.counterexample\.value: claims' "$work/s
 
 # truncation and a different model file
 head -c 300 "$work/base.json" >"$work/truncated.json"
-verify truncated 1 'NOT VERIFIED.*invalid JSON' "$work/truncated.json"
+verify truncated 1 'NOT VERIFIED.*not JSON' "$work/truncated.json"
 sed 's|"bias": "-1/2"|"bias": "-1/3"|' "$model" >"$work/other-model.json"
 verify other-model 1 'NOT VERIFIED.*\$\.model\.sha256' "$work/base.json" "$work/other-model.json"
 verify different-case 1 'NOT VERIFIED.*\$\.model\.sha256' "$work/base.json" "$cases/models/earlier-b-strict.json"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Tempcert-check links no engine code. The patterns are
-# engine functions (search, filter, softmax enclosures, certification); each
-# must be in `tempcert` (so the test can fail) and absent from tempcert-check.
-# Also: tempcert-check verifies a certificate certify wrote, and rejects one
-# with a false claim. Usage: trusted_base.sh TEMPCERT TEMPCERT-CHECK CASES
+# The fast checker (tempcert-fastcheck) links no engine code. The patterns
+# are engine functions (search, filter, softmax enclosures, certification);
+# each must be in `tempcert` (so the test can fail) and absent from it.
+# The small checker (tempcert-check, beside tempcert) links no project code
+# at all: no tempcert:: symbol. Also: the fast checker passes a certificate
+# certify wrote and fails one with a false claim, never saying VERIFIED; the
+# small checker verifies and refuses the same.
+# Usage: trusted_base.sh TEMPCERT TEMPCERT-FASTCHECK CASES
 set -u
 tempcert=$1
 checker=$2
@@ -25,7 +28,7 @@ for sym in "${engine[@]}"; do
     if ! grep -qF "$sym" "$tmp/engine.syms"; then
         fail=$((fail + 1)); echo "FAIL: $sym is not in tempcert (the pattern is stale)"
     elif grep -qF "$sym" "$tmp/checker.syms"; then
-        fail=$((fail + 1)); echo "FAIL: tempcert-check contains engine code: $sym"
+        fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck contains engine code: $sym"
     else
         pass=$((pass + 1))
     fi
@@ -44,25 +47,43 @@ for sym in "${distributed[@]}"; do
         fail=$((fail + 1)); echo "FAIL: $sym in tempcert-check: $in_checker, MPI: $with_mpi"
     fi
 done
+small="$(dirname "$tempcert")/tempcert-check"
+if [ -x "$small" ] && nm -C "$small" >"$tmp/small.syms" && grep -q ' main$' "$tmp/small.syms" &&
+   ! grep -q 'tempcert::' "$tmp/small.syms"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-check (the small checker) has tempcert:: symbols"
+fi
 model="$cases/models/has-ab-two-layer.json"
 "$tempcert" certify "$model" --n 5 --eps 1/100 --beta 10 -o "$tmp/c.json" >/dev/null 2>&1
 "$tempcert" certify "$model" --n 5 --eps 1/100 -o "$tmp/r.json" >/dev/null 2>&1 # refuted
-if "$checker" "$tmp/c.json" --model "$model" | grep -q '^s VERIFIED'; then
+if "$checker" "$tmp/c.json" --model "$model" | grep -q '^c fast check passed'; then
     pass=$((pass + 1))
 else
-    fail=$((fail + 1)); echo "FAIL: tempcert-check does not verify a certificate certify wrote"
+    fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck does not verify a certificate certify wrote"
 fi
 sed 's/"words_checked": [0-9]*/"words_checked": 7/' "$tmp/c.json" >"$tmp/bad.json"
 "$checker" "$tmp/bad.json" --model "$model" >"$tmp/out" 2>&1
-if [ $? = 1 ] && grep -q 'NOT VERIFIED.*words_checked' "$tmp/out"; then
+if [ $? = 1 ] && grep -q 'c fast check failed.*words_checked' "$tmp/out"; then
     pass=$((pass + 1))
 else
-    fail=$((fail + 1)); echo "FAIL: tempcert-check accepts a false words_checked: $(cat "$tmp/out")"
+    fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck accepts a false words_checked: $(cat "$tmp/out")"
 fi
-if "$checker" "$tmp/r.json" --model "$model" | grep -q '^s VERIFIED'; then
+if "$small" "$tmp/c.json" --model "$model" | grep -q '^s VERIFIED .*: certified: model has-ab-two-layer' &&
+   "$small" "$tmp/bad.json" --model "$model" | grep -q '^s NOT VERIFIED.*words_checked'; then
     pass=$((pass + 1))
 else
-    fail=$((fail + 1)); echo "FAIL: tempcert-check does not verify a refuted certificate"
+    fail=$((fail + 1)); echo "FAIL: the small checker does not verify c.json, or verifies bad.json"
+fi
+if "$checker" "$tmp/c.json" --model "$model" | grep -q 'VERIFIED'; then
+    fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck says VERIFIED"
+else
+    pass=$((pass + 1))
+fi
+if "$checker" "$tmp/r.json" --model "$model" | grep -q '^c fast check passed'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck does not verify a refuted certificate"
 fi
 "$checker" "$tmp/c.json" >/dev/null 2>&1
 if [ $? = 2 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: no --model is not exit 2"; fi
@@ -80,7 +101,7 @@ PY
 one=$("$checker" "$tmp/u.json" --model "$model" --threads 1)
 for th in 2 3; do
     other=$("$checker" "$tmp/u.json" --model "$model" --threads $th)
-    if [ "$one" = "$other" ] && grep -q "NOT VERIFIED.*on word" <<<"$one"; then
+    if [ "$one" = "$other" ] && grep -q "c fast check failed.*on word" <<<"$one"; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1)); echo "FAIL: --threads $th: $other, but --threads 1: $one"
@@ -90,17 +111,17 @@ done
 # claimed twice as large as the lattice allows is not
 "$tempcert" compile 'H (#(a) >= #(b)) & #(a) = #(b)' --alphabet a,b -o "$tmp/dyck.json" >/dev/null 2>&1
 "$tempcert" certify "$tmp/dyck.json" --n 1000 --eps 1/100 --criterion decision -o "$tmp/dyck.cert" >/dev/null 2>&1
-if "$checker" "$tmp/dyck.cert" --model "$tmp/dyck.json" | grep -q '^s VERIFIED'; then
+if "$checker" "$tmp/dyck.cert" --model "$tmp/dyck.json" | grep -q '^c fast check passed'; then
     pass=$((pass + 1))
 else
-    fail=$((fail + 1)); echo "FAIL: tempcert-check does not verify a counting certificate"
+    fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck does not verify a counting certificate"
 fi
 sed 's|"1/2002"|"1/1001"|' "$tmp/dyck.cert" >"$tmp/dyck-bad.cert"
 if ! cmp -s "$tmp/dyck.cert" "$tmp/dyck-bad.cert" &&
-   "$checker" "$tmp/dyck-bad.cert" --model "$tmp/dyck.json" | grep -q '^s NOT VERIFIED'; then
+   "$checker" "$tmp/dyck-bad.cert" --model "$tmp/dyck.json" | grep -q '^c fast check failed'; then
     pass=$((pass + 1))
 else
-    fail=$((fail + 1)); echo "FAIL: tempcert-check accepts a counting head's gap raised to 1/1001"
+    fail=$((fail + 1)); echo "FAIL: tempcert-fastcheck accepts a counting head's gap raised to 1/1001"
 fi
 # the checker's prefix walk with its analytic TV bound (item 20) at the
 # edge: on every bundled case the certificate at the tight bracket's upper
@@ -118,7 +139,7 @@ import json, sys
 c = json.load(open(sys.argv[1])); c['beta']['spec'] = sys.argv[2]
 json.dump(c, open(sys.argv[3], 'w'))" "$tmp/hi.cert" "$lo" "$tmp/lo.cert"
     a=$("$checker" "$tmp/hi.cert" --model "$f"); b=$("$checker" "$tmp/lo.cert" --model "$f")
-    if grep -q '^s VERIFIED' <<<"$a" && grep -q '^s NOT VERIFIED.*violates eps' <<<"$b"; then
+    if grep -q '^c fast check passed' <<<"$a" && grep -q '^c fast check failed.*violates eps' <<<"$b"; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1)); echo "FAIL: $(basename "$f") at the tight edge: upper end: $a; lower end: $b"

@@ -69,6 +69,29 @@ TEST_CASE("softmax encloses the weights, narrowly") {
     }
 }
 
+TEST_CASE("softmax with one memo over many queries encloses each one's weights") {
+    // the walk's use: one beta, many score vectors sharing distances
+    std::mt19937 rng(9);
+    const Q beta(7, 2), slack(1, Q(mpz_class(1) << 900).get_num());
+    ExpMemo memo;
+    for (int trial = 0; trial < 300; ++trial) {
+        std::size_t n = 1 + rng() % 6;
+        std::vector<Q> s;
+        for (std::size_t j = 0; j < n; ++j)
+            s.push_back(small(rng, 4));
+        std::vector<Iv> scores;
+        for (const auto &x : s)
+            scores.emplace_back(x, 128);
+        std::vector<Iv> p = softmax(scores, Iv(beta, 128), &memo);
+        for (std::size_t j = 0; j < n; ++j) {
+            Q ref = reference_weight(s, beta, j);
+            CHECK(p[j].lower() <= ref + slack);
+            CHECK(ref - slack <= p[j].upper());
+        }
+    }
+    CHECK(memo.size() > 10); // the memo was used
+}
+
 TEST_CASE("a feed-forward sublayer on a box contains its value at every point") {
     std::mt19937 rng(11);
     for (int trial = 0; trial < 300; ++trial) {

@@ -1,13 +1,15 @@
-// tempcert-check: the standalone certificate checker (proofs/certificate.md,
-// "Trusted base"). It links only the check library and the kernel, never
-// the engine that writes certificates; `tempcert check` runs the same code.
+// tempcert-fastcheck: the large certificate checker (docs/certificates.md,
+// "Two checkers"). It links only the check library and the kernel, never
+// the engine that writes certificates, but shares the kernel with it, so it
+// never says VERIFIED: `tempcert check` and tempcert-check run the small
+// checker, which shares nothing.
 //
-//   tempcert-check CERT --model MODEL [--prec-cap BITS] [--time-limit S]
+//   tempcert-fastcheck CERT --model MODEL [--prec-cap BITS] [--time-limit S]
 //                  [--threads T] [--max-n N, --max-width W, ...: every resource
 //                  limit tempcert's commands take, tempcert/limit_options.hpp]
 //
-// Prints one verdict line, "s VERIFIED CERT (...)" (exit 0) or
-// "s NOT VERIFIED CERT: JSON-PATH: reason" (exit 1) when a claim is false
+// Prints one line, "c fast check passed CERT (...)" (exit 0) or
+// "c fast check failed CERT: JSON-PATH: reason" (exit 1) when a claim is false
 // or not shown. A malformed certificate (unreadable, not JSON, a field
 // missing, unknown or mistyped, another format) is bad input like a bad
 // model or bad usage: one message on standard error, exit 2. A limit
@@ -75,7 +77,7 @@ void parse(int argc, char **argv, Options &o) {
         } else if (o.certificate.empty()) {
             o.certificate = a;
         } else {
-            throw InputError("", "tempcert-check", "one CERT only, got \"" + a + "\" too");
+            throw InputError("", "tempcert-fastcheck", "one CERT only, got \"" + a + "\" too");
         }
     }
     for (const auto &[k, v] : values) {
@@ -93,7 +95,7 @@ void parse(int argc, char **argv, Options &o) {
             throw InputError("", k, "unknown option (see the usage at the top of --help)");
     }
     if (o.certificate.empty() || o.model.empty())
-        throw InputError("", "tempcert-check", "usage: tempcert-check CERT --model MODEL");
+        throw InputError("", "tempcert-fastcheck", "usage: tempcert-fastcheck CERT --model MODEL");
     if (!values.count("--threads")) {
         unsigned cores = std::thread::hardware_concurrency();
         o.run.threads = std::clamp(cores, 1u, kMaxThreads);
@@ -107,7 +109,7 @@ void parse(int argc, char **argv, Options &o) {
 
 int run(int argc, char **argv) {
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-        std::cout << "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] "
+        std::cout << "usage: tempcert-fastcheck CERT --model MODEL [--prec-cap BITS] "
                      "[--time-limit S] [--threads T] [--LIMIT VALUE ...]\n"
                      "(--threads: default all cores; the verdict does not depend on it)\n"
                      "resource limits, as tempcert's commands take them:\n";
@@ -121,7 +123,7 @@ int run(int argc, char **argv) {
         parse(argc, argv, o);
         CheckOutcome out = check_certificate(o.certificate, o.model, o.limits, o.precision);
         if (out.malformed) {
-            std::cerr << printable("tempcert-check: " +
+            std::cerr << printable("tempcert-fastcheck: " +
                                        malformed_certificate_message(o.certificate, out.reason),
                                    true)
                       << "\n";
@@ -131,16 +133,16 @@ int run(int argc, char **argv) {
         return out.accepted ? kExitOk : kExitRefuted;
     } catch (...) {
         CommandEnding end = ending_of_current_exception("interrupted; nothing was verified");
-        std::cerr << printable("tempcert-check: " + end.message, true) << "\n";
+        std::cerr << printable("tempcert-fastcheck: " + end.message, true) << "\n";
         return end.code;
     }
 }
 
 int main(int argc, char **argv) {
     std::signal(SIGINT, on_sigint);
-    install_gmp_out_of_memory_exit("tempcert-check");
+    install_gmp_out_of_memory_exit("tempcert-fastcheck");
     // under mpirun (a build with MPI) the walk's tasks are spread over the
     // ranks (check_tasks.hpp); rank 0 prints the verdict
     int code = check::run_checker(&argc, &argv, [&] { return run(argc, argv); });
-    return finish_standard_output("tempcert-check", code);
+    return finish_standard_output("tempcert-fastcheck", code);
 }
