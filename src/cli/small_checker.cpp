@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -99,18 +100,17 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
 
 namespace {
 
-// The method a certificate names ("" when it names none it can read).
-std::string method_named(const std::string &cert, const Limits &limits) {
-    try {
-        const nlohmann::json j =
-            nlohmann::json::parse(read_text_file(cert, limits.max_file_bytes, &limits));
-        if (j.is_object() && j.contains("method") && j["method"].is_string())
-            return j["method"].get<std::string>();
-    } catch (const LimitError &) {
-        throw;
-    } catch (const std::exception &) {
-    }
-    return "";
+// The certificate kind the verified claim ends with (", KIND certificate"),
+// else "": the file itself is read by the small checker alone (it may be
+// standard output's pipe, readable once).
+std::string method_claimed(const std::string &claim) {
+    const std::string tail = " certificate";
+    if (claim.size() < tail.size() ||
+        claim.compare(claim.size() - tail.size(), tail.size(), tail) != 0)
+        return "";
+    const std::string head = claim.substr(0, claim.size() - tail.size());
+    const auto comma = head.rfind(", ");
+    return comma == std::string::npos ? "" : head.substr(comma + 2);
 }
 
 // "K words re-evaluated" in the verdict line: K, else 0.
@@ -128,6 +128,45 @@ long long words_in(const std::string &line) {
 
 } // namespace
 
+namespace {
+
+// A file that can be read only once (a pipe, standard input, a device) is
+// copied to a private file in TMPDIR, read through the run's limits, for
+// the small checker, which runs without this process's standard input.
+// Holds "" for a regular file, which it reads itself.
+struct OnceReadable {
+    std::string copy;
+    OnceReadable(const std::string &path, const Limits &limits) {
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
+        const std::string text = read_text_file(path, limits.max_file_bytes, &limits);
+        const char *t = std::getenv("TMPDIR");
+        copy = std::string(t && *t ? t : "/tmp") + "/.tempcert-check-XXXXXX";
+        const int fd = mkstemp(copy.data());
+        if (fd < 0) {
+            copy.clear();
+            throw InputError(path, "tempcert check", "cannot make a private copy to check");
+        }
+        const bool whole =
+            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+        close(fd);
+        if (!whole) throw InputError(path, "tempcert check", "cannot make a private copy to check");
+    }
+    ~OnceReadable() {
+        if (!copy.empty()) std::remove(copy.c_str());
+    }
+};
+
+// `text` with every `from` replaced by `to`.
+std::string replaced(std::string text, const std::string &from, const std::string &to) {
+    for (auto at = text.find(from); !from.empty() && at != std::string::npos;
+         at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+} // namespace
+
 int run_small_checker_for_check(const std::string &cert, const std::string &model,
                                 const Limits &limits, bool json) {
     const std::string exe = small_checker_path();
@@ -135,7 +174,10 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
         throw InputError(cert, "tempcert check",
                          "certificates are verified by tempcert-check (the small checker), "
                          "which is not beside this tempcert");
-    ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
+    const OnceReadable once(cert, limits);
+    const std::string read = once.copy.empty() ? cert : once.copy;
+    ProgramRun r = run_program_captured({exe, read, "--model", model}, limits, 64 << 10);
+    if (!once.copy.empty()) r.output = replaced(r.output, once.copy, cert);
     if (!r.started) throw InputError(cert, "tempcert check", "could not start " + exe);
     const int code = r.exit_code < 0 ? kExitUndecided : r.exit_code;
     std::string out = r.output;
@@ -157,7 +199,7 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
         {"reason", code == 0   ? std::string()
                    : code == 1 ? after_prefix(out, "s NOT VERIFIED " + cert + ": ")
                                : out},
-        {"method", method_named(cert, limits)},
+        {"method", code == 0 ? method_claimed(after_prefix(out, verified_mark)) : std::string()},
         {"words", words_in(out)},
         {"claim", code == 0 ? after_prefix(out, verified_mark) : std::string()},
         {"checker", "tempcert-check"}};
@@ -204,8 +246,12 @@ bool write_small_checked(const std::string &path, const std::string &model, cons
     bytes << in.rdbuf();
     if (bytes.str().empty()) return false; // nothing written: an undecided verdict
     SmallCheck sc = run_small_checker(unchecked.path, model, limits);
+    // outside its class or not installed: undecided; refused or crashed: the
+    // engine claimed what its checker does not back, a bug to report
+    if (sc.verdict == SmallCheckVerdict::LeftOut || sc.verdict == SmallCheckVerdict::Absent)
+        throw Undecided("no certificate written: " + to_text(sc));
     if (sc.verdict != SmallCheckVerdict::Verified)
-        throw LimitError("no certificate written: " + to_text(sc));
+        throw std::runtime_error("no certificate written: " + to_text(sc));
     write_output_file(path, bytes.str(), &limits); // the bytes verified, nothing else
     return true;
 }

@@ -39,10 +39,13 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
                                 const Limits &limits, bool json);
 
 // The engine's guard on what it writes: `write(unchecked)` writes the
-// certificate to a file beside `path`, the small checker runs on it, and
-// it is put at `path` only when verified; removed otherwise (and on any
-// exception, Ctrl-C included), with a LimitError "no certificate written:
-// the small checker ...". Returns false when `write` wrote nothing (an
+// certificate to a private file (beside `path`, or in TMPDIR for standard
+// output and devices), the small checker runs on it, and only when it is
+// verified are its bytes written to `path` (through write_output_file).
+// The private file is removed in every case (Ctrl-C included). Otherwise
+// "no certificate written: the small checker ...": Undecided where it
+// leaves the certificate out or is not there, an internal error (exit 70)
+// where it refuses it. Returns false when `write` wrote nothing (an
 // undecided verdict, which claims nothing).
 bool write_small_checked(const std::string &path, const std::string &model, const Limits &limits,
                          const std::function<void(const std::string &)> &write);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The small checker as the engine's guard (docs/certificates.md, "Two
+# checkers"): certify -o puts a certificate in place only once tempcert-check
+# has verified it. One it leaves out (sqrt in a feature) is not written
+# (exit 3), one it refuses is not written either (exit 70, a bug to report:
+# a stand-in plays a refusing checker), and no private file is left behind.
+# `tempcert check` says what it verified, or exit 3 for what it leaves out.
+# Usage: guard.sh TEMPCERT CASES
+set -u
+tempcert=$1
+cases=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() { # description command...
+    local what=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+hasb="$cases/models/has-b.json"
+/usr/bin/python3 - "$hasb" "$tmp/sqrt.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["name"] = "has-b-sqrt"
+m["positions"] = m.get("positions", []) + [{"dim": m["width"] - 1, "expr": "sqrt(j)"}]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+cd "$tmp" || exit 1
+out=$("$tempcert" certify sqrt.json --n 4 --eps 1/100 -o sq.cert 2>&1)
+check "a certificate the small checker leaves out: exit 3" [ $? = 3 ]
+check "... says why" grep -q 'no certificate written: the small checker leaves it out (\$.positions\[1\].expr: log and sqrt' <<<"$out"
+check "... and writes nothing" [ ! -e sq.cert ]
+printf '#!/bin/sh\necho "s NOT VERIFIED $1: \\$.beta: below its need"\nexit 1\n' >refuses
+chmod +x refuses
+out=$(TEMPCERT_MINICHECK="$tmp/refuses" "$tempcert" certify "$hasb" --n 4 --eps 1/100 -o f.cert 2>&1)
+check "a certificate the small checker refuses: exit 70" [ $? = 70 ]
+check "... names the refusal" grep -q 'no certificate written: the small checker: NOT VERIFIED: \$.beta: below its need' <<<"$out"
+check "... and writes nothing" [ ! -e f.cert ]
+check "no private file left beside the output" bash -c '! ls -A | grep -q tempcert-unchecked'
+out=$("$tempcert" certify "$hasb" --n 4 --eps 1/100 -o - 2>/dev/null | "$tempcert" check /dev/stdin --model "$hasb")
+check "certify -o - | tempcert check /dev/stdin: verified" grep -q '^s VERIFIED /dev/stdin (30 words re-evaluated by the small checker): certified: model has-b' <<<"$out"
+"$tempcert" certify "$hasb" --n 4 --eps 1/100 -o /dev/null >/dev/null 2>&1
+check "-o /dev/null stays a device" [ -c /dev/null ]
+"$tempcert" certify "$hasb" --n 4 --eps 1/100 --beta 1 -o r.cert >/dev/null 2>&1
+check "a refuted certificate is verified and written (exit 1 for the refutation)" [ $? = 1 ] 
+check "... the file is there" [ -s r.cert ]
+"$tempcert" check r.cert --model "$hasb" | grep -q '^s VERIFIED r.cert (the counterexample re-evaluated by the small checker): refuted: model has-b'
+check "tempcert check verifies the refuted certificate" [ $? = 0 ]
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
