@@ -167,6 +167,25 @@ std::string replaced(std::string text, const std::string &from, const std::strin
 
 } // namespace
 
+SmallCheck run_small_checker_on_text(const std::string &text, const std::string &model,
+                                     const Limits &limits) {
+    const char *t = std::getenv("TMPDIR");
+    std::string copy = std::string(t && *t ? t : "/tmp") + "/.tempcert-check-XXXXXX";
+    const int fd = mkstemp(copy.data());
+    if (fd < 0) return {SmallCheckVerdict::Failed, "cannot make a private copy to check"};
+    struct Removal {
+        std::string path;
+        ~Removal() { std::remove(path.c_str()); }
+    } removal{copy};
+    const bool whole =
+        ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    close(fd);
+    if (!whole) return {SmallCheckVerdict::Failed, "cannot make a private copy to check"};
+    SmallCheck sc = run_small_checker(copy, model, limits);
+    sc.detail = replaced(sc.detail, copy, "the certificate");
+    return sc;
+}
+
 int run_small_checker_for_check(const std::string &cert, const std::string &model,
                                 const Limits &limits, bool json) {
     const std::string exe = small_checker_path();

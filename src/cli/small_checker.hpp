@@ -30,6 +30,11 @@ struct SmallCheck {
 SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                              const Limits &limits);
 
+// Runs it on a certificate's text (written to a private file in TMPDIR,
+// removed after): what is checked is exactly these bytes.
+SmallCheck run_small_checker_on_text(const std::string &text, const std::string &model,
+                                     const Limits &limits);
+
 // Runs it for `tempcert check`: its verdict line on standard output (with
 // `json`, check's JSON fields from it), anything else on standard error,
 // and its exit code (bad input when it is not beside this one). A
