@@ -177,8 +177,7 @@ SmallCheck run_small_checker_on_text(const std::string &text, const std::string 
         std::string path;
         ~Removal() { std::remove(path.c_str()); }
     } removal{copy};
-    const bool whole =
-        ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const bool whole = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     close(fd);
     if (!whole) return {SmallCheckVerdict::Failed, "cannot make a private copy to check"};
     SmallCheck sc = run_small_checker(copy, model, limits);

@@ -9,7 +9,9 @@
 #include "perturbation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <thread>
 
 namespace minicheck {
 
@@ -309,12 +311,13 @@ std::optional<std::vector<Iv>> walk_betas(const Model &m, const VerdictClaim *ve
     }
 }
 
-// The prefix walk (looks_back_only): each word's last position only, the
-// whole word at rising precision where one precision does not decide it.
-void scan_walk(const Model &m, std::size_t n, const VerdictClaim *verdict, const Limits &limits,
-               Scan &out) {
+// The prefix walk (looks_back_only) over the words that start with the
+// symbol c: each word's last position only, the whole word at rising
+// precision where one precision does not decide it.
+void walk_from(const Model &m, std::size_t c, std::size_t n, const VerdictClaim *verdict,
+               const Limits &limits, Scan &out) {
     PrefixWalk walk(m, walk_betas(m, verdict), kPrecStart);
-    Word w;
+    Word w{c};
     auto visit = [&](auto &&self) -> void {
         walk.extend(w);
         fold_word(m, w, walk.hard(), w.size() == 1 ? 0 : w.size(), out.facts);
@@ -323,15 +326,64 @@ void scan_walk(const Model &m, std::size_t n, const VerdictClaim *verdict, const
             walk.judge_last(w, verdict->eps, verdict->criterion).verdict != Tri::True)
             out.judge(m, w, evaluate_hard(m, w), *verdict, limits);
         if (w.size() == n) return;
-        for (std::size_t c = 0; c < m.alphabet.size(); ++c) {
-            w.push_back(c);
+        for (std::size_t d = 0; d < m.alphabet.size(); ++d) {
+            w.push_back(d);
             self(self);
             w.pop_back();
         }
     };
-    for (std::size_t c = 0; c < m.alphabet.size(); ++c) {
-        w.assign(1, c);
-        visit(visit);
+    visit(visit);
+}
+
+// Folds another part's scan into `out`, as one scan of both would have.
+void merge(const Scan &part, Scan &out) {
+    out.words += part.words;
+    for (std::size_t i = 0; i < out.facts.size(); ++i) {
+        const HeadFacts &p = part.facts[i];
+        HeadFacts &f = out.facts[i];
+        f.N = std::max(f.N, p.N);
+        if (p.tie && (!f.tie || word_before(p.tie->word, f.tie->word))) f.tie = p.tie;
+        if (p.min_gap &&
+            (!f.min_gap || *p.min_gap < *f.min_gap ||
+             (*p.min_gap == *f.min_gap && word_before(p.witness->word, f.witness->word)))) {
+            f.min_gap = p.min_gap;
+            f.witness = p.witness;
+        }
+    }
+    if (part.refused && (!out.refused || word_before(*part.refused, *out.refused))) {
+        out.refused = part.refused;
+        out.refusal = part.refusal;
+    }
+}
+
+// The walk on up to `threads` threads, one task per first symbol, taken
+// by whichever thread is free; the parts merged in any order give the same
+// scan.
+void scan_walk(const Model &m, std::size_t n, const VerdictClaim *verdict, const Limits &limits,
+               unsigned threads, Scan &out) {
+    const std::size_t k = m.alphabet.size();
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, k));
+    std::vector<Scan> parts(threads, Scan{std::vector<HeadFacts>(out.facts.size()), 0, {}, {}});
+    std::vector<std::exception_ptr> errors(threads);
+    std::atomic<std::size_t> next{0};
+    auto work = [&](unsigned t) {
+        try {
+            for (std::size_t c; (c = next++) < k;)
+                walk_from(m, c, n, verdict, limits, parts[t]);
+        } catch (...) {
+            errors[t] = std::current_exception();
+            next = k; // the others stop at their next task
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
+    work(0);
+    for (auto &th : pool)
+        th.join();
+    for (unsigned t = 0; t < threads; ++t) {
+        if (errors[t]) std::rethrow_exception(errors[t]);
+        merge(parts[t], out);
     }
 }
 
@@ -340,7 +392,7 @@ Scan scan_words(const Model &m, std::size_t n, const VerdictClaim *verdict, cons
     for (const auto &layer : m.layers)
         out.facts.resize(out.facts.size() + layer.heads.size());
     if (looks_back_only(m))
-        scan_walk(m, n, verdict, limits, out);
+        scan_walk(m, n, verdict, limits, limits.threads, out);
     else
         scan_whole(m, n, verdict, limits, out);
     return out;

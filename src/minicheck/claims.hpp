@@ -16,6 +16,7 @@ struct Limits {
     long prec_cap = 4096;                   // bits
     std::uint64_t max_queries = 1000000000; // layerwise: offers compared per head
     std::uint64_t max_values = 100000;      // layerwise: hard values per position
+    unsigned threads = 1;                   // exhaustive, masks looking back: walkers
 };
 
 // Returns what was re-evaluated ("K words", "the counterexample"); a

@@ -13,14 +13,16 @@
 // claim does not hold), 2 bad input (no s line), 3 outside its class or over a limit (no s line).
 #include "claims.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <thread>
 
 namespace {
 
 const char *const kUsage =
     "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
-    "                      [--max-queries K]\n"
+    "                      [--max-queries K] [--threads T]\n"
     "Re-verifies a certificate of a rational model with its own small code: an\n"
     "exhaustive one (every word up to n, or a refutation's counterexample; exact\n"
     "hard model, MPFI soft model), a layerwise one (value sets, gaps by their\n"
@@ -31,6 +33,8 @@ const char *const kUsage =
     "  --max-n N        exhaustive: longest n checked (default 200)\n"
     "  --max-words K    exhaustive: most words checked (default 20000000)\n"
     "  --max-queries K  layerwise: most offers compared per head (default 1000000000)\n"
+    "  --threads T      exhaustive, masks looking back: words walked on T threads\n"
+    "                   (default the cores, at most 8; the verdict does not depend on it)\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
     "(irrational models) or over a limit.\n";
 
@@ -90,6 +94,7 @@ struct Args {
 
 Args parse_args(int argc, char **argv) {
     Args a;
+    bool threads_given = false;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];
         auto value = [&]() -> std::string {
@@ -111,6 +116,10 @@ Args parse_args(int argc, char **argv) {
             a.limits.max_words = option_number(s, value(), 1);
         } else if (s == "--max-queries") {
             a.limits.max_queries = option_number(s, value(), 1);
+        } else if (s == "--threads") {
+            a.limits.threads = static_cast<unsigned>(option_number(s, value(), 1));
+            if (a.limits.threads > 256) throw minicheck::Failure{2, "", "--threads: at most 256"};
+            threads_given = true;
         } else if (!s.empty() && s[0] == '-') {
             throw minicheck::Failure{2, "", "unknown option " + s.substr(0, 40)};
         } else if (a.cert.empty()) {
@@ -121,6 +130,7 @@ Args parse_args(int argc, char **argv) {
     }
     if (a.cert.empty() || a.model.empty())
         throw minicheck::Failure{2, "", "expected CERT and --model MODEL"};
+    if (!threads_given) a.limits.threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
     return a;
 }
 

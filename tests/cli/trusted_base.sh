@@ -98,6 +98,15 @@ d["counterexample"] = None
 d["words_checked"] = 62
 json.dump(d, open(sys.argv[2], "w"))
 PY
+one=$("$small" "$tmp/u.json" --model "$model" --threads 1)
+for th in 2 3 8; do # the small checker's walkers: the same first refused word
+    other=$("$small" "$tmp/u.json" --model "$model" --threads $th)
+    if [ "$one" = "$other" ] && grep -q "^s NOT VERIFIED.*on word" <<<"$one"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: the small checker, --threads $th: $other, but --threads 1: $one"
+    fi
+done
 one=$("$checker" "$tmp/u.json" --model "$model" --threads 1)
 for th in 2 3; do
     other=$("$checker" "$tmp/u.json" --model "$model" --threads $th)
