@@ -3,6 +3,7 @@
 // the floor no maximum can be below. The profile judge reads them too.
 #pragma once
 
+#include "evaluate.hpp"
 #include "numbers.hpp"
 
 #include <cstdint>
@@ -29,8 +30,9 @@ struct Query {
 // Rejects (exit 1, at `where`) unless every configuration of the query's
 // offers keeps TV <= eps at beta against the uniform weights on its
 // maximising set (proofs/profile-bound.md); exit 3 once more than
-// `weights` exponentials would be taken in all (it is decremented).
+// `weights` exponentials would be taken in all (it is decremented). `memo`
+// holds e^x at the first precision for the exponents x met so far.
 void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::uint64_t &weights,
-                   const std::string &where);
+                   ExpMemo &memo, const std::string &where);
 
 } // namespace minicheck

@@ -96,18 +96,30 @@ void add_group(const Group &g, const Q &c, const Q &t, Worst &w) {
     }
 }
 
-Iv weight_sum(const std::vector<Terms> &terms, const Q &beta, long prec) {
+// e^x enclosed at prec; at the first precision from the memo of the
+// head's queries (the same x recur query after query), one enclosure of
+// the same number however it was reached
+Iv exp_of(const Q &x, long prec, ExpMemo &memo) {
+    if (prec != kPrecStart) return exp(Iv(x, prec));
+    auto hit = memo.find(x);
+    if (hit != memo.end()) return hit->second;
+    Iv e = exp(Iv(x, prec));
+    if (memo.size() < (1u << 18)) memo.emplace(x, e);
+    return e;
+}
+
+Iv weight_sum(const std::vector<Terms> &terms, const Q &beta, long prec, ExpMemo &memo) {
     const Iv one(1, prec);
     Iv X(0, prec);
     for (const Terms &k : terms) {
-        Iv first = exp(Iv(Q(-beta * k.g0), prec));
+        Iv first = exp_of(Q(-beta * k.g0), prec, memo);
         if (k.count == 1) {
             X = X + first;
         } else if (k.step == 0) {
             X = X + Q(k.count) * first;
         } else { // first (1 - rho^count) / (1 - rho), rho = e^{-beta step}
-            Iv rho = exp(Iv(Q(-beta * k.step), prec));
-            Iv rho_m = exp(Iv(Q(-beta * k.step * k.count), prec));
+            Iv rho = exp_of(Q(-beta * k.step), prec, memo);
+            Iv rho_m = exp_of(Q(-beta * k.step * k.count), prec, memo);
             X = X + first * (one - rho_m) / (one - rho);
         }
     }
@@ -117,7 +129,7 @@ Iv weight_sum(const std::vector<Terms> &terms, const Q &beta, long prec) {
 } // namespace
 
 void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::uint64_t &weights,
-                   const std::string &where) {
+                   ExpMemo &memo, const std::string &where) {
     std::map<std::pair<long, long>, std::vector<Q>> by_range;
     for (const Run &r : q.runs)
         by_range[{r.first, r.last}].push_back(q.alpha[r.value]);
@@ -152,9 +164,9 @@ void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::u
         at_rising_precision(cap, where,
                             "within eps at beta " + to_text(beta) + " with maximum " + to_text(t),
                             [&](long prec) {
-                                Iv X = weight_sum(w.terms, beta, prec);
+                                Iv X = weight_sum(w.terms, beta, prec, memo);
                                 if (w.forced == 0 && w.holder) // the holder leaves X
-                                    X = X - exp(Iv(Q(-beta * *w.holder), prec));
+                                    X = X - exp_of(Q(-beta * *w.holder), prec, memo);
                                 if (X.at_most(limit)) return Tri::True;
                                 return X.above(limit) ? Tri::False : Tri::Unknown;
                             });

@@ -247,10 +247,11 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
             beta[len] = std::min(beta[len], beta[len + 1]);
     }
     ValueGap out;
+    ExpMemo memo;
     auto examine = [&](const Query &q, std::size_t len, long i) {
         fold(q, r, out);
         if (profile)
-            judge_profile(q, beta[len], profile->eps, profile->prec_cap, weights,
+            judge_profile(q, beta[len], profile->eps, profile->prec_cap, weights, memo,
                           path + ": the query at position " + std::to_string(i) + " of length " +
                               std::to_string(len));
     };

@@ -384,8 +384,11 @@ std::pair<Q, Q> worst_configuration(const Query &q, const Q &beta) {
 
 bool judged_within(const Query &q, const Q &beta, const Q &eps) {
     std::uint64_t weights = 1u << 30;
+    // one memo over every query and beta of the test, as a head's queries
+    // share one: its exponents are the exact arguments, whatever beta
+    static ExpMemo memo;
     try {
-        judge_profile(q, beta, eps, 1024, weights, "$");
+        judge_profile(q, beta, eps, 1024, weights, memo, "$");
         return true;
     } catch (const Failure &f) {
         REQUIRE(f.code == 1);
