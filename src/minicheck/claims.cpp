@@ -9,6 +9,8 @@
 #include "perturbation.hpp"
 
 #include <algorithm>
+#include <mpfr.h>
+
 #include <atomic>
 #include <exception>
 #include <thread>
@@ -377,7 +379,10 @@ void scan_walk(const Model &m, std::size_t n, const VerdictClaim *verdict, const
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work, t);
+        pool.emplace_back([&work, t] {
+            work(t);
+            mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); // the thread's constants, not leaked
+        });
     work(0);
     for (auto &th : pool)
         th.join();
