@@ -6,6 +6,7 @@
 #include "tempcert/output.hpp"
 #include "tempcert/run_program.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -44,6 +45,11 @@ std::string small_checker_path() {
     return "";
 }
 
+// The run's --threads, for the small checker's walkers (at most its 256).
+std::string threads_of(const Limits &limits) {
+    return std::to_string(std::clamp(limits.threads(), 1u, 256u));
+}
+
 // Its message without the trailing newline, on one line, at most 300
 // characters: the job prints it inside its own line.
 std::string one_line(std::string s) {
@@ -78,7 +84,8 @@ SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                              const Limits &limits) {
     const std::string exe = small_checker_path();
     if (exe.empty()) return {SmallCheckVerdict::Absent, "no tempcert-check beside tempcert"};
-    ProgramRun r = run_program_captured({exe, cert, "--model", model}, limits, 64 << 10);
+    ProgramRun r = run_program_captured(
+        {exe, cert, "--model", model, "--threads", threads_of(limits)}, limits, 64 << 10);
     const std::string out = one_line(r.output);
     if (!r.started) return {SmallCheckVerdict::Absent, "could not start " + exe};
     switch (r.exit_code) {
@@ -194,7 +201,8 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
                          "which is not beside this tempcert");
     const OnceReadable once(cert, limits);
     const std::string read = once.copy.empty() ? cert : once.copy;
-    ProgramRun r = run_program_captured({exe, read, "--model", model}, limits, 64 << 10);
+    ProgramRun r = run_program_captured(
+        {exe, read, "--model", model, "--threads", threads_of(limits)}, limits, 64 << 10);
     if (!once.copy.empty()) r.output = replaced(r.output, once.copy, cert);
     if (!r.started) throw InputError(cert, "tempcert check", "could not start " + exe);
     const int code = r.exit_code < 0 ? kExitUndecided : r.exit_code;
