@@ -56,7 +56,8 @@ Json to_json(const TightOutcome &o) {
         {"note", t.note},
         {"proof", "proofs/tight-bracket.md"},
         {"certificate", o.written ? Json(*o.written) : Json()},
-        {"certificate_method", o.written ? Json(o.written_method) : Json()}});
+        {"certificate_method", o.written ? Json(o.written_method) : Json()},
+        {"certificate_not_written", o.not_written.empty() ? Json() : Json(o.not_written)}});
     return j;
 }
 
@@ -87,11 +88,12 @@ std::string to_text(const TightOutcome &o) {
     if (o.written)
         out << "  certificate of beta_hi written to " << *o.written << " (" << o.written_method
             << "; the small checker verified it)\n";
+    if (!o.not_written.empty()) out << "  " << o.not_written << "\n";
     return out.str();
 }
 
 int exit_code(const TightOutcome &t) {
-    return t.result.converged ? kExitOk : kExitUndecided;
+    return t.result.converged && t.not_written.empty() ? kExitOk : kExitUndecided;
 }
 
 Json to_json(const PerLayerTightOutcome &o) {

@@ -178,13 +178,18 @@ int run_tight(const Args &args) {
     }
     TightOutcome out{
         &m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words, nullptr, asked),
-        {}, {}};
+        {}, {},  {}};
     if (vm.count("output")) {
         const std::string cert = vm["output"].as<std::string>();
-        write_small_checked(cert, path, o.limits, [&](const std::string &unchecked) {
-            write_upper_end_certificate(out, path, o, unchecked);
-        });
-        out.written = cert;
+        try {
+            write_small_checked(cert, path, o.limits, [&](const std::string &unchecked) {
+                write_upper_end_certificate(out, path, o, unchecked);
+            });
+            out.written = cert;
+        } catch (const Undecided &e) { // the small checker leaves it out: the bracket stands
+            out.written.reset();
+            out.not_written = e.what();
+        }
     }
     render(out, common);
     return exit_code(out);

@@ -47,5 +47,14 @@ check "a refuted certificate is verified and written (exit 1 for the refutation)
 check "... the file is there" [ -s r.cert ]
 "$tempcert" check r.cert --model "$hasb" | grep -q '^s VERIFIED r.cert (the counterexample re-evaluated by the small checker): refuted: model has-b'
 check "tempcert check verifies the refuted certificate" [ $? = 0 ]
+# tight -o where the small checker leaves the upper end's certificate out
+# (heads judged by their profile past its budget): the bracket still
+# printed, no certificate, exit 3
+pae="$cases/models/prev-a-earlier-b.json"
+out=$("$tempcert" tight "$pae" --n 2000 --eps 0.01 -o pae.cert 2>&1)
+check "tight -o left out by the small checker: exit 3" [ $? = 3 ]
+check "... the bracket printed" grep -q '^tight beta in \[4\.6051701[0-9]*, 4\.6051744[0-9]*\] (bracket)' <<<"$out"
+check "... and why no certificate" grep -q '^  no certificate written: the small checker leaves it out (\$.layers\[0\].heads\[0\]: judging its profile would take more than --max-queries / 20' <<<"$out"
+check "... none written" [ ! -e pae.cert ]
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -192,6 +192,7 @@ struct TightOutcome {
     TightResult result;
     std::optional<std::string> written; // the upper end's certificate (tight -o), once written
     std::string written_method;         // the certificate's method field
+    std::string not_written;            // why -o wrote none (the bracket stands; exit 3)
 };
 
 // tight -o: beta_hi certified again, at exactly beta_hi, by certify's chooser
