@@ -49,17 +49,26 @@ UserBeta user_beta(const po::variables_map &vm, const Model &m, const CertifyOpt
 template <class Outcome>
 int finish_certify(Outcome out, const std::string &model_path, const po::variables_map &vm,
                    const Common &common) {
+    std::string not_written; // the small checker left it out: the answer stands
     if (vm.count("output")) {
         const std::string cert = vm["output"].as<std::string>();
-        if (write_small_checked(cert, model_path, common.limits, [&](const std::string &unchecked) {
-                write_certificate(out, unchecked);
-            }))
+        bool written = false;
+        try {
+            written = write_small_checked(
+                cert, model_path, common.limits,
+                [&](const std::string &unchecked) { write_certificate(out, unchecked); });
+        } catch (const Undecided &e) {
+            not_written = e.what();
+        }
+        if (written)
             out.written = cert;
         else
             out.written.reset();
     }
     render(out, common);
-    return exit_code(out);
+    if (not_written.empty()) return exit_code(out);
+    std::cerr << printable("tempcert: " + not_written, true) << "\n";
+    return kExitUndecided;
 }
 
 // The claim of --every-n: eps, criterion, and --n as the longest length

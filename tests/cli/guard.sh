@@ -31,6 +31,7 @@ out=$("$tempcert" certify sqrt.json --n 4 --eps 1/100 -o sq.cert 2>&1)
 check "a certificate the small checker leaves out: exit 3" [ $? = 3 ]
 check "... says why" grep -q 'no certificate written: the small checker leaves it out (\$.positions\[1\].expr: log and sqrt' <<<"$out"
 check "... and writes nothing" [ ! -e sq.cert ]
+check "... the answer still printed" grep -q '^verdict: certified' <<<"$out"
 printf '#!/bin/sh\necho "s NOT VERIFIED $1: \\$.beta: below its need"\nexit 1\n' >refuses
 chmod +x refuses
 out=$(TEMPCERT_MINICHECK="$tmp/refuses" "$tempcert" certify "$hasb" --n 4 --eps 1/100 -o f.cert 2>&1)
