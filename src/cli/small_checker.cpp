@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <system_error>
@@ -44,6 +45,38 @@ std::string small_checker_path() {
             if (runnable(dir / name)) return (dir / name).string();
     return "";
 }
+
+// TMPDIR, or /tmp.
+std::string temp_dir() {
+    const char *t = std::getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
+// A file of this process's own (mkstemp) in `dir`, holding `text`, removed
+// when it goes out of scope: where the small checker reads a certificate
+// that is not (yet) a regular file of the user's. InputError naming `for_path`
+// when it cannot be made or filled.
+struct PrivateFile {
+    std::string path;
+    PrivateFile(const std::string &dir, const std::string &text, const std::string &for_path)
+        : path(dir + "/.tempcert-check-XXXXXX") {
+        const int fd = mkstemp(path.data());
+        const bool whole =
+            fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+        if (fd >= 0) close(fd);
+        if (!whole) {
+            if (fd >= 0) std::remove(path.c_str());
+            path.clear();
+            throw InputError(for_path, "",
+                             "cannot create a file in " + dir + " to check the certificate in");
+        }
+    }
+    PrivateFile(const PrivateFile &) = delete;
+    PrivateFile &operator=(const PrivateFile &) = delete;
+    ~PrivateFile() {
+        if (!path.empty()) std::remove(path.c_str());
+    }
+};
 
 // The run's --threads, for the small checker's walkers (at most its 256).
 std::string threads_of(const Limits &limits) {
@@ -133,36 +166,16 @@ long long words_in(const std::string &line) {
     }
 }
 
-} // namespace
-
-namespace {
-
 // A file that can be read only once (a pipe, standard input, a device) is
 // copied to a private file in TMPDIR, read through the run's limits, for
-// the small checker, which runs without this process's standard input.
-// Holds "" for a regular file, which it reads itself.
-struct OnceReadable {
-    std::string copy;
-    OnceReadable(const std::string &path, const Limits &limits) {
-        struct stat st {};
-        if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
-        const std::string text = read_text_file(path, limits.max_file_bytes, &limits);
-        const char *t = std::getenv("TMPDIR");
-        copy = std::string(t && *t ? t : "/tmp") + "/.tempcert-check-XXXXXX";
-        const int fd = mkstemp(copy.data());
-        if (fd < 0) {
-            copy.clear();
-            throw InputError(path, "tempcert check", "cannot make a private copy to check");
-        }
-        const bool whole =
-            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-        close(fd);
-        if (!whole) throw InputError(path, "tempcert check", "cannot make a private copy to check");
-    }
-    ~OnceReadable() {
-        if (!copy.empty()) std::remove(copy.c_str());
-    }
-};
+// the small checker, which runs without this process's standard input;
+// none for a regular file, which it reads itself.
+std::optional<PrivateFile> copy_if_once_readable(const std::string &path, const Limits &limits) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return std::nullopt;
+    return std::optional<PrivateFile>(std::in_place, temp_dir(),
+                                      read_text_file(path, limits.max_file_bytes, &limits), path);
+}
 
 // `text` with every `from` replaced by `to`.
 std::string replaced(std::string text, const std::string &from, const std::string &to) {
@@ -176,19 +189,14 @@ std::string replaced(std::string text, const std::string &from, const std::strin
 
 SmallCheck run_small_checker_on_text(const std::string &text, const std::string &model,
                                      const Limits &limits) {
-    const char *t = std::getenv("TMPDIR");
-    std::string copy = std::string(t && *t ? t : "/tmp") + "/.tempcert-check-XXXXXX";
-    const int fd = mkstemp(copy.data());
-    if (fd < 0) return {SmallCheckVerdict::Failed, "cannot make a private copy to check"};
-    struct Removal {
-        std::string path;
-        ~Removal() { std::remove(path.c_str()); }
-    } removal{copy};
-    const bool whole = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    close(fd);
-    if (!whole) return {SmallCheckVerdict::Failed, "cannot make a private copy to check"};
-    SmallCheck sc = run_small_checker(copy, model, limits);
-    sc.detail = replaced(sc.detail, copy, "the certificate");
+    std::optional<PrivateFile> copy;
+    try {
+        copy.emplace(temp_dir(), text, "the certificate");
+    } catch (const InputError &e) {
+        return {SmallCheckVerdict::Failed, e.message()};
+    }
+    SmallCheck sc = run_small_checker(copy->path, model, limits);
+    sc.detail = replaced(sc.detail, copy->path, "the certificate");
     return sc;
 }
 
@@ -199,11 +207,11 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
         throw InputError(cert, "tempcert check",
                          "certificates are verified by tempcert-check (the small checker), "
                          "which is not beside this tempcert");
-    const OnceReadable once(cert, limits);
-    const std::string read = once.copy.empty() ? cert : once.copy;
+    const std::optional<PrivateFile> once = copy_if_once_readable(cert, limits);
+    const std::string read = once ? once->path : cert;
     ProgramRun r = run_program_captured(
         {exe, read, "--model", model, "--threads", threads_of(limits)}, limits, 64 << 10);
-    if (!once.copy.empty()) r.output = replaced(r.output, once.copy, cert);
+    if (once) r.output = replaced(r.output, once->path, cert);
     if (!r.started) throw InputError(cert, "tempcert check", "could not start " + exe);
     const int code = r.exit_code < 0 ? kExitUndecided : r.exit_code;
     std::string out = r.output;
@@ -236,36 +244,22 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
 
 namespace {
 
-// A new empty file for the certificate before it is checked: beside the
-// output where it is a path in a directory, else in TMPDIR (standard
-// output, a device, a descriptor).
-std::string unchecked_file(const std::string &path) {
+// The directory of the file a certificate is checked in before it is
+// written: the output's own where it is a path in a directory, else TMPDIR
+// (standard output, a device, a descriptor).
+std::string unchecked_dir(const std::string &path) {
     namespace fs = std::filesystem;
     const bool special = path == "-" || names_standard_output(path) ||
                          path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-    std::string dir = ".";
-    if (!special && fs::path(path).has_parent_path()) dir = fs::path(path).parent_path().string();
-    if (special) {
-        const char *t = std::getenv("TMPDIR");
-        dir = t && *t ? t : "/tmp";
-    }
-    std::string name = dir + "/.tempcert-unchecked-XXXXXX";
-    const int fd = mkstemp(name.data());
-    if (fd < 0)
-        throw InputError(path, "-o",
-                         "cannot create a file in " + dir + " to check the certificate in");
-    close(fd);
-    return name;
+    if (special) return temp_dir();
+    return fs::path(path).has_parent_path() ? fs::path(path).parent_path().string() : ".";
 }
 
 } // namespace
 
 bool write_small_checked(const std::string &path, const std::string &model, const Limits &limits,
                          const std::function<void(const std::string &)> &write) {
-    struct Removal {
-        std::string path;
-        ~Removal() { std::remove(path.c_str()); }
-    } unchecked{unchecked_file(path)};
+    const PrivateFile unchecked(unchecked_dir(path), "", path);
     write(unchecked.path);
     std::ifstream in(unchecked.path, std::ios::binary);
     std::ostringstream bytes;
