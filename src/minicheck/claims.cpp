@@ -70,16 +70,23 @@ struct Place { // a word and one of its queries
     std::optional<std::size_t> runner_up;
 };
 
-struct HeadFacts {
-    std::size_t N = 0;
-    std::optional<Q> min_gap;
-    std::optional<Place> witness, tie;
-};
-
 // Words in the order certificates name them: by length, then symbol by symbol.
 bool word_before(const Word &a, const Word &b) {
     return a.size() != b.size() ? a.size() < b.size() : a < b;
 }
+
+struct HeadFacts {
+    std::size_t N = 0;
+    std::optional<Q> min_gap;
+    std::optional<Place> witness, tie;
+
+    // Whether a gap found on w replaces the witness: the least gap, then
+    // the first word; and whether a tie on w is the first.
+    bool takes_gap(const Q &gap, const Word &w) const {
+        return !min_gap || gap < *min_gap || (gap == *min_gap && word_before(w, witness->word));
+    }
+    bool takes_tie(const Word &w) const { return !tie || word_before(w, tie->word); }
+};
 
 // Folds w's queries at positions first..|w| into the facts: the least gap
 // and the first word (then query) attaining it, the first word with a tie.
@@ -94,12 +101,10 @@ void fold_word(const Model &m, const Word &w, const HardWord &hw, std::size_t fi
                 const auto &q = qs[i];
                 if (!q) continue;
                 f.N = std::max(f.N, q->allowed.size());
-                if ((!f.tie || word_before(w, f.tie->word)) &&
-                    m.layers[l].heads[h].kind != Kind::Average && q->argmax.size() > 1 &&
-                    !q->shares_value)
+                if (f.takes_tie(w) && m.layers[l].heads[h].kind != Kind::Average &&
+                    q->argmax.size() > 1 && !q->shares_value)
                     f.tie = Place{w, i, q->argmax, q->runner_up};
-                if (q->gap && (!f.min_gap || *q->gap < *f.min_gap ||
-                               (*q->gap == *f.min_gap && word_before(w, f.witness->word)))) {
+                if (q->gap && f.takes_gap(*q->gap, w)) {
                     f.min_gap = q->gap;
                     f.witness = Place{w, i, q->argmax, q->runner_up};
                 }
@@ -344,10 +349,8 @@ void merge(const Scan &part, Scan &out) {
         const HeadFacts &p = part.facts[i];
         HeadFacts &f = out.facts[i];
         f.N = std::max(f.N, p.N);
-        if (p.tie && (!f.tie || word_before(p.tie->word, f.tie->word))) f.tie = p.tie;
-        if (p.min_gap &&
-            (!f.min_gap || *p.min_gap < *f.min_gap ||
-             (*p.min_gap == *f.min_gap && word_before(p.witness->word, f.witness->word)))) {
+        if (p.tie && f.takes_tie(p.tie->word)) f.tie = p.tie;
+        if (p.min_gap && f.takes_gap(*p.min_gap, p.witness->word)) {
             f.min_gap = p.min_gap;
             f.witness = p.witness;
         }
