@@ -98,24 +98,23 @@ d["counterexample"] = None
 d["words_checked"] = 62
 json.dump(d, open(sys.argv[2], "w"))
 PY
-one=$("$small" "$tmp/u.json" --model "$model" --threads 1)
-for th in 2 3 8; do # the small checker's walkers: the same first refused word
-    other=$("$small" "$tmp/u.json" --model "$model" --threads $th)
-    if [ "$one" = "$other" ] && grep -q "^s NOT VERIFIED.*on word" <<<"$one"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1)); echo "FAIL: the small checker, --threads $th: $other, but --threads 1: $one"
-    fi
-done
-one=$("$checker" "$tmp/u.json" --model "$model" --threads 1)
-for th in 2 3; do
-    other=$("$checker" "$tmp/u.json" --model "$model" --threads $th)
-    if [ "$one" = "$other" ] && grep -q "c fast check failed.*on word" <<<"$one"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1)); echo "FAIL: --threads $th: $other, but --threads 1: $one"
-    fi
-done
+# same_at_threads PROGRAM PATTERN T...: the line at --threads 1 matches
+# PATTERN, and each --threads T prints it unchanged
+same_at_threads() {
+    local program=$1 pattern=$2 one other
+    shift 2
+    one=$("$program" "$tmp/u.json" --model "$model" --threads 1)
+    for th in "$@"; do
+        other=$("$program" "$tmp/u.json" --model "$model" --threads "$th")
+        if [ "$one" = "$other" ] && grep -q "$pattern" <<<"$one"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1)); echo "FAIL: $(basename "$program") --threads $th: $other, but --threads 1: $one"
+        fi
+    done
+}
+same_at_threads "$small" "^s NOT VERIFIED.*on word" 2 3 8 # the small checker's walkers
+same_at_threads "$checker" "c fast check failed.*on word" 2 3
 # a counting model's layerwise certificate (proofs/counting-construction.md): verified; a gap
 # claimed twice as large as the lattice allows is not
 "$tempcert" compile 'H (#(a) >= #(b)) & #(a) = #(b)' --alphabet a,b -o "$tmp/dyck.json" >/dev/null 2>&1
