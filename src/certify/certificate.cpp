@@ -16,6 +16,17 @@ CertJson real_text(const Real &r) {
     return CertJson::array({r.interval()->lower_decimal(), r.interval()->upper_decimal()});
 }
 
+// A least gap: "p/q", "inf", or an irrational one as its exact form in
+// sqrt atoms with its enclosure beside it (min_gap_enclosure); without a
+// form it stays an enclosure, which no checker reads (write_certificate
+// refuses it before).
+void put_gap(CertJson &obj, const std::optional<Real> &gap) {
+    const Form *form = gap ? gap->stored_form() : nullptr;
+    std::optional<std::string> text = form ? form->expression() : std::nullopt;
+    obj["min_gap"] = !gap ? CertJson("inf") : text ? CertJson(*text) : real_text(*gap);
+    if (text) obj["min_gap_enclosure"] = real_text(*gap);
+}
+
 } // namespace
 
 CertJson witness_json(const Witness &w, const Model &m) {
@@ -46,18 +57,22 @@ CertJson gaps_json(const GapReport &g, const Model &m, const Rational &eps, Prec
     CertJson heads = CertJson::array();
     for (const auto &h : g.heads) {
         GapBound b = lemma_gt(h.max_allowed, h.min_gap, eps, prec);
-        heads.push_back({{"layer", h.layer},
-                         {"head", h.head},
-                         {"kind", to_string(h.kind)},
-                         {"mask", to_string(h.mask)},
-                         {"min_gap", h.min_gap ? real_text(*h.min_gap) : CertJson("inf")},
-                         {"N", h.max_allowed},
-                         {"witness", h.witness ? witness_json(*h.witness, m) : CertJson(nullptr)},
-                         {"ties", h.tie ? witness_json(*h.tie, m) : CertJson(nullptr)},
-                         {"beta_gap_up", to_string(b.beta_up)},
-                         {"beta_gap_decimal_up", b.beta_decimal_up}});
+        CertJson head{{"layer", h.layer},
+                      {"head", h.head},
+                      {"kind", to_string(h.kind)},
+                      {"mask", to_string(h.mask)}};
+        put_gap(head, h.min_gap);
+        head["N"] = h.max_allowed;
+        head["witness"] = h.witness ? witness_json(*h.witness, m) : CertJson(nullptr);
+        head["ties"] = h.tie ? witness_json(*h.tie, m) : CertJson(nullptr);
+        head["beta_gap_up"] = to_string(b.beta_up);
+        head["beta_gap_decimal_up"] = b.beta_decimal_up;
+        heads.push_back(std::move(head));
     }
-    return {{"min_gap", g.min_gap ? real_text(*g.min_gap) : CertJson("inf")}, {"heads", heads}};
+    CertJson out;
+    put_gap(out, g.min_gap);
+    out["heads"] = heads;
+    return out;
 }
 
 CertJson certificate_json(const CertificateInput &in) {

@@ -93,8 +93,9 @@ void fold_gaps(const Model &m, const Word &w, const Trace &t, std::vector<HeadFa
                 }
                 if (!q.gap) continue;
                 if (!q.gap->is_exact())
-                    reject("$.gaps", "the model has irrational gaps; this checker verifies "
-                                     "exact gaps only");
+                    throw LimitError("$.gaps: the model has irrational gaps; the fast checker "
+                                     "verifies exact gaps only (tempcert check verifies sqrt "
+                                     "features)");
                 const Rational &g = q.gap->exact();
                 bool better = !f.min_gap || g < *f.min_gap ||
                               (g == *f.min_gap && !gap_seen && word_before(w, f.witness));

@@ -2,14 +2,11 @@
 #include "claim_checks.hpp"
 
 namespace minicheck {
-
 namespace {
-
 const Q kRelative(1, 1000000000); // a rounding may exceed the value by 1e-9 relative ...
 Q absolute_slack() {              // ... plus 1e-30
     return Q(1) / Q(mpz_class("1" + std::string(30, '0'), 10));
 }
-
 } // namespace
 
 Q exact_at(const Json &obj, const std::string &path, const char *key) {
@@ -28,12 +25,38 @@ void same_count(const Json &obj, const std::string &path, const char *key, std::
          std::to_string(want));
 }
 
-void compare_gap(const Json &obj, const std::string &path, const std::optional<Q> &want) {
-    std::string got = text_at(obj, path, "min_gap");
-    std::string shown = want ? to_text(*want) : "inf";
-    auto q = parse_number(got, false);
-    if (!q && got != "inf") malformed(path + ".min_gap", "expected \"inf\" or an exact number");
-    same(want ? q && *q == *want : got == "inf", path + ".min_gap", got, shown);
+SqrtSum exact_form_at(const Json &obj, const std::string &path, const char *key) {
+    const std::string where = path + "." + key, text = text_at(obj, path, key);
+    if (auto q = parse_number(text, false)) return *q;
+    Expr e = Expr::parse(text, where);
+    if (e.uses(Expr::Op::J) || e.uses(Expr::Op::N) || e.uses(Expr::Op::Log))
+        malformed(where, "expected an exact number, or a constant with sqrt");
+    return e.exact_sum(0, 0, where);
+}
+
+std::pair<Q, Q> enclosure_at(const Json &obj, const std::string &path, const char *key) {
+    const Json &v = at(obj, path, key);
+    std::optional<Q> lo, hi;
+    if (v.is_string()) lo = hi = parse_number(v.get<std::string>());
+    if (v.is_array() && v.size() == 2 && v[0].is_string() && v[1].is_string()) {
+        lo = parse_number(v[0].get<std::string>());
+        hi = parse_number(v[1].get<std::string>());
+    }
+    const std::string where = path + "." + key;
+    if (!lo || !hi) malformed(where, "expected \"p/q\" or [\"lo\", \"hi\"], exact numbers");
+    if (*lo > *hi) rejected(where, "its lower end is above its upper");
+    return {*lo, *hi};
+}
+
+void compare_gap(const Json &obj, const std::string &path, const std::optional<SqrtSum> &want) {
+    const std::string got = text_at(obj, path, "min_gap"), p = path + ".min_gap_enclosure";
+    if (got == "inf" || !want)
+        return same(!want && got == "inf", path + ".min_gap", got, want ? want->text() : "inf");
+    same(exact_form_at(obj, path, "min_gap") == *want, path + ".min_gap", got, want->text());
+    if (want->rational()) // an irrational gap has its enclosure [lo, hi] beside it
+        return same(!obj.contains("min_gap_enclosure"), p, "one", "none (a rational gap)");
+    const auto [lo, hi] = enclosure_at(obj, path, "min_gap_enclosure");
+    if (*want < lo || SqrtSum(hi) < *want) rejected(p, "does not contain the gap " + want->text());
 }
 
 void rounded_up(const Json &obj, const std::string &path, const char *key, const LemmaGt &b,
@@ -123,5 +146,4 @@ void require_positive(const Expr &beta, long cap, const std::string &path) {
         return b.at_most(0) ? Tri::False : Tri::Unknown;
     });
 }
-
 } // namespace minicheck

@@ -11,7 +11,6 @@
 #include <vector>
 
 namespace minicheck {
-
 const long kPrecStart = 128;
 
 // Rejects (exit 1) with "claims ..., recomputed ..." unless `equal`.
@@ -21,19 +20,27 @@ void same(bool equal, const std::string &path, const std::string &claimed,
 void same_count(const Json &obj, const std::string &path, const char *key, std::size_t want);
 // An exact number "p/q" (exit 2 if not one).
 Q exact_at(const Json &obj, const std::string &path, const char *key);
-// "min_gap": the recomputed least gap, or "inf" for none.
-void compare_gap(const Json &obj, const std::string &path, const std::optional<Q> &want);
+// An exact number "p/q", or a constant expression with sqrt (exit 2 if neither).
+SqrtSum exact_form_at(const Json &obj, const std::string &path, const char *key);
+// "p/q", "0.125", "5.6e-9" or ["lo", "hi"]: a claimed enclosure [lo, hi].
+std::pair<Q, Q> enclosure_at(const Json &obj, const std::string &path, const char *key);
+// "min_gap": the recomputed least gap, or "inf" for none; an irrational
+// one has its enclosure beside it ("min_gap_enclosure").
+void compare_gap(const Json &obj, const std::string &path, const std::optional<SqrtSum> &want);
 
 // Lemma GT: beta_gap = ln((N - 1)(1 - eps)/eps) / gamma.
 struct LemmaGt {
     std::size_t N;
-    std::optional<Q> gamma;
+    std::optional<SqrtSum> gamma;
     Q eps;
 
     Q argument() const { return Q(N > 0 ? N - 1 : 0) * (1 - eps) / eps; }
     bool needed() const { return gamma && N > 1 && argument() > 1; }
-    Iv enclose(long prec) const { return log(Iv(argument(), prec)) / Iv(*gamma, prec); }
-    std::string text() const { return "ln(" + to_text(argument()) + ")/(" + to_text(*gamma) + ")"; }
+    Iv enclose(long prec) const { return log(Iv(argument(), prec)) / gamma->enclose(prec); }
+    std::string text() const { // an irrational gamma: the head's min_gap, stated beside
+        return "ln(" + to_text(argument()) + ")/" +
+               (gamma->rational() ? "(" + gamma->text() + ")" : "gamma");
+    }
 };
 
 // `decide(prec)` at 128, 256, ... bits up to the cap; rejects unless True.
@@ -74,5 +81,4 @@ void require_positive(const Expr &beta, long cap, const std::string &path);
 
 // beta.spec: one expression in n, or one per layer, separated by commas.
 std::vector<Expr> read_betas(const Json &cert, const Model &m);
-
 } // namespace minicheck

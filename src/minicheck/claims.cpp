@@ -4,9 +4,6 @@
 // verdict, at rising precision per word.
 #include "claims.hpp"
 #include "claim_checks.hpp"
-#include "every_n.hpp"
-#include "layerwise.hpp"
-#include "perturbation.hpp"
 
 #include <algorithm>
 #include <mpfr.h>
@@ -16,9 +13,7 @@
 #include <thread>
 
 namespace minicheck {
-
 namespace {
-
 // Words are written with their symbols run together when every symbol is
 // one character, and separated by commas otherwise.
 bool compact(const Model &m) {
@@ -77,12 +72,12 @@ bool word_before(const Word &a, const Word &b) {
 
 struct HeadFacts {
     std::size_t N = 0;
-    std::optional<Q> min_gap;
+    std::optional<SqrtSum> min_gap;
     std::optional<Place> witness, tie;
 
     // Whether a gap found on w replaces the witness: the least gap, then
     // the first word; and whether a tie on w is the first.
-    bool takes_gap(const Q &gap, const Word &w) const {
+    bool takes_gap(const SqrtSum &gap, const Word &w) const {
         return !min_gap || gap < *min_gap || (gap == *min_gap && word_before(w, witness->word));
     }
     bool takes_tie(const Word &w) const { return !tie || word_before(w, tie->word); }
@@ -152,8 +147,8 @@ std::optional<LemmaGt> largest(const std::vector<LemmaGt> &bounds, const Limits 
 LemmaGt compare_head(const Json &v, const std::string &p, const Model &m, std::size_t l,
                      std::size_t h, const HeadFacts &f, const Q &eps, const Limits &limits) {
     only_keys(v, p,
-              {"layer", "head", "kind", "mask", "min_gap", "N", "witness", "ties", "beta_gap_up",
-               "beta_gap_decimal_up"});
+              {"layer", "head", "kind", "mask", "min_gap", "min_gap_enclosure", "N", "witness",
+               "ties", "beta_gap_up", "beta_gap_decimal_up"});
     same_count(v, p, "layer", l + 1);
     same_count(v, p, "head", h + 1);
     const Head &head = m.layers[l].heads[h];
@@ -183,13 +178,13 @@ std::vector<LemmaGt> check_gaps(const Json &cert, const Model &m,
                                 const std::vector<HeadFacts> &facts, const Q &eps,
                                 const Limits &limits) {
     const Json &gaps = at(cert, "$", "gaps");
-    only_keys(gaps, "$.gaps", {"min_gap", "heads"});
+    only_keys(gaps, "$.gaps", {"min_gap", "min_gap_enclosure", "heads"});
     const Json &heads = at(gaps, "$.gaps", "heads");
     require_array(heads, "$.gaps.heads");
     same(heads.size() == facts.size(), "$.gaps.heads", std::to_string(heads.size()) + " heads",
          std::to_string(facts.size()));
     std::vector<LemmaGt> bounds;
-    std::optional<Q> least;
+    std::optional<SqrtSum> least;
     std::size_t idx = 0;
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h, ++idx) {
@@ -424,25 +419,10 @@ Word read_word(const Model &m, const std::string &text, std::size_t n, const std
     return w;
 }
 
-// "p/q", "0.125", "5.6e-9" or ["lo", "hi"]: the claimed enclosure [lo, hi].
-std::pair<Q, Q> claimed_value(const Json &cx, const std::string &path) {
-    const Json &v = at(cx, path, "value");
-    std::optional<Q> lo, hi;
-    if (v.is_string()) lo = hi = parse_number(v.get<std::string>());
-    if (v.is_array() && v.size() == 2 && v[0].is_string() && v[1].is_string()) {
-        lo = parse_number(v[0].get<std::string>());
-        hi = parse_number(v[1].get<std::string>());
-    }
-    if (!lo || !hi)
-        malformed(path + ".value", "expected \"p/q\" or [\"lo\", \"hi\"], exact numbers");
-    if (*lo > *hi) rejected(path + ".value", "its lower end is above its upper");
-    return {*lo, *hi};
-}
-
 // Where a counterexample says the criterion fails, and the quantity there.
 struct Violation {
     std::optional<std::size_t> layer, head, query, position; // tv: the first three
-    Vec hard;                                                // read-outs: H's values there
+    XVec hard;                                               // read-outs: H's values there
 };
 
 Violation read_place(const Json &cx, const std::string &p, const Model &m, const Word &w,
@@ -469,9 +449,8 @@ Violation read_place(const Json &cx, const std::string &p, const Model &m, const
     auto k = std::find(ps.begin(), ps.end(), *v.position);
     if (k == ps.end()) rejected(p + ".position", "no read-out at that position on this word");
     v.hard = hard.readouts[static_cast<std::size_t>(k - ps.begin())];
-    Q y = *std::max_element(v.hard.begin(), v.hard.end()); // categorical: the largest class
-    auto claimed = parse_number(text_at(cx, p, "hard_y"), false);
-    same(claimed && *claimed == y, p + ".hard_y", text_at(cx, p, "hard_y"), to_text(y));
+    SqrtSum y = *std::max_element(v.hard.begin(), v.hard.end()); // categorical: the largest
+    same(exact_form_at(cx, p, "hard_y") == y, p + ".hard_y", text_at(cx, p, "hard_y"), y.text());
     return v;
 }
 
@@ -482,7 +461,7 @@ Iv quantity(const Violation &v, const std::string &criterion, const SoftWord &so
     if (criterion == "tv") return *soft.tv[*v.layer - 1][*v.head - 1][*v.query];
     const std::vector<Iv> &ys = soft.readouts[k];
     auto one = [&](std::size_t c) {
-        return criterion == "output" ? abs(ys[c] - Iv(v.hard[c], prec)) : ys[c];
+        return criterion == "output" ? abs(ys[c] - v.hard[c].enclose(prec)) : ys[c];
     };
     Iv out = one(0);
     for (std::size_t c = 1; c < ys.size(); ++c)
@@ -498,7 +477,7 @@ void check_claim_shows_violation(const Model &m, const Violation &v, const std::
     if (criterion != "decision" && claim.first <= eps)
         rejected(p + ".value", "its lower end is not above eps: it shows no violation");
     if (criterion == "decision" && !m.categorical &&
-        ((v.hard[0] > 0 && claim.second > 0) || (v.hard[0] < 0 && claim.first <= 0)))
+        ((v.hard[0].sign() > 0 && claim.second > 0) || (v.hard[0].sign() < 0 && claim.first <= 0)))
         rejected(p + ".value", "claims a soft read-out on the hard one's side: no violation shown");
 }
 
@@ -520,7 +499,7 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
     Word w = read_word(m, text_at(cx, p, "word"), n, p + ".word");
     HardWord hard = evaluate_hard(m, w);
     Violation v = read_place(cx, p, m, w, hard, criterion);
-    std::pair<Q, Q> claim = claimed_value(cx, p);
+    std::pair<Q, Q> claim = enclosure_at(cx, p, "value");
     check_claim_shows_violation(m, v, criterion, claim, eps, p);
     std::vector<Expr> spec = read_betas(cert, m);
     std::vector<std::size_t> ps = readout_positions(m, w.size());
@@ -557,11 +536,9 @@ void check_refuted(const Json &cert, const Model &m, std::size_t n, const Q &eps
             rejected(p, "the violation cannot be decided at the precision cap");
     }
 }
-
 } // namespace
 
 namespace {
-
 // The keys and proofs of an exhaustive certificate.
 void check_exhaustive_fields(const Json &cert) {
     only_keys(cert, "$",
@@ -578,7 +555,6 @@ void check_word_limits(const Model &m, std::size_t n, const Limits &limits) {
     if (word_count(m.alphabet.size(), n, limits.max_words) > limits.max_words)
         unsupported("$.n", "more than --max-words " + std::to_string(limits.max_words) + " words");
 }
-
 } // namespace
 
 std::string verify(const Json &cert, const Model &m, const Limits &limits) {
@@ -613,5 +589,4 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits) {
          std::to_string(scan.words));
     return std::to_string(scan.words) + " words re-evaluated";
 }
-
 } // namespace minicheck

@@ -9,7 +9,6 @@
 #include <cstdint>
 
 namespace minicheck {
-
 struct Limits {
     std::uint64_t max_words = 20000000;     // words of length 1..n
     std::uint64_t max_n = 200;              // every word is evaluated whole: O(n^2) per head
@@ -24,4 +23,13 @@ struct Limits {
 // checker's class) otherwise.
 std::string verify(const Json &cert, const Model &m, const Limits &limits);
 
+// The other kinds (docs/certificates.md), each re-derived by its own walk:
+// layerwise (proofs/layerwise.md: value sets, gaps, counts, profiles,
+// Lemma GT, radii, ReLU phases, the read-out's exactness), perturbation
+// (proofs/perturbation.md: each claimed bound at least its formula from the
+// previous claims) and every-n (proofs/every-n.md: a finite certificate at
+// n0 - 1 and the tail bound for every query at n0 or beyond).
+std::string verify_layerwise(const Json &cert, const Model &m, const Limits &limits);
+std::string verify_perturbation(const Json &cert, const Model &m, const Limits &limits);
+std::string verify_every_n(const Json &cert, const Model &m, const Limits &limits);
 } // namespace minicheck

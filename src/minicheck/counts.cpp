@@ -5,9 +5,7 @@
 #include <algorithm>
 
 namespace minicheck {
-
 namespace {
-
 bool zero(const Mat &w) {
     return std::all_of(w.begin(), w.end(), [](const Vec &row) {
         return std::all_of(row.begin(), row.end(), [](const Q &x) { return x == 0; });
@@ -28,7 +26,6 @@ Q gcd(const Q &x, const Q &y) {
 Q output_at(const Head &head, const Vec &d, std::size_t c) {
     return mat_times(head.output, mat_times(head.value, d))[c];
 }
-
 } // namespace
 
 bool uniform(const Head &head, const std::vector<Vec> &S, const std::vector<Vec> &B,
@@ -106,7 +103,6 @@ void check_count_reads(const Layer &layer, const Counts &counts,
 }
 
 namespace {
-
 // The least |x| != 0 over x = x0 + G t in [lo, hi] (G = 0: x0 alone), and
 // whether 0 is one of them.
 std::pair<std::optional<Q>, bool> nearest_nonzero(const Q &x0, const Q &G, const Q &lo,
@@ -122,7 +118,6 @@ std::pair<std::optional<Q>, bool> nearest_nonzero(const Q &x0, const Q &G, const
     if (b && (!a || *b < *a)) a = b;
     return {a, up.zero_in(first, last)};
 }
-
 } // namespace
 
 std::optional<Q> counting_gap(const Head &head, const std::vector<Vec> &S,
@@ -186,5 +181,4 @@ std::optional<Q> counting_gap(const Head &head, const std::vector<Vec> &S,
         }
     return least;
 }
-
 } // namespace minicheck

@@ -14,7 +14,6 @@
 #include <set>
 
 namespace minicheck {
-
 struct Numerator {
     Q vmin, vmax; // a real position's contribution, over S
     Q bmin, bmax; // BOS's, over B (0 without BOS)
@@ -43,5 +42,4 @@ void check_count_reads(const Layer &layer, const Counts &counts,
 std::optional<Q> counting_gap(const Head &head, const std::vector<Vec> &S,
                               const std::vector<Vec> &B, const Counts &counts, std::size_t n,
                               bool bos, const std::string &path);
-
 } // namespace minicheck

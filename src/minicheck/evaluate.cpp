@@ -4,13 +4,15 @@
 #include <algorithm>
 
 namespace minicheck {
-
-Vec features_at(const Model &m, std::size_t p, std::size_t n) {
-    Vec x(m.width, 0);
+template <class Num> std::vector<Num> features(const Model &m, std::size_t p, std::size_t n) {
+    std::vector<Num> x(m.width, 0);
+    const Q j(static_cast<unsigned long>(p)), len(static_cast<unsigned long>(n));
     for (const auto &f : m.features) {
         try {
-            x[f.dim] += f.expr.exact(Q(static_cast<unsigned long>(p)),
-                                     Q(static_cast<unsigned long>(n)), f.path);
+            if constexpr (std::is_same_v<Num, Q>)
+                x[f.dim] += f.expr.exact(j, len, f.path);
+            else
+                x[f.dim] += f.expr.exact_sum(j, len, f.path);
         } catch (Failure &e) {
             e.file = m.source; // a feature undefined at this length: the model's fault
             throw;
@@ -19,33 +21,40 @@ Vec features_at(const Model &m, std::size_t p, std::size_t n) {
     return x;
 }
 
-std::vector<Vec> initial(const Model &m, const Word &word) {
+XVec exact_features_at(const Model &m, std::size_t p, std::size_t n) {
+    return features<SqrtSum>(m, p, n);
+}
+Vec features_at(const Model &m, std::size_t p, std::size_t n) {
+    return features<Q>(m, p, n);
+}
+
+std::vector<XVec> initial(const Model &m, const Word &word) {
     const std::size_t n = word.size();
-    std::vector<Vec> x(n + 1);
+    std::vector<XVec> x(n + 1);
     for (std::size_t p : positions(m, n)) {
-        x[p] = m.embedding[p == 0 ? m.alphabet.size() : word[p - 1]];
-        Vec f = features_at(m, p, n);
+        x[p] = exact_features_at(m, p, n);
+        const Vec &e = m.embedding[p == 0 ? m.alphabet.size() : word[p - 1]];
         for (std::size_t c = 0; c < m.width; ++c)
-            x[p][c] += f[c];
+            x[p][c] += e[c];
     }
     return x;
 }
 
 namespace {
-
 // ---- the hard model -------------------------------------------------------------
 
 class HardArith {
   public:
     HardArith(const Model &m, HardWord &out) : m_(m), out_(out) {}
 
-    Q lift(const Q &q) const { return q; }
+    SqrtSum lift(const SqrtSum &q) const { return q; }
 
-    Vec attend(std::size_t l, std::size_t h, std::size_t i, const std::vector<std::size_t> &allowed,
-               const Vec &s, const std::vector<Vec> &values) {
+    XVec attend(std::size_t l, std::size_t h, std::size_t i,
+                const std::vector<std::size_t> &allowed, const XVec &s,
+                const std::vector<XVec> &values) {
         HardQuery q;
         q.allowed = allowed;
-        Q top = *std::max_element(s.begin(), s.end());
+        SqrtSum top = *std::max_element(s.begin(), s.end());
         std::optional<std::size_t> second;
         for (std::size_t a = 0; a < s.size(); ++a) {
             if (s[a] == top)
@@ -60,16 +69,17 @@ class HardArith {
         for (std::size_t j : q.argmax)
             q.shares_value = q.shares_value && values[j] == values[q.argmax.front()];
         const Kind kind = m_.layers[l].heads[h].kind;
-        Vec weights(allowed.size(), 0);
-        q.compare = weights;
+        XVec weights(allowed.size(), 0);
+        q.compare = Vec(allowed.size(), 0);
         const Q share(1, static_cast<unsigned long>(q.argmax.size()));
         for (std::size_t a = 0; a < allowed.size(); ++a) {
             if (s[a] != top) continue;
             bool chosen = kind == Kind::Average ||
                           (kind == Kind::Leftmost && allowed[a] == q.argmax.front()) ||
                           (kind == Kind::Rightmost && allowed[a] == q.argmax.back());
-            weights[a] = kind == Kind::Average ? share : Q(chosen ? 1 : 0);
-            q.compare[a] = kind == Kind::Average || q.shares_value ? share : weights[a];
+            const Q weight = kind == Kind::Average ? share : Q(chosen ? 1 : 0);
+            weights[a] = weight;
+            q.compare[a] = kind == Kind::Average || q.shares_value ? share : weight;
         }
         auto &slot = out_.queries[l][h];
         slot.resize(std::max(slot.size(), i + 1));
@@ -77,8 +87,8 @@ class HardArith {
         return weights;
     }
 
-    Vec ffn(const Ffn &f, const Vec &x) {
-        Vec hidden = times(f.w1, x, *this), out = times(f.w2, relu(hidden, f.b1), *this);
+    XVec ffn(const Ffn &f, const XVec &x) {
+        XVec hidden = times(f.w1, x, *this), out = times(f.w2, relu(hidden, f.b1), *this);
         for (std::size_t c = 0; c < x.size(); ++c)
             out[c] += x[c] + f.b2[c];
         return out;
@@ -88,13 +98,12 @@ class HardArith {
     const Model &m_;
     HardWord &out_;
 
-    static Vec relu(Vec v, const Vec &b) {
+    static XVec relu(XVec v, const Vec &b) {
         for (std::size_t k = 0; k < v.size(); ++k)
-            v[k] = std::max(Q(0), Q(v[k] + b[k]));
+            v[k] = std::max<SqrtSum>(0, v[k] + b[k]);
         return v;
     }
 };
-
 } // namespace
 
 HardWord evaluate_hard(const Model &m, const Word &w) {
@@ -103,16 +112,15 @@ HardWord evaluate_hard(const Model &m, const Word &w) {
     for (std::size_t l = 0; l < m.layers.size(); ++l)
         out.queries[l].resize(m.layers[l].heads.size());
     HardArith ar(m, out);
-    std::vector<Vec> x = forward<Q>(m, w, ar);
+    std::vector<XVec> x = forward<SqrtSum>(m, w, ar);
     for (std::size_t p : readout_positions(m, w.size()))
-        out.readouts.push_back(readout<Q>(m, x[p], ar));
+        out.readouts.push_back(readout<SqrtSum>(m, x[p], ar));
     return out;
 }
 
 // ---- the soft model ----------------------------------------------------------------
 
 namespace {
-
 // Folds one place's answer: the first False wins, else the first Unknown.
 void fold(Judgement &j, Tri t, const std::string &where) {
     if (t == Tri::True || j.verdict == Tri::False) return;
@@ -128,7 +136,7 @@ class SoftArith {
               SoftWord &out)
         : hard_(hard), betas_(betas), prec_(prec), with_tv_(with_tv), out_(out) {}
 
-    Iv lift(const Q &q) const { return Iv(q, prec_); }
+    Iv lift(const SqrtSum &x) const { return x.enclose(prec_); }
 
     std::vector<Iv> attend(std::size_t l, std::size_t h, std::size_t i,
                            const std::vector<std::size_t> &allowed, const std::vector<Iv> &s,
@@ -198,7 +206,6 @@ std::vector<Iv> unit_by_unit(const Ffn &f, const std::vector<Iv> &x, std::vector
         out[c] = out[c] + x[c] + Iv(f.b2[c], prec);
     return out;
 }
-
 } // namespace
 
 std::vector<Iv> softmax(const std::vector<Iv> &s, const Iv &beta, ExpMemo *memo) {
@@ -253,12 +260,12 @@ std::vector<Iv> soft_ffn(const Ffn &f, const std::vector<Iv> &x, long prec) {
 }
 
 // The read-out criteria at one position.
-Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, const Q &eps,
+Tri judge_readout(const Model &m, const XVec &yh, const std::vector<Iv> &ys, const Q &eps,
                   const std::string &criterion, long prec) {
     if (criterion == "output") {
         Tri t = Tri::True;
         for (std::size_t k = 0; k < yh.size(); ++k) {
-            Tri one = within(abs(ys[k] - Iv(yh[k], prec)), eps);
+            Tri one = within(abs(ys[k] - yh[k].enclose(prec)), eps);
             if (one == Tri::False) return one;
             if (one == Tri::Unknown) t = one;
         }
@@ -268,7 +275,7 @@ Tri judge_readout(const Model &m, const Vec &yh, const std::vector<Iv> &ys, cons
         if (yh[0] == 0) return Tri::Unknown; // degenerate: no decision to keep
         bool soft_accepts = ys[0].above(0), soft_rejects = ys[0].at_most(0);
         if (!soft_accepts && !soft_rejects) return Tri::Unknown;
-        return soft_accepts == (yh[0] > 0) ? Tri::True : Tri::False;
+        return soft_accepts == (yh[0].sign() > 0) ? Tri::True : Tri::False;
     }
     auto label = [&](auto &&above) -> std::optional<std::size_t> {
         for (std::size_t k = 0; k < yh.size(); ++k) {
@@ -316,11 +323,11 @@ struct PrefixWalk::State {
     long prec;
     HardWord hard;
     SoftWord soft;
-    Prefix<Q> hard_state;
+    Prefix<SqrtSum> hard_state;
     Prefix<Iv> soft_state;
     HardArith hard_ar;
     std::optional<SoftArith> soft_ar;
-    Vec hard_readout; // at the last position
+    XVec hard_readout; // at the last position
     std::optional<std::vector<Iv>> soft_readout;
 
     State(const Model &model, std::optional<std::vector<Iv>> b, long p)
@@ -335,7 +342,7 @@ struct PrefixWalk::State {
         if (betas) soft_ar.emplace(hard, *betas, prec, true, soft);
     }
 
-    void at(std::size_t p, const Vec &x0) {
+    void at(std::size_t p, const XVec &x0) {
         for (std::size_t l = 0; l < m.layers.size(); ++l)
             for (std::size_t h = 0; h < m.layers[l].heads.size(); ++h) {
                 hard.queries[l][h].resize(p + 1);
@@ -343,8 +350,8 @@ struct PrefixWalk::State {
                 soft.tv[l][h].resize(p + 1);
                 soft.tv[l][h][p].reset();
             }
-        const Vec &xh = forward_one(m, hard_state, p, x0, hard_ar);
-        hard_readout = readout<Q>(m, xh, hard_ar);
+        const XVec &xh = forward_one(m, hard_state, p, x0, hard_ar);
+        hard_readout = readout<SqrtSum>(m, xh, hard_ar);
         soft_readout.reset();
         if (!soft_ar) return;
         const std::vector<Iv> &xs = forward_one(m, soft_state, p, x0, *soft_ar);
@@ -361,9 +368,10 @@ PrefixWalk::~PrefixWalk() = default;
 
 void PrefixWalk::extend(const Word &w) {
     const std::size_t p = w.size();
-    Vec x0 = s_->m.embedding[w[p - 1]], f = features_at(s_->m, p, p);
+    XVec x0 = exact_features_at(s_->m, p, p);
+    const Vec &e = s_->m.embedding[w[p - 1]];
     for (std::size_t c = 0; c < x0.size(); ++c)
-        x0[c] += f[c];
+        x0[c] += e[c];
     s_->at(p, x0);
 }
 
@@ -425,5 +433,4 @@ Judgement judge_soft(const Model &m, const Word &w, const HardWord &hard,
     }
     return j;
 }
-
 } // namespace minicheck

@@ -10,13 +10,12 @@
 #include <optional>
 
 namespace minicheck {
-
 using Word = std::vector<std::size_t>; // symbol indices
 
 struct HardQuery {
     std::vector<std::size_t> allowed, argmax;
     std::optional<std::size_t> runner_up; // the first position with the second score
-    std::optional<Q> gap;                 // none when every allowed position maximises
+    std::optional<SqrtSum> gap;           // none when every allowed position maximises
     bool shares_value = true;             // the maximising positions carry one value
     Vec compare;                          // the weights the criterion tv compares with
 };
@@ -24,7 +23,7 @@ struct HardQuery {
 struct HardWord {
     // [layer][head][position]: nullopt where the query has no allowed position
     std::vector<std::vector<std::vector<std::optional<HardQuery>>>> queries;
-    std::vector<Vec> readouts; // per read-out position: {y} or the class values
+    std::vector<XVec> readouts; // per read-out position: {y} or the class values
 };
 
 HardWord evaluate_hard(const Model &m, const Word &w);
@@ -36,18 +35,14 @@ struct Judgement {
     std::string where; // the first place that is not True
 };
 
-// The pieces of the soft model, apart for the tests' reference comparisons:
-// softmax weights at beta of enclosed scores; a feed-forward sublayer on an
-// enclosed activation; one read-out's criterion against the hard values.
-//
-// With a memo (one per beta), a score known exactly (a point enclosure)
-// takes the weight of its distance d below the largest score from the memo,
-// exp(beta d) enclosed once: a walk over the words meets the same distances
-// word after word.
+// The soft model's pieces, apart for the tests: softmax at beta of enclosed
+// scores (with a memo, one per beta, a point score takes exp(beta d) of its
+// distance d below the top from it: a walk meets the same distances word
+// after word), a feed-forward sublayer on a box, one read-out's criterion.
 using ExpMemo = std::map<Q, Iv>;
 std::vector<Iv> softmax(const std::vector<Iv> &scores, const Iv &beta, ExpMemo *memo = nullptr);
 std::vector<Iv> soft_ffn(const Ffn &f, const std::vector<Iv> &x, long prec);
-Tri judge_readout(const Model &m, const Vec &hard, const std::vector<Iv> &soft, const Q &eps,
+Tri judge_readout(const Model &m, const XVec &hard, const std::vector<Iv> &soft, const Q &eps,
                   const std::string &criterion, long prec);
 
 // The soft model at `betas` (one per layer, enclosed at prec) on a word:
@@ -94,5 +89,4 @@ class PrefixWalk {
     struct State;
     std::unique_ptr<State> s_;
 };
-
 } // namespace minicheck

@@ -1,15 +1,14 @@
 // The small checker's own derivation of the every-n tail bound
 // (proofs/every-n.md, Lemmas E1 and E2), and the check of the finite
 // certificate it rests on.
-#include "every_n.hpp"
 #include "claim_checks.hpp"
+#include "claims.hpp"
+#include "value_gap.hpp"
 
 #include <algorithm>
 
 namespace minicheck {
-
 namespace {
-
 // Polynomials in one variable, coefficients from the constant up, no
 // trailing zeros.
 struct Poly {
@@ -160,9 +159,7 @@ Term classify(const Poly &delta, const Q &c, bool rival_bos, const Q &n0) {
             t.kind = Term::Single;
             t.g = d;
         } else {
-            mpz_class m0;
-            mpz_fdiv_q(m0.get_mpz_t(), Q(-d / t.u).get_num_mpz_t(), Q(-d / t.u).get_den_mpz_t());
-            m0 += 1;
+            const mpz_class m0 = floor_of(-d / t.u) + 1;
             t.kind = rival_bos ? Term::Single : Term::Progression;
             t.g = rival_bos ? Q(m0 == 0 ? Q(d + t.u) : Q(d + t.u * Q(m0))) : d;
         }
@@ -189,9 +186,7 @@ Term classify(const Poly &delta, const Q &c, bool rival_bos, const Q &n0) {
         }
         if (steps) {
             const Q d0 = delta.coeff(0);
-            mpz_class f;
-            mpz_fdiv_q(f.get_mpz_t(), Q(d0 / t.u).get_num_mpz_t(), Q(d0 / t.u).get_den_mpz_t());
-            const Q r = d0 - t.u * Q(f);
+            const Q r = d0 - t.u * Q(floor_of(d0 / t.u));
             t.ok = true;
             t.kind = rival_bos ? Term::Single : Term::Geometric;
             t.g = r == 0 ? t.u : r;
@@ -211,9 +206,7 @@ std::optional<Iv> term_value(const Term &t, const Q &beta, long prec) {
     case Term::Geometric:
         return decay(t.g) / one_minus(t.u);
     case Term::Progression: {
-        mpz_class m0;
-        mpz_fdiv_q(m0.get_mpz_t(), Q(-t.g / t.u).get_num_mpz_t(), Q(-t.g / t.u).get_den_mpz_t());
-        m0 += 1;
+        const mpz_class m0 = floor_of(-t.g / t.u) + 1;
         Iv sum = decay(t.g + t.u * Q(m0)) / one_minus(t.u);
         return m0 <= 0 ? sum - decay(t.g) : sum;
     }
@@ -229,17 +222,6 @@ struct HeadAlgebra {
     bool values_move = false;
     std::vector<Vec> values; // W_V E(sigma) per symbol, BOS last
 };
-
-Vec times(const Mat &w, const Vec &x) {
-    Vec r;
-    for (const auto &row : w) {
-        Q s = 0;
-        for (std::size_t k = 0; k < row.size(); ++k)
-            s += row[k] * x[k];
-        r.push_back(s);
-    }
-    return r;
-}
 
 struct TailCheck {
     const Model &m;
@@ -267,7 +249,7 @@ std::vector<Line> lines_at(const TailCheck &t, const Head &head, const HeadAlgeb
     std::vector<Line> lines;
     const std::size_t symbols = m.alphabet.size() + (m.bos ? 1 : 0);
     for (std::size_t s = 0; s < symbols; ++s) {
-        Vec ke = times(head.key, m.embedding[s]);
+        Vec ke = mat_times(head.key, m.embedding[s]);
         Poly al;
         for (std::size_t r = 0; r < q.size(); ++r)
             al = add(al, q[r], ke[r] + alg.k0d[r].coeff(0));
@@ -318,7 +300,7 @@ void check_tail(TailCheck &t, const std::vector<Poly> &pos) {
             if (alg.k0d.back().degree() > 1) rejected(p, "its key is not affine in j");
         }
         for (const auto &e : m.embedding)
-            alg.values.push_back(times(head.value, e));
+            alg.values.push_back(mat_times(head.value, e));
         if (head.kind != Kind::Average)
             for (const auto &row : head.value)
                 alg.values_move = alg.values_move || row_poly(row, pos).degree() > 0;
@@ -355,7 +337,6 @@ void check_tail(TailCheck &t, const std::vector<Poly> &pos) {
         }
     }
 }
-
 } // namespace
 
 std::string verify_every_n(const Json &cert, const Model &m, const Limits &limits) {
@@ -411,5 +392,4 @@ std::string verify_every_n(const Json &cert, const Model &m, const Limits &limit
            "; tail bound re-derived from the model for every query at positions >= " +
            std::to_string(n0) + " (" + std::to_string(t.terms) + " terms)";
 }
-
 } // namespace minicheck

@@ -6,7 +6,6 @@
 #include <string>
 
 namespace minicheck {
-
 struct Failure {
     int code;
     std::string file; // empty: the file being read when it was thrown
@@ -22,5 +21,4 @@ struct Failure {
 [[noreturn]] inline void unsupported(const std::string &path, const std::string &what) {
     throw Failure{3, "", path + ": " + what};
 }
-
 } // namespace minicheck

@@ -12,7 +12,6 @@
 #include "model.hpp"
 
 namespace minicheck {
-
 template <class Num> using NVec = std::vector<Num>;
 
 // Positions are numbered as in the format: BOS is 0, the word 1..n. Vectors
@@ -24,9 +23,11 @@ inline std::vector<std::size_t> positions(const Model &m, std::size_t n) {
     return out;
 }
 
-// Exact initial activations x_p (features are rational: model.cpp refuses
-// others), and their positional part P(p, n) alone.
-std::vector<Vec> initial(const Model &m, const std::vector<std::size_t> &word);
+// Exact initial activations x_p (rational, or with sqrt of rationals), and
+// their positional part P(p, n) alone: exactly, or (features_at) as
+// rationals for the arguments that read features as such (exit 3 for sqrt).
+std::vector<XVec> initial(const Model &m, const std::vector<std::size_t> &word);
+XVec exact_features_at(const Model &m, std::size_t p, std::size_t n);
 Vec features_at(const Model &m, std::size_t p, std::size_t n);
 
 template <class Num, class Arith> NVec<Num> times(const Mat &w, const NVec<Num> &x, Arith &ar) {
@@ -80,7 +81,7 @@ std::vector<NVec<Num>> forward(const Model &m, const std::vector<std::size_t> &w
     const std::size_t n = word.size();
     const std::vector<std::size_t> ps = positions(m, n);
     std::vector<NVec<Num>> x(n + 1);
-    std::vector<Vec> x0 = initial(m, word);
+    std::vector<XVec> x0 = initial(m, word);
     for (std::size_t p : ps)
         for (const auto &v : x0[p])
             x[p].push_back(ar.lift(v));
@@ -105,12 +106,10 @@ std::vector<NVec<Num>> forward(const Model &m, const std::vector<std::size_t> &w
     return x;
 }
 
-// ---- the forward pass one position at a time (a prefix walk) ----------------
-//
+// ---- one position at a time (a prefix walk) -----------------------------------
 // Where every mask looks back only (causal, strict) and no feature reads n,
-// position p's activations at every layer depend on positions <= p alone:
-// a word's values at its first positions are its prefix's. A walk over the
-// words, symbol by symbol, then evaluates each word's last position only.
+// position p's activations depend on positions <= p alone: a walk over the
+// words, symbol by symbol, evaluates each word's last position only.
 bool looks_back_only(const Model &m);
 
 template <class Num> struct Prefix {
@@ -131,7 +130,7 @@ template <class Num> struct Prefix {
 // is theirs): x0 its initial activation; returns its activation after the
 // last layer, kept in s.x.back()[p].
 template <class Num, class Arith>
-const NVec<Num> &forward_one(const Model &m, Prefix<Num> &s, std::size_t p, const Vec &x0,
+const NVec<Num> &forward_one(const Model &m, Prefix<Num> &s, std::size_t p, const XVec &x0,
                              Arith &ar) {
     const std::vector<std::size_t> ps = positions(m, p);
     auto put = [p](std::vector<NVec<Num>> &at, NVec<Num> v) {
@@ -180,5 +179,4 @@ template <class Num, class Arith> NVec<Num> readout(const Model &m, const NVec<N
         if (m.weights[c] != 0) y = y + m.weights[c] * x[c];
     return {y};
 }
-
 } // namespace minicheck

@@ -14,7 +14,6 @@
 #include <string>
 
 namespace minicheck {
-
 using Q = mpq_class;
 
 class Iv {
@@ -127,5 +126,4 @@ class Iv {
         return r;
     }
 };
-
 } // namespace minicheck

@@ -7,7 +7,6 @@
 #include <vector>
 
 namespace minicheck {
-
 std::string read_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Failure{2, path, "cannot be opened"};
@@ -92,5 +91,4 @@ void require_object(const Json &v, const std::string &path) {
 void require_array(const Json &v, const std::string &path) {
     if (!v.is_array()) malformed(path, "expected an array");
 }
-
 } // namespace minicheck

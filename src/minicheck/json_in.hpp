@@ -12,7 +12,6 @@
 #include <string>
 
 namespace minicheck {
-
 using Json = nlohmann::ordered_json;
 
 constexpr std::size_t kMaxFileBytes = 64u << 20;
@@ -28,5 +27,4 @@ std::uint64_t count_at(const Json &obj, const std::string &path, const char *key
 void only_keys(const Json &obj, const std::string &path, std::initializer_list<const char *> keys);
 void require_object(const Json &v, const std::string &path);
 void require_array(const Json &v, const std::string &path);
-
 } // namespace minicheck

@@ -1,6 +1,6 @@
-// A layerwise certificate's claims, re-derived; see layerwise.hpp.
-#include "layerwise.hpp"
+// A layerwise certificate's claims, re-derived; see claims.hpp.
 #include "claim_checks.hpp"
+#include "claims.hpp"
 #include "counts.hpp"
 #include "value_sets.hpp"
 
@@ -8,9 +8,7 @@
 #include <set>
 
 namespace minicheck {
-
 namespace {
-
 std::string listed(const std::set<std::size_t> &s) {
     std::string out;
     for (std::size_t c : s)
@@ -292,7 +290,6 @@ std::set<std::size_t> readout_coordinates(const Model &m) {
         if (m.weights[c] != 0) read.insert(c);
     return read;
 }
-
 } // namespace
 
 std::string verify_layerwise(const Json &cert, const Model &m, const Limits &limits) {
@@ -321,5 +318,4 @@ std::string verify_layerwise(const Json &cert, const Model &m, const Limits &lim
          proofs.dump());
     return "layerwise argument re-derived over " + std::to_string(c.n) + " lengths";
 }
-
 } // namespace minicheck

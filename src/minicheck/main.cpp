@@ -1,16 +1,7 @@
-// tempcert-check (also built as tempcert-minicheck, its first name): the
-// small checker (docs/minicheck.md), the one that says VERIFIED. It re-verifies
-// exhaustive and layerwise certificates of rational models with its own
-// code only: nothing of include/ or the rest of src/ is compiled into it, so a
-// mistake it shares with the engine or with tempcert-check would have to be
-// made twice, independently.
-//
-//   tempcert-check CERT --model MODEL [--prec-cap BITS] [--max-n N]
-//                      [--max-words K] [--max-queries K]
-//
-// Exit 0 "s VERIFIED CERT (what was re-derived by the small checker): the
-// claim" (verdict, model name and sha256, n, eps, criterion, beta, kind), 1 "s NOT VERIFIED" (a
-// claim does not hold), 2 bad input (no s line), 3 outside its class or over a limit (no s line).
+// tempcert-check (also built as tempcert-minicheck): the small checker
+// (docs/minicheck.md), the one that says VERIFIED, with its own code only:
+// nothing of include/ or the rest of src/ is compiled into it, so a mistake
+// it shared with the engine would have to be made twice, independently.
 #include "claims.hpp"
 
 #include <algorithm>
@@ -19,15 +10,13 @@
 #include <thread>
 
 namespace {
-
 const char *const kUsage =
     "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
     "                      [--max-queries K] [--threads T]\n"
-    "Re-verifies a certificate of a rational model with its own small code: an\n"
-    "exhaustive one (every word up to n, or a refutation's counterexample; exact\n"
-    "hard model, MPFI soft model), a layerwise one (value sets, gaps by their\n"
-    "closed form, counts, profiles, Lemma GT, rounding checks) or a perturbation\n"
-    "one.\n"
+    "Re-verifies a certificate with its own small code: an exhaustive one (every\n"
+    "word up to n, or a refutation's counterexample; exact hard model, also with\n"
+    "sqrt of rationals in features; MPFI soft model), a layerwise, perturbation\n"
+    "or every-n one (rational models).\n"
     "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
     "                   undecided (default 4096; at least 128)\n"
     "  --max-n N        exhaustive: longest n checked (default 200)\n"
@@ -36,7 +25,7 @@ const char *const kUsage =
     "  --threads T      exhaustive, masks looking back: words walked on T threads\n"
     "                   (default the cores, at most 8; the verdict does not depend on it)\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
-    "(irrational models) or over a limit.\n";
+    "or over a limit.\n";
 
 std::uint64_t option_number(const std::string &name, const std::string &text, std::uint64_t lo) {
     bool digits = !text.empty() && text.size() <= 18;
@@ -133,7 +122,6 @@ Args parse_args(int argc, char **argv) {
     if (!threads_given) a.limits.threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
     return a;
 }
-
 } // namespace
 
 int main(int argc, char **argv) {

@@ -11,9 +11,7 @@
 #include <set>
 
 namespace minicheck {
-
 namespace {
-
 constexpr std::size_t kMaxEntries = 4000000;
 
 class Reader {
@@ -131,9 +129,9 @@ class Reader {
             if (!e.is_string()) malformed(p + ".expr", "expected an expression");
             m.features.push_back(
                 Feature{dim, Expr::parse(e.get<std::string>(), p + ".expr"), p + ".expr"});
-            if (!m.features.back().expr.rational())
-                unsupported(p + ".expr", "log and sqrt make the model irrational; this checker "
-                                         "verifies rational models");
+            if (m.features.back().expr.uses(Expr::Op::Log))
+                unsupported(p + ".expr", "log makes the model irrational; this checker "
+                                         "verifies rational models and sqrt of rationals");
         }
     }
 
@@ -296,7 +294,6 @@ std::string sha256(const std::string &bytes) {
     }
     return hex;
 }
-
 } // namespace
 
 Model load_model(const std::string &text) {
@@ -320,5 +317,4 @@ bool mask_allows(Mask m, std::size_t query, std::size_t key) {
     }
     return false;
 }
-
 } // namespace minicheck

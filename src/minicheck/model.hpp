@@ -10,7 +10,6 @@
 #include <vector>
 
 namespace minicheck {
-
 using Vec = std::vector<Q>;
 using Mat = std::vector<Vec>; // rows
 
@@ -63,5 +62,4 @@ struct Model {
 Model load_model(const std::string &text);
 
 bool mask_allows(Mask m, std::size_t query, std::size_t key);
-
 } // namespace minicheck

@@ -4,9 +4,7 @@
 #include <cctype>
 
 namespace minicheck {
-
 namespace {
-
 bool digits(const std::string &s) {
     if (s.empty() || s.size() > 100000) return false; // certificates write 3,000-digit bounds
     for (char c : s)
@@ -42,7 +40,6 @@ std::optional<Q> parse_plain(std::string s) {
     v.canonicalize();
     return negative ? Q(-v) : v;
 }
-
 } // namespace
 
 std::optional<Q> parse_number(const std::string &text, bool exponent) {
@@ -76,7 +73,6 @@ std::string to_text(const Q &q) {
 // ---- parsing: the grammar of docs/model-format.md, "Expressions" -----------
 
 namespace {
-
 class Parser {
   public:
     Parser(const std::string &s, const std::string &path) : s_(s), path_(path) {}
@@ -214,7 +210,6 @@ class Parser {
         return node(op, std::move(arg));
     }
 };
-
 } // namespace
 
 Expr Expr::parse(const std::string &text, const std::string &path) {
@@ -259,7 +254,6 @@ std::string Expr::render() const {
 // ---- evaluation --------------------------------------------------------------
 
 namespace {
-
 Q exact_power(const Q &base, long k, const std::string &path) {
     unsigned long m = static_cast<unsigned long>(k < 0 ? -k : k);
     if (base == 0 && k < 0) malformed(path, "zero raised to a negative power");
@@ -274,10 +268,16 @@ Q exact_power(const Q &base, long k, const std::string &path) {
     r.canonicalize();
     return r;
 }
-
 } // namespace
 
 Q Expr::exact(const Q &j, const Q &n, const std::string &path) const {
+    SqrtSum v = exact_sum(j, n, path);
+    if (!v.rational())
+        unsupported(path, "sqrt: of such models this checker verifies exhaustive certificates");
+    return v.rational_part();
+}
+
+SqrtSum Expr::exact_sum(const Q &j, const Q &n, const std::string &path) const {
     switch (op) {
     case Op::Number:
         return value;
@@ -286,28 +286,39 @@ Q Expr::exact(const Q &j, const Q &n, const std::string &path) const {
     case Op::N:
         return n;
     case Op::Add:
-        return a->exact(j, n, path) + b->exact(j, n, path);
+        return a->exact_sum(j, n, path) + b->exact_sum(j, n, path);
     case Op::Sub:
-        return a->exact(j, n, path) - b->exact(j, n, path);
+        return a->exact_sum(j, n, path) - b->exact_sum(j, n, path);
     case Op::Mul:
-        return a->exact(j, n, path) * b->exact(j, n, path);
+        return a->exact_sum(j, n, path) * b->exact_sum(j, n, path);
     case Op::Div: {
-        Q d = b->exact(j, n, path);
+        SqrtSum d = b->exact_sum(j, n, path);
         if (d == 0)
             malformed(path, "division by zero at j = " + to_text(j) + ", n = " + to_text(n));
-        return a->exact(j, n, path) / d;
+        return a->exact_sum(j, n, path) * d.inverse(path);
     }
     case Op::Neg:
-        return -a->exact(j, n, path);
-    case Op::Pow:
-        return exact_power(a->exact(j, n, path), exponent, path);
+        return -a->exact_sum(j, n, path);
+    case Op::Pow: {
+        SqrtSum x = a->exact_sum(j, n, path);
+        if (!x.rational()) unsupported(path, "a power of an irrational value");
+        return exact_power(x.rational_part(), exponent, path);
+    }
     case Op::Delta:
-        return a->exact(j, n, path) == 0 ? 1 : 0;
+        return a->exact_sum(j, n, path) == 0 ? 1 : 0;
+    case Op::Sqrt: {
+        SqrtSum x = a->exact_sum(j, n, path);
+        if (!x.rational()) unsupported(path, "sqrt of an irrational value");
+        if (x.rational_part() < 0)
+            malformed(path,
+                      "sqrt of a negative value at j = " + to_text(j) + ", n = " + to_text(n));
+        return SqrtSum::sqrt_of(x.rational_part());
+    }
     case Op::Log:
-    case Op::Sqrt:
         break;
     }
-    unsupported(path, "log and sqrt make values irrational; this checker verifies rational models");
+    unsupported(path,
+                "log makes values irrational; this checker verifies rational and sqrt models");
 }
 
 Iv Expr::enclose(const Q &n, long prec, const std::string &path) const {
@@ -343,5 +354,4 @@ Iv Expr::enclose(const Q &n, long prec, const std::string &path) const {
         unsupported(path, "delta of an irrational value");
     }
 }
-
 } // namespace minicheck

@@ -6,15 +6,14 @@
 // sqrt.
 #pragma once
 
-#include "interval.hpp"
 #include "json_in.hpp"
+#include "sqrt_sum.hpp"
 
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace minicheck {
-
 // "-3", "3/4", "0.125", "1e-3", "2.5E+2": the exact rational, or nullopt.
 // Without `exponent`, a number with one is refused (certificates write none).
 std::optional<Q> parse_number(const std::string &text, bool exponent = true);
@@ -33,10 +32,11 @@ struct Expr {
     std::string render() const;
     bool uses(Op o) const;
     bool rational() const { return !uses(Op::Log) && !uses(Op::Sqrt); }
-    // exact value; a Failure (2) on division by zero, (3) on log or sqrt
+    // exact value: a Failure (2) on division by zero, (3) on log; exact
+    // alone also (3) where sqrt leaves the value irrational
+    SqrtSum exact_sum(const Q &j, const Q &n, const std::string &path) const;
     Q exact(const Q &j, const Q &n, const std::string &path) const;
     // an enclosure at prec (n only: betas do not use j)
     Iv enclose(const Q &n, long prec, const std::string &path) const;
 };
-
 } // namespace minicheck

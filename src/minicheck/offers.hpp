@@ -11,7 +11,6 @@
 #include <vector>
 
 namespace minicheck {
-
 // Positions first..last, each offering the score alpha[value] + c j.
 struct Run {
     long first, last;
@@ -34,5 +33,4 @@ struct Query {
 // holds e^x at the first precision for the exponents x met so far.
 void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::uint64_t &weights,
                    ExpMemo &memo, const std::string &where);
-
 } // namespace minicheck

@@ -1,14 +1,12 @@
-// A perturbation certificate's claims, re-derived; see perturbation.hpp.
-#include "perturbation.hpp"
+// A perturbation certificate's claims, re-derived; see claims.hpp.
 #include "claim_checks.hpp"
+#include "claims.hpp"
 #include "value_sets.hpp"
 
 #include <algorithm>
 
 namespace minicheck {
-
 namespace {
-
 // sum_c |w_rc| r_c for every row r.
 Vec abs_times(const Mat &w, const Vec &r) {
     Vec out(w.size(), 0);
@@ -366,7 +364,6 @@ void check_readout(const Context &cx, const Json &cert, const State &w) {
          text_at(ro, "$.readout", "margin"), to_text(want));
     if (claimed >= want) rejected("$.readout.deviation", "not below the margin");
 }
-
 } // namespace
 
 std::string verify_perturbation(const Json &cert, const Model &m, const Limits &limits) {
@@ -393,5 +390,4 @@ std::string verify_perturbation(const Json &cert, const Model &m, const Limits &
     check_readout(cx, cert, w);
     return "perturbation bounds re-derived over " + std::to_string(c.n) + " lengths";
 }
-
 } // namespace minicheck

@@ -25,9 +25,7 @@
 #include <optional>
 
 namespace minicheck {
-
 namespace {
-
 // count positions at gaps g0, g0 + step, ...: sum e^{-beta gap}
 struct Terms {
     Q g0, step;
@@ -125,7 +123,6 @@ Iv weight_sum(const std::vector<Terms> &terms, const Q &beta, long prec, ExpMemo
     }
     return X;
 }
-
 } // namespace
 
 void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::uint64_t &weights,
@@ -172,5 +169,4 @@ void judge_profile(const Query &q, const Q &beta, const Q &eps, long cap, std::u
                             });
     }
 }
-
 } // namespace minicheck

@@ -8,7 +8,6 @@
 #include <tuple>
 
 namespace minicheck {
-
 Vec mat_times(const Mat &w, const Vec &x) {
     Vec out(w.size(), 0);
     for (std::size_t r = 0; r < w.size(); ++r)
@@ -74,7 +73,6 @@ bool Line::zero_in(long lo, long hi) const {
 }
 
 namespace {
-
 Q dot(const Vec &a, const Vec &b) {
     Q acc = 0;
     for (std::size_t c = 0; c < a.size(); ++c)
@@ -214,7 +212,6 @@ void fold(const Query &q, const Reads &r, ValueGap &out) {
         }
     }
 }
-
 } // namespace
 
 ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, const Vec *bos,
@@ -272,5 +269,4 @@ ValueGap value_gap(const Model &m, const Head &head, const std::vector<Vec> &S, 
     }
     return out;
 }
-
 } // namespace minicheck

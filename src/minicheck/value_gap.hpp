@@ -16,7 +16,6 @@
 #include <utility>
 
 namespace minicheck {
-
 struct ValueGap {
     std::optional<Q> gap; // none: no query has two different scores
     bool tie = false;     // two positions can share the maximum with different values
@@ -65,5 +64,4 @@ class Line {
     mpz_class below; // c > 0: floor of the root; c < 0: its ceiling
     bool integral_root = false;
 };
-
 } // namespace minicheck

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 namespace minicheck {
-
 bool reads_column(const Mat &w, std::size_t c) {
     return std::any_of(w.begin(), w.end(), [&](const Vec &row) { return row[c] != 0; });
 }
@@ -124,5 +123,4 @@ std::vector<Vec> first_values(const Model &m) {
 std::vector<Vec> first_bos_values(const Model &m) {
     return m.bos ? std::vector<Vec>{m.embedding.back()} : std::vector<Vec>{};
 }
-
 } // namespace minicheck

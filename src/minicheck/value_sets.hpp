@@ -12,7 +12,6 @@
 #include <set>
 
 namespace minicheck {
-
 bool reads_column(const Mat &w, std::size_t c);
 bool writes_row(const Mat &w, std::size_t r);
 
@@ -51,5 +50,4 @@ const Json &argument_fields(const Json &cert, const Model &m, const std::string 
 // (one per symbol, in the alphabet's order) and at BOS.
 std::vector<Vec> first_values(const Model &m);
 std::vector<Vec> first_bos_values(const Model &m);
-
 } // namespace minicheck

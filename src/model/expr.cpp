@@ -254,6 +254,8 @@ std::optional<Rational> exact_sqrt(const Rational &q) {
 // computing the same irrational expression are seen to tie.
 Real with_atom(Interval x, AtomKind kind, const Real &arg) {
     std::optional<Form> f = arg.form();
+    if (f && kind == AtomKind::Inverse) // 1/(c sqrt(r)) = sqrt(r)/(c r): no new atom
+        if (auto r = reciprocal(*f)) return Real(std::move(x), std::move(r));
     if (f) f = atom_of(kind, *f);
     return Real(std::move(x), std::move(f));
 }

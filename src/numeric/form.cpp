@@ -145,6 +145,34 @@ std::string Form::key() const {
     return text.empty() ? "0" : text;
 }
 
+std::optional<std::string> Form::expression() const {
+    std::string text;
+    for (const auto &[m, c] : terms_) {
+        text += (text.empty() ? "(" : " + (") + c.str() + ")";
+        for (std::uint32_t id : m) {
+            auto square = AtomTable::get().square(id);
+            if (!square) return std::nullopt;
+            text += "*sqrt(" + square->str() + ")";
+        }
+    }
+    return text.empty() ? "0" : text;
+}
+
+std::optional<Form> reciprocal(const Form &f) {
+    if (f.terms_.size() != 1) return std::nullopt;
+    const auto &[m, c] = *f.terms_.begin();
+    Rational divisor = c;
+    for (std::uint32_t id : m) {
+        auto square = AtomTable::get().square(id);
+        if (!square) return std::nullopt;
+        divisor *= *square;
+    }
+    Form r;
+    r.terms_.emplace(m, 1 / divisor);
+    if (!within_caps(r.terms_)) return std::nullopt;
+    return r;
+}
+
 std::optional<Form> add(const Form &a, const Form &b) {
     Form r = a;
     for (const auto &[m, c] : b.terms_)

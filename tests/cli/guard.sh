@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The small checker as the engine's guard (docs/certificates.md, "Two
 # checkers"): certify -o puts a certificate in place only once tempcert-check
-# has verified it. One it leaves out (sqrt in a feature) is not written
+# has verified it. One it leaves out (log in a feature) is not written
 # (exit 3), one it refuses is not written either (exit 70, a bug to report:
 # a stand-in plays a refusing checker), and no private file is left behind.
 # `tempcert check` says what it verified, or exit 3 for what it leaves out.
@@ -22,14 +22,14 @@ hasb="$cases/models/has-b.json"
 /usr/bin/python3 - "$hasb" "$tmp/sqrt.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-m["name"] = "has-b-sqrt"
-m["positions"] = m.get("positions", []) + [{"dim": m["width"] - 1, "expr": "sqrt(j)"}]
+m["name"] = "has-b-log"
+m["positions"] = m.get("positions", []) + [{"dim": m["width"] - 1, "expr": "log(j + 1)"}]
 json.dump(m, open(sys.argv[2], "w"))
 PY
 cd "$tmp" || exit 1
 out=$("$tempcert" certify sqrt.json --n 4 --eps 1/100 -o sq.cert 2>&1)
 check "a certificate the small checker leaves out: exit 3" [ $? = 3 ]
-check "... says why" grep -q 'no certificate written: the small checker leaves it out (\$.positions\[1\].expr: log and sqrt' <<<"$out"
+check "... says why" grep -q 'no certificate written: the small checker leaves it out (\$.positions\[1\].expr: log makes the model irrational' <<<"$out"
 check "... and writes nothing" [ ! -e sq.cert ]
 check "... the answer still printed" grep -q '^verdict: certified' <<<"$out"
 printf '#!/bin/sh\necho "s NOT VERIFIED $1: \\$.beta: below its need"\nexit 1\n' >refuses

@@ -322,12 +322,15 @@ json.dump(m, open(sys.argv[1], "w"))
 PY
 out=$(timeout 30 "$tempcert" eval "$tmp/wide.json" --input "$("$py" -c "print('ab' * 100)")" --hard 2>&1 | tail -1)
 check "item 15: 62 irrational features per position, 200 symbols, within 30 s: $out" grep -q "read-out at position 200" <<<"$out"
-# item 21 for irrational gaps: the checker verifies exact gaps only, so no
-# certificate is written (exit 3), rather than one it would reject
+# item 21 for irrational gaps: the certificate states the gap's exact form
+# (2 sqrt(2) here, beta from Lemma GT) and is written once the small
+# checker, in its own sums of square roots, has verified it
 "$tempcert" certify "$tmp/tie_a.json" --n 4 --eps 1/100 -o "$tmp/tie_a.cert" >/dev/null 2>&1
 code=$?
-check "item 21: an irrational-gap certificate is refused (exit $code), nothing written" \
-    bash -c "[ $code = 3 ] && [ ! -e '$tmp/tie_a.cert' ]"
+check "item 21: an irrational-gap certificate is written (exit $code)" \
+    bash -c "[ $code = 0 ] && [ -e '$tmp/tie_a.cert' ]"
+out=$("$tempcert" check "$tmp/tie_a.cert" --model "$tmp/tie_a.json")
+check "item 21: ... and verified by tempcert check" grep -q '^s VERIFIED .*: certified: model has-b' <<<"$out"
 
 # --- item 16: messages -------------------------------------------------------
 msg() { "$tempcert" "$@" 2>&1; }

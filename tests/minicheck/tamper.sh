@@ -265,7 +265,7 @@ lwno lw-perturbed-more '\$\.layers\[3\]\.perturbed: claims \[5, 7, 8, 9\]' \
 lwno lw-perturbed-twice '\$\.layers\[0\]\.perturbed: lists coordinate 5 twice' 'd["layers"][0]["perturbed"] = [5, 5]'
 edit lw-perturbed-negative 2 'perturbed: expected coordinates' 'd["layers"][0]["perturbed"] = [-1]' layerwise "$pae"
 edit lw-readout-text 2 'readout_exact: expected true or false' 'd["readout_exact"] = "true"' layerwise "$pae"
-edit lw-gap-text 2 'min_gap: expected "inf" or an exact number' 'd["layers"][0]["heads"][0]["min_gap"] = "1/0"' \
+edit lw-gap-text 2 'min_gap: division by zero' 'd["layers"][0]["heads"][0]["min_gap"] = "1/0"' \
     layerwise "$pae"
 lwno lw-readout '\$\.readout_exact: claims false, recomputed true' 'd["readout_exact"] = False'
 lwno lw-values '\$\.layers\[1\]\.values: claims 5, recomputed 4' 'd["layers"][1]["values"] = 5'

@@ -202,11 +202,11 @@ TEST_CASE("initial activations: the embedding plus every feature, BOS at positio
                       {"dim": 1, "expr": "delta(j)"}],
         "layers": [{"heads": [], "ffn": {"w1": [[1, 0]], "w2": [[0], [0]]}}],
         "output": {"weights": [1, 0], "bias": 0}})json");
-    std::vector<Vec> x = initial(m, {1, 0}); // "ba"
+    std::vector<XVec> x = initial(m, {1, 0}); // "ba"
     REQUIRE(x.size() == 3);
-    CHECK(x[0] == Vec{Q(3, 2), Q(1, 2) + 2 + 1}); // S: (1/2 + 1, 1/2 + 2 + delta(0))
-    CHECK(x[1] == Vec{Q(2), Q(1) + 0});           // b at 1: (0 + 2, 1 + 2 - 2)
-    CHECK(x[2] == Vec{Q(4), Q(-2)});              // a at 2: (1 + 3, 0 + 2 - 4)
+    CHECK(x[0] == XVec{Q(3, 2), Q(7, 2)}); // S: (1/2 + 1, 1/2 + 2 + delta(0))
+    CHECK(x[1] == XVec{Q(2), Q(1)});       // b at 1: (0 + 2, 1 + 2 - 2)
+    CHECK(x[2] == XVec{Q(4), Q(-2)});      // a at 2: (1 + 3, 0 + 2 - 4)
     CHECK(positions(m, 2) == std::vector<std::size_t>{0, 1, 2});
 }
 
@@ -544,4 +544,80 @@ TEST_CASE("the prefix walk's last position is the whole word's, hard and soft") 
     }
     CHECK(compared > 3000);
     CHECK(tv_compared > 500);
+}
+
+// ---- sums of square roots (proofs/irrational-ties.md) ---------------------------
+
+namespace {
+
+// A random sum c_0 + sum_k c_k sqrt(u_k / d_k) with radicands chosen so that
+// squares and square classes repeat (4, 8 = 4*2, 18 = 9*2, 1/2 ...), built
+// both as a SqrtSum and, independently, in MPFR at 2048 bits.
+struct Both {
+    SqrtSum exact;
+    Q reference; // within 2^-2000 or so of the value
+};
+
+Both random_sum(std::mt19937 &rng) {
+    static const int radicands[] = {1, 2, 3, 4, 6, 8, 9, 12, 18, 50, 72, 98};
+    mpfr_t acc, t;
+    mpfr_inits2(2048, acc, t, (mpfr_ptr) nullptr);
+    Q c0 = small(rng);
+    SqrtSum x(c0);
+    mpfr_set_q(acc, c0.get_mpq_t(), MPFR_RNDN);
+    std::uniform_int_distribution<int> pick(0, 11), dpick(1, 3), terms(0, 3);
+    for (int k = terms(rng); k > 0; --k) {
+        Q c = small(rng), u(radicands[pick(rng)], dpick(rng));
+        u.canonicalize();
+        x = x + c * SqrtSum::sqrt_of(u);
+        mpfr_set_q(t, u.get_mpq_t(), MPFR_RNDN);
+        mpfr_sqrt(t, t, MPFR_RNDN);
+        mpfr_mul_q(t, t, c.get_mpq_t(), MPFR_RNDN);
+        mpfr_add(acc, acc, t, MPFR_RNDN);
+    }
+    Both b{x, 0};
+    mpfr_get_q(b.reference.get_mpq_t(), acc);
+    mpfr_clears(acc, t, (mpfr_ptr) nullptr);
+    return b;
+}
+
+int reference_sign(const Q &q) { // zero within the reference's error counts as zero
+    const Q tiny = Q(1) / Q(mpz_class(1) << 1900);
+    return q > tiny ? 1 : q < -tiny ? -1 : 0;
+}
+
+} // namespace
+
+TEST_CASE("sums of square roots: exact equality and signs against MPFR at 2048 bits") {
+    std::mt19937 rng(20261207);
+    int zeros = 0, nonzero = 0;
+    for (int round = 0; round < 3000; ++round) {
+        Both a = random_sum(rng), b = random_sum(rng);
+        const std::pair<SqrtSum, Q> pairs[] = {{a.exact - b.exact, a.reference - b.reference},
+                                               {a.exact * b.exact, a.reference * b.reference}};
+        for (const auto &[x, ref] : pairs) {
+            CHECK(x.sign() == reference_sign(ref));
+            CHECK((x == 0) == (reference_sign(ref) == 0));
+            Iv e = x.enclose(256);
+            CHECK((e.at_least(ref - Q(1, 1000000)) && e.at_most(ref + Q(1, 1000000))));
+            (reference_sign(ref) == 0 ? zeros : nonzero)++;
+        }
+        CHECK((a.exact < b.exact) == (reference_sign(a.reference - b.reference) < 0));
+    }
+    CHECK(zeros > 100); // the draw meets equal values by different routes
+    CHECK(nonzero > 1000);
+}
+
+TEST_CASE("sums of square roots: identities hold exactly") {
+    auto s = [](long p, long q = 1) { return SqrtSum::sqrt_of(Q(p, q)); };
+    CHECK(s(8) == SqrtSum(2) * s(2));
+    CHECK(s(2) * s(3) == s(6));
+    CHECK(s(1, 2) == s(2) * SqrtSum(Q(1, 2)));
+    CHECK(s(2) * s(8) == 4);
+    CHECK((s(2) + s(3)) * (s(2) + s(3)) == 5 + SqrtSum(2) * s(6));
+    CHECK(s(50).inverse("x") == s(2) * SqrtSum(Q(1, 10)));
+    CHECK(s(2) + s(3) != s(5));
+    CHECK(SqrtSum(Q(141421, 100000)) < s(2));
+    CHECK(s(2) < Q(141422, 100000));
+    CHECK((1 - SqrtSum(43) * s(1850).inverse("x")).text() == "1 + (-43/1850)*sqrt(1850)");
 }

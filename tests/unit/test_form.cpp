@@ -75,9 +75,12 @@ TEST_CASE("square roots of rationals multiply out and are made square-free") {
     CHECK(p.exact() == 6);
     // (1 + sqrt(2))^2 = 3 + 2 sqrt(2)
     CHECK(equal(at("(1 + sqrt(2))^2", 1, 1), at("3 + 2*sqrt(2)", 1, 1), 128) == Tri::True);
-    // 1 / sqrt(2) is an atom of its own: x * (1/x) is not multiplied out, and
-    // an identity the forms miss is left to intervals (Unknown), never False
-    CHECK(equal(at("sqrt(2) * (1/sqrt(2))", 1, 1), Real(1L), 128) == Tri::Unknown);
+    // 1/sqrt(2) is sqrt(2)/2 (reciprocal of a monomial in sqrt atoms), so
+    // x * (1/x) multiplies out; 1/(1 + sqrt(2)) is an atom of its own, and an
+    // identity the forms miss is left to intervals (Unknown), never False
+    CHECK(equal(at("sqrt(2) * (1/sqrt(2))", 1, 1), Real(1L), 128) == Tri::True);
+    CHECK(equal(at("3/sqrt(50)", 1, 1), mul(r2, Rational(3, 10), 128), 128) == Tri::True);
+    CHECK(equal(at("(1 + sqrt(2)) * (1/(1 + sqrt(2)))", 1, 1), Real(1L), 128) == Tri::Unknown);
     CHECK(equal(at("log(4)", 1, 1), at("2*log(2)", 1, 1), 128) == Tri::Unknown);
 }
 

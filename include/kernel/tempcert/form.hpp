@@ -43,6 +43,10 @@ class Form {
     bool is_zero() const { return terms_.empty(); }
     // A text naming the polynomial, equal for equal forms (in one process).
     std::string key() const;
+    // The form in the model format's expression syntax when every atom is
+    // the square root of a rational (how certificates state an irrational
+    // gap: docs/certificates.md); nullopt otherwise.
+    std::optional<std::string> expression() const;
 
     friend std::optional<Form> add(const Form &a, const Form &b);
     friend std::optional<Form> sub(const Form &a, const Form &b);
@@ -50,6 +54,10 @@ class Form {
     friend std::optional<Form> scale(const Form &a, const Rational &q);
     // The atom `kind` of `arg`, times a rational (sqrt(8) = 2 sqrt(2)).
     friend std::optional<Form> atom_of(AtomKind kind, const Form &arg);
+    // 1/f for f = c a_1 ... a_k, every a_i the square root of a rational r_i:
+    // a_1 ... a_k / (c r_1 ... r_k), in the same atoms (so x/sqrt(y) keeps
+    // sqrt atoms, which expression() can state); nullopt for other forms.
+    friend std::optional<Form> reciprocal(const Form &f);
     bool operator==(const Form &o) const { return terms_ == o.terms_; }
 
   private:

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Certificates of models with sqrt features (proofs/irrational-ties.md,
+# "Sums of square roots"): the layer-norm hash lookup at n = 7 certified at
+# beta 30,000 and refuted at 17,000 (its tight beta is 17,051.74), each
+# written only once the small checker verified it; the least gap stated as
+# its exact form with an enclosure beside it; edited copies refused (a
+# nearby form, a form off by 10^-60, a rational near it, an enclosure that
+# misses it, a lowered beta), an equal form written otherwise accepted; the
+# fast checker leaves such certificates out (exit 3). Then random models
+# whose features take sqrt (ties included: sqrt(8) beside 2 sqrt(2)): every
+# certificate the engine writes (its forms and intervals) must be verified
+# by the small checker (its own sums of square roots), or certify exits 70.
+# Usage: sqrt_features.sh TEMPCERT TEMPCERT_FASTCHECK CASES
+set -u
+tempcert=$1
+fastcheck=$2
+model="$3/literature/layernorm-hash-lookup.json"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() { # description command...
+    local what=$1
+    shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+cd "$tmp" || exit 1
+out=$("$tempcert" certify "$model" --n 7 --eps 1/100 --beta 30000 -o ln.cert 2>&1)
+check "certify at 30000: exit 0" [ $? = 0 ]
+check "... certified, certificate written" grep -q '^certificate written to ln.cert' <<<"$out"
+out=$("$tempcert" check ln.cert --model "$model")
+check "tempcert check: verified, the claim echoed" grep -q '^s VERIFIED ln.cert (254 words re-evaluated by the small checker): certified: model layernorm-hash-lookup sha256 [0-9a-f]*, n <= 7, eps 1/100, criterion tv, beta 30000, exhaustive certificate$' <<<"$out"
+field() { /usr/bin/python3 -c "import json,sys; c=json.load(open('ln.cert')); print($1)"; }
+check "the least gap as its exact form: 1 - 43/sqrt(1850)" [ "$(field "c['gaps']['heads'][0]['min_gap']")" = "(1) + (-43/370)*sqrt(74)" ]
+check "... with its enclosure" [ "$(field "c['gaps']['min_gap_enclosure'][0][:16]")" = "0.00027030680315" ]
+"$fastcheck" ln.cert --model "$model" >fast.out 2>&1
+check "the fast checker leaves it out: exit 3" [ $? = 3 ]
+check "... and says why" grep -q 'irrational gaps; the fast checker verifies exact gaps only' fast.out
+edit() { # python statement on c, expected exit, expected text
+    /usr/bin/python3 - "$1" <<'PY'
+import json, sys
+c = json.load(open("ln.cert"))
+exec(sys.argv[1])
+json.dump(c, open("t.cert", "w"))
+PY
+    out=$("$tempcert" check t.cert --model "$model" 2>&1)
+    local code=$?
+    check "edited ($1): exit $2" [ "$code" = "$2" ]
+    check "... says $3" grep -q -- "$3" <<<"$out"
+}
+H="c['gaps']['heads'][0]"
+edit "$H['min_gap'] = c['gaps']['min_gap'] = '1 - 43/sqrt(1850)'" 0 '^s VERIFIED'
+edit "$H['min_gap'] = '1 - 43/sqrt(1851)'" 1 'min_gap: claims 1 - 43/sqrt(1851), recomputed'
+edit "$H['min_gap'] = '1 - 43/sqrt(1850) + 1/10^60'" 1 'heads\[0\].min_gap: claims'
+edit "$H['min_gap'] = '27030680315418598/100000000000000000000'" 1 'heads\[0\].min_gap: claims'
+edit "del $H['min_gap_enclosure']" 2 'min_gap_enclosure: missing'
+edit "$H['min_gap_enclosure'] = ['0.00027031', '0.0003']" 1 'does not contain the gap'
+edit "$H['min_gap'] = 'log(2)'" 2 'expected an exact number, or a constant with sqrt'
+edit "$H['min_gap'] = 'sqrt(1 + sqrt(2))'" 3 'sqrt of an irrational value'
+edit "c['beta']['spec'] = '10000'" 1 'claims certified, but on word aaaaaaa, tv at layer 1 head 1 query 7'
+edit "$H['beta_gap_up'] = '23628'" 1 'beta_gap_up: is not ln(594)/gamma rounded up'
+out=$("$tempcert" certify "$model" --n 7 --eps 1/100 --beta 17000 -o low.cert 2>&1)
+check "certify at 17000 (below 17,051.74): refuted, exit 1" [ $? = 1 ]
+check "... certificate written" grep -q '^certificate written to low.cert' <<<"$out"
+out=$("$tempcert" check low.cert --model "$model")
+check "... the refutation verified" grep -q '^s VERIFIED low.cert (the counterexample re-evaluated by the small checker): refuted' <<<"$out"
+
+# random models with sqrt features, certify -o at random betas
+/usr/bin/python3 - "$tempcert" <<'PY' >hunt.out 2>&1
+import json, random, subprocess, sys
+tempcert = sys.argv[1]
+rng = random.Random(20261207)
+feats = ["sqrt(j)", "sqrt(2)*j", "1/sqrt(j+1)", "sqrt(8)", "2*sqrt(2)", "sqrt(2*j^2+2)",
+         "j/sqrt(j^2+1)", "sqrt(j+3)/2", "1", "j"]
+written = refuted = certified = irrational = 0
+for k in range(40):
+    w = 6
+    m = {"format": "tempcert-model/1", "name": "sqrt-%d" % k, "alphabet": ["a", "b"], "bos": None,
+         "width": w,
+         "embedding": {s: [rng.choice([0, 1, -1, "1/2"]) for _ in range(w)] for s in "ab"},
+         "positions": [{"dim": d, "expr": rng.choice(feats)} for d in range(2, 5)],
+         "layers": [{"heads": [{"kind": rng.choice(["leftmost", "rightmost", "average"]),
+                                "mask": rng.choice(["none", "causal", "strict"]),
+                                "query": [[rng.choice([0, 0, 1, -1, 2]) for _ in range(w)]],
+                                "key": [[rng.choice([0, 0, 1, -1]) for _ in range(w)]],
+                                "value": [[rng.choice([0, 1]) for _ in range(w)]],
+                                "output": [[0]] * (w - 1) + [[1]]}], "ffn": None}],
+         "output": {"position": "last", "weights": [0] * (w - 1) + [1], "bias": "-1/2"}}
+    json.dump(m, open("m.json", "w"))
+    beta = rng.choice(["1", "5", "40", "300"])
+    r = subprocess.run([tempcert, "certify", "m.json", "--n", str(rng.randint(2, 4)), "--eps",
+                        "1/10", "--beta", beta, "-o", "m.cert"], capture_output=True, text=True)
+    if r.returncode not in (0, 1, 3) or "FAILED" in r.stderr or "NOT VERIFIED" in r.stderr:
+        print("BAD", k, r.returncode, r.stderr.strip()[:300])
+        continue
+    if "certificate written" in r.stdout:
+        written += 1
+        if r.returncode == 0: certified += 1
+        if r.returncode == 1: refuted += 1
+        irrational += "sqrt(" in json.load(open("m.cert"))["gaps"]["min_gap"]
+print("written", written, "certified", certified, "refuted", refuted, "irrational", irrational)
+PY
+check "random sqrt models: no certificate refused by the small checker" bash -c '! grep -q BAD hunt.out'
+check "... many written, both verdicts, irrational gaps" /usr/bin/python3 -c "
+import re; w, c, r, i = map(int, re.search(r'written (\d+) certified (\d+) refuted (\d+) irrational (\d+)', open('hunt.out').read()).groups())
+assert w >= 25 and c >= 5 and r >= 5 and i >= 10, (w, c, r, i)"
+[ "$fail" = 0 ] || cat hunt.out
+echo "sqrt_features: $pass passed, $fail failed"
+[ "$fail" = 0 ]
