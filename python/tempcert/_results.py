@@ -9,9 +9,19 @@ from typing import Any, List, Optional
 from ._numbers import Interval, parse, real
 
 
-def _gap(s):
-    """A gap as printed: "p/q", or "inf" (no competitor) as None."""
-    return None if s in (None, "inf") else parse(s)
+def _gap(s, enclosure=None):
+    """A gap as printed: "p/q" a Fraction, "inf" (no competitor) None; an
+    irrational one an Interval: printed as "[lo, hi]" or [lo, hi], or, in a
+    certificate's rendering, as its exact form with its enclosure beside it."""
+    if s in (None, "inf"):
+        return None
+    if isinstance(s, str) and s.startswith("["):  # gap's text rendering "[lo, hi]"
+        s = [x.strip() for x in s.strip("[]").split(",")]
+    if isinstance(s, list):
+        return Interval(parse(s[0]), parse(s[1]))
+    if enclosure is not None:
+        return Interval(parse(enclosure[0]), parse(enclosure[1]))
+    return parse(s)
 
 
 @dataclass
@@ -97,7 +107,7 @@ class HeadGap:
     head: int
     kind: str
     mask: str
-    min_gap: Optional[Fraction]   # None: no query with a competitor (infinite gap)
+    min_gap: Any   # Fraction; an Interval where irrational; None: no query with a competitor
     N: int
     witness: Optional[str]        # a word attaining the minimum gap
     json: dict = field(repr=False)
@@ -106,7 +116,7 @@ class HeadGap:
 @dataclass
 class GapResult:
     n: int
-    min_gap: Optional[Fraction]   # None means infinite (no competitor anywhere)
+    min_gap: Any   # Fraction; an Interval where irrational; None: infinite (no competitor)
     heads: List[HeadGap]
     method: str
     words: int
@@ -145,7 +155,10 @@ class CertifyResult:
     """verdict is 'certified', 'refuted' or 'undecided'. A refutation names
     its word in ``counterexample`` and the enclosure of the violating
     quantity in ``counterexample_value``; ``certificate`` is the certificate
-    (a dict, as written with -o), None when undecided."""
+    (a dict, as written with -o), None when undecided or when none was
+    written: then ``not_written`` says why (the small checker leaves such a
+    certificate out, e.g. a layerwise one of a model with sqrt features).
+    ``min_gap`` is a Fraction, an Interval where irrational, None if infinite."""
 
     verdict: str
     counterexample: Optional[str]
@@ -153,14 +166,15 @@ class CertifyResult:
     certificate: Optional[dict]
     method: str
     beta: str
-    min_gap: Optional[Fraction]
+    min_gap: Any
     json: dict = field(repr=False)
+    not_written: Optional[str] = None
 
     def __bool__(self):
         return self.verdict == "certified"
 
 
-def certify_result(j, certificate):
+def certify_result(j, certificate, not_written=None):
     cx = j.get("counterexample")
     value = None
     if cx and cx.get("value") is not None:
@@ -170,7 +184,8 @@ def certify_result(j, certificate):
         verdict=j["verdict"], counterexample=cx["word"] if cx else None,
         counterexample_value=value, certificate=certificate, method=j.get("method", ""),
         beta=beta["spec"] if isinstance(beta, dict) else beta,
-        min_gap=_gap(j.get("min_gap")), json=j)
+        min_gap=_gap(j.get("min_gap"), j.get("min_gap_enclosure")), json=j,
+        not_written=not_written)
 
 
 @dataclass
@@ -186,7 +201,7 @@ class TightResult:
     kind: str
     method: str
     beta_gap: Optional[str]       # None beyond enumeration (no model gap computed)
-    min_gap: Optional[Fraction]
+    min_gap: Any  # Fraction; an Interval where irrational; None if infinite
     json: dict = field(repr=False)
 
     @property

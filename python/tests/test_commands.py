@@ -191,6 +191,37 @@ def test_tight_every_n(cli):
         tempcert.tight_every_n(model_path("first-is-a-bounded"), "1/100")
 
 
+def test_sqrt_features_irrational_gaps(tmp_path):
+    # the layer-norm hash lookup: its least gap 1 - 43/sqrt(1850) as an
+    # Interval, the certificate stating the exact form, verified by check
+    path = os.path.join(CASES, "literature", "layernorm-hash-lookup.json")
+    out = tmp_path / "ln.cert"
+    r = tempcert.certify(path, 7, "1/100", beta=30000, output=out)
+    assert r.verdict == "certified" and r.not_written is None
+    assert isinstance(r.min_gap, tempcert.Interval)
+    assert Fraction(270306803154185, 10**18) < r.min_gap.lo <= r.min_gap.hi < Fraction(270306803154186, 10**18)
+    assert r.certificate["gaps"]["min_gap"] == "(1) + (-43/370)*sqrt(74)"
+    assert tempcert.check(out, path)
+    g = tempcert.gap(path, 7)
+    assert g.min_gap.lo <= r.min_gap.lo and r.min_gap.hi <= g.min_gap.hi + Fraction(1, 10**30)
+
+
+def test_certify_says_why_no_certificate_was_written(tmp_path):
+    # a log feature: certified, but the small checker leaves the certificate
+    # out, so none is written, and the result says why
+    with open(model_path("has-b")) as f:
+        m = json.load(f)
+    m["name"] = "has-b-log"
+    m["positions"] = m["positions"] + [{"dim": m["width"] - 1, "expr": "log(j + 1)"}]
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(m))
+    out = tmp_path / "log.cert"
+    r = tempcert.certify(path, 4, "1/100", output=out)
+    assert r.verdict == "certified" and r.certificate is None and not out.exists()
+    assert r.not_written.startswith("no certificate written: the small checker leaves it out")
+    assert "log makes the model irrational" in r.not_written
+
+
 def test_certify_every_n(tmp_path):
     # beta 2.3 for every length of has-b, its certificate verified by check
     path = model_path("has-b")

@@ -131,6 +131,8 @@ nlohmann::ordered_json to_json(const CertifyOutcome &c) {
     const CertifyResult &r = c.result;
     CertJson out = certificate_of(c);
     out["min_gap"] = out["gaps"]["min_gap"];
+    if (out["gaps"].contains("min_gap_enclosure")) // beside an irrational gap's exact form
+        out["min_gap_enclosure"] = out["gaps"]["min_gap_enclosure"];
     out["filter"] = {{"used", c.options.filter && r.method == "exhaustive-prefix"},
                      {"decided", r.filter_decided},
                      {"fallbacks", r.filter_fallbacks}};
