@@ -44,31 +44,42 @@ UserBeta user_beta(const po::variables_map &vm, const Model &m, const CertifyOpt
     return BetaChoice{text, parse_beta(text, m, o.n, o.precision.start, beta_place(vm, m))};
 }
 
+// Writes -o's certificate through the small checker's guard (`write`
+// fills the unchecked file) and sets `written`; returns why none was
+// written when the small checker left it out, "" otherwise.
+template <class Write>
+std::string write_guarded(const po::variables_map &vm, const std::string &model_path,
+                          const Limits &limits, std::optional<std::string> &written, Write write) {
+    written.reset();
+    if (!vm.count("output")) return "";
+    const std::string cert = vm["output"].as<std::string>();
+    try {
+        if (write_small_checked(cert, model_path, limits, write)) written = cert;
+    } catch (const Undecided &e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The answer rendered; then, where the small checker left -o's certificate
+// out, why, and exit 3 (the answer stands, unbacked by a certificate).
+template <class Outcome>
+int answer(const Outcome &out, const Common &common, const std::string &not_written) {
+    render(out, common);
+    if (not_written.empty()) return exit_code(out);
+    std::cerr << printable("tempcert: " + not_written, true) << "\n";
+    return kExitUndecided;
+}
+
 // Renders a certify outcome after writing its certificate when -o asks,
 // put in place only when the small checker verifies it.
 template <class Outcome>
 int finish_certify(Outcome out, const std::string &model_path, const po::variables_map &vm,
                    const Common &common) {
-    std::string not_written; // the small checker left it out: the answer stands
-    if (vm.count("output")) {
-        const std::string cert = vm["output"].as<std::string>();
-        bool written = false;
-        try {
-            written = write_small_checked(
-                cert, model_path, common.limits,
-                [&](const std::string &unchecked) { write_certificate(out, unchecked); });
-        } catch (const Undecided &e) {
-            not_written = e.what();
-        }
-        if (written)
-            out.written = cert;
-        else
-            out.written.reset();
-    }
-    render(out, common);
-    if (not_written.empty()) return exit_code(out);
-    std::cerr << printable("tempcert: " + not_written, true) << "\n";
-    return kExitUndecided;
+    const std::string not_written =
+        write_guarded(vm, model_path, common.limits, out.written,
+                      [&](const std::string &unchecked) { write_certificate(out, unchecked); });
+    return answer(out, common, not_written);
 }
 
 // The claim of --every-n: eps, criterion, and --n as the longest length
@@ -123,15 +134,12 @@ int run_certify_every_n(const po::variables_map &vm, const Common &common, const
     if (!value.is_exact())
         throw InputError("", "--beta", "--every-n needs a rational beta (no log or sqrt)");
     EveryNCertifyOutcome out = certify_every_n(m, path, o, {text, spec}, value.exact());
-    if (vm.count("output") && out.verdict == Verdict::Certified) {
-        const std::string cert = vm["output"].as<std::string>();
-        if (write_small_checked(cert, path, o.limits, [&](const std::string &unchecked) {
-                write_json_file(unchecked, certificate_of(out), &o.limits);
-            }))
-            out.written = cert;
-    }
-    render(out, common);
-    return exit_code(out);
+    std::string not_written;
+    if (out.verdict == Verdict::Certified)
+        not_written = write_guarded(vm, path, o.limits, out.written, [&](const std::string &f) {
+            write_json_file(f, certificate_of(out), &o.limits);
+        });
+    return answer(out, common, not_written);
 }
 
 } // namespace
@@ -188,18 +196,10 @@ int run_tight(const Args &args) {
     TightOutcome out{
         &m, o.n, o.eps, o.criterion, tight_auto(m, o, rel, o.limits.max_words, nullptr, asked),
         {}, {},  {}};
-    if (vm.count("output")) {
-        const std::string cert = vm["output"].as<std::string>();
-        try {
-            write_small_checked(cert, path, o.limits, [&](const std::string &unchecked) {
-                write_upper_end_certificate(out, path, o, unchecked);
-            });
-            out.written = cert;
-        } catch (const Undecided &e) { // the small checker leaves it out: the bracket stands
-            out.written.reset();
-            out.not_written = e.what();
-        }
-    }
+    // where the small checker leaves it out, the bracket stands (not_written)
+    out.not_written = write_guarded(vm, path, o.limits, out.written, [&](const std::string &f) {
+        write_upper_end_certificate(out, path, o, f);
+    });
     render(out, common);
     return exit_code(out);
 }

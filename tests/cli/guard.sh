@@ -38,6 +38,13 @@ out=$(TEMPCERT_MINICHECK="$tmp/refuses" "$tempcert" certify "$hasb" --n 4 --eps 
 check "a certificate the small checker refuses: exit 70" [ $? = 70 ]
 check "... names the refusal" grep -q 'no certificate written: the small checker: NOT VERIFIED: \$.beta: below its need' <<<"$out"
 check "... and writes nothing" [ ! -e f.cert ]
+printf '#!/bin/sh\necho "tempcert-check: $1: not checked: \\$.method: a stand-in" >&2\nexit 3\n' >leaves
+chmod +x leaves
+out=$(TEMPCERT_MINICHECK="$tmp/leaves" "$tempcert" certify "$hasb" --eps 1/100 --beta 3 --every-n -o en.cert 2>&1)
+check "certify --every-n -o left out: exit 3" [ $? = 3 ]
+check "... the answer still printed" grep -q '^verdict: certified' <<<"$out"
+check "... and why nothing was written" grep -q 'no certificate written: the small checker leaves it out (\$.method: a stand-in)' <<<"$out"
+check "... nothing written" [ ! -e en.cert ]
 check "no private file left beside the output" bash -c '! ls -A | grep -q "^\.tempcert-"'
 out=$("$tempcert" certify "$hasb" --n 4 --eps 1/100 -o - 2>/dev/null | "$tempcert" check /dev/stdin --model "$hasb")
 check "certify -o - | tempcert check /dev/stdin: verified" grep -q '^s VERIFIED /dev/stdin (30 words re-evaluated by the small checker): certified: model has-b' <<<"$out"
