@@ -1,4 +1,5 @@
 // The tight question's method chooser (include/engine/tempcert/method.hpp).
+#include "tempcert/certify.hpp"
 #include "tempcert/enumerate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/limits.hpp"
@@ -34,7 +35,13 @@ TightChoice choose_tight_method(const Model &m, const CertifyOptions &o, std::ui
         why_not = "the symbolic bracket needs --criterion tv";
     else if (symbolic_applies(m, why_not))
         return {TightMethod::Symbolic, "beyond the word budget; heads in layer 1 only"};
-    return {TightMethod::Layers, "beyond the word budget; not symbolic: " + why_not};
+    std::string why_not_scores;
+    if (!m.is_rational() && position_scores_apply(m, o, why_not_scores))
+        return {TightMethod::Symbolic, "beyond the word budget; irrational features, scores that "
+                                       "read no symbol: their profiles in enclosures"};
+    return {TightMethod::Layers,
+            "beyond the word budget; not symbolic: " + why_not +
+                (why_not_scores.empty() ? "" : "; not position-only: " + why_not_scores)};
 }
 
 namespace {
@@ -79,7 +86,7 @@ TightResult tight_auto(const Model &m, const CertifyOptions &o, const Rational &
     case TightMethod::Exhaustive:
         return tight_exhaustive(m, o, rel);
     case TightMethod::Symbolic:
-        return tight_symbolic(m, o, rel);
+        return m.is_rational() ? tight_symbolic(m, o, rel) : tight_position_scores(m, o, rel);
     case TightMethod::Layers:
         return tight_by_layers(m, o, rel);
     }

@@ -157,7 +157,11 @@ ProfileReport profile_bound_plain(const Model &m, std::size_t n, const Rational 
                 HeadProfile &hp = r.heads[idx];
                 for (const auto &q : t.layers[l].heads[h].queries) {
                     if (!q.gap) continue;
-                    if (!q.gap->is_exact())
+                    // an exact gap between irrational scores (their forms cancel)
+                    // still leaves the other scores irrational
+                    if (!q.gap->is_exact() ||
+                        !std::all_of(q.scores.begin(), q.scores.end(),
+                                     [](const Real &s) { return s.is_exact(); }))
                         throw Undecided("profile bound: irrational scores are not supported");
                     Rational top = q.scores[0].exact();
                     for (const auto &s : q.scores)

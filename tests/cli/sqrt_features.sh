@@ -104,6 +104,66 @@ check "random sqrt models: no certificate refused by the small checker" bash -c 
 check "... many written, both verdicts, irrational gaps" /usr/bin/python3 -c "
 import re; w, c, r, i = map(int, re.search(r'written (\d+) certified (\d+) refuted (\d+) irrational (\d+)', open('hunt.out').read()).groups())
 assert w >= 25 and c >= 5 and r >= 5 and i >= 10, (w, c, r, i)"
-[ "$fail" = 0 ] || cat hunt.out
+# position-only scores beyond enumeration (proofs/symbolic-gap.md, "Position-only
+# scores with irrational features"): the layer-norm hash lookup at n = 7
+# and random position-only sqrt models at n <= 6, tight by that method
+# (--max-words 10 sends auto past enumeration) against tight by
+# enumeration: the brackets must overlap, and each must hold the other's
+# refuted end below its certified one
+/usr/bin/python3 - "$tempcert" "$model" <<'PY' >positional.out 2>&1
+import json, random, subprocess, sys
+from fractions import Fraction
+tempcert, model = sys.argv[1], sys.argv[2]
+def bracket(path, n, *extra):
+    r = subprocess.run([tempcert, "tight", path, "--n", str(n), "--eps", "1/100", "--json", *extra],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.returncode, r.stderr.strip()[:200]
+    j = json.loads(r.stdout)
+    return (Fraction(j["beta_lo"]), Fraction(j["beta_hi"])), j.get("method"), ""
+rng = random.Random(7)
+feats = ["sqrt(j)", "j/sqrt(j^2+1)", "1/sqrt(j+1)", "sqrt(2)*j", "sqrt(j+3)", "j", "1/(j+1)",
+         "1/sqrt(2*j^2+2)"]
+compared = 0
+cases = [(model, 7)]
+for k in range(30):
+    w = 7
+    m = {"format": "tempcert-model/1", "name": "pos-%d" % k, "alphabet": ["a", "b"], "bos": None,
+         "width": w, "embedding": {s: [1 if s == "a" else 0, 1 if s == "b" else 0] + [0] * (w - 2)
+                                   for s in "ab"},
+         "positions": [{"dim": d, "expr": rng.choice(feats)} for d in range(2, 6)],
+         "layers": [{"heads": [{"kind": rng.choice(["leftmost", "average"]),
+                                "mask": rng.choice(["none", "causal", "strict", "future"]),
+                                "query": [[0, 0] + [rng.choice([0, 1, -1, 2]) for _ in range(4)] + [0]],
+                                "key": [[0, 0] + [rng.choice([0, 1, -1]) for _ in range(4)] + [0]],
+                                "value": [[0, 1, 0, 0, 0, 0, 0]],
+                                "output": [[0]] * (w - 1) + [[1]]}], "ffn": None}],
+         "output": {"position": "last", "weights": [0] * (w - 1) + [1], "bias": "-1/2"}}
+    path = "pos-%d.json" % k
+    json.dump(m, open(path, "w"))
+    cases.append((path, rng.randint(3, 6)))
+for path, n in cases:
+    exh, _, why = bracket(path, n, "--method", "exhaustive")
+    pos, method, why2 = bracket(path, n, "--max-words", "10")
+    if exh is None or pos is None:
+        print("skipped", path, why, why2)
+        continue
+    compared += 1
+    if not (pos[0] <= exh[1] and exh[0] <= pos[1]):
+        print("DISAGREE", path, n, "exhaustive", [float(x) for x in exh], "positional",
+              [float(x) for x in pos], method)
+print("compared", compared)
+PY
+check "position-only scores beyond enumeration agree with enumeration" bash -c '! grep -q DISAGREE positional.out'
+check "... and neither crashes" bash -c '! grep -q "internal error" positional.out'
+check "... on the layer-norm hash and most random models" /usr/bin/python3 -c "
+import re; c = int(re.search(r'compared (\d+)', open('positional.out').read()).group(1)); assert c >= 20, c"
+out=$("$tempcert" tight "$model" --n 1000 --eps 1/100 --threads 1 2>&1)
+check "layer-norm hash at n = 1000: a two-sided bracket to 1e-6" /usr/bin/python3 -c "
+import re, sys
+lo, hi = map(float, re.search(r'tight beta in \[([0-9.e+]+), ([0-9.e+]+)\]', sys.argv[1]).groups())
+assert 1.05343e13 < lo <= hi < 1.05345e13 and (hi - lo) <= 1e-6 * hi, (lo, hi)" "$out"
+check "... its lower end refuted by a word" grep -q 'beta_lo .*: refuted by a\{1000\} (TV at layer 1 head 1 query 1000' <<<"$out"
+[ "$fail" = 0 ] || cat hunt.out positional.out
 echo "sqrt_features: $pass passed, $fail failed"
 [ "$fail" = 0 ]

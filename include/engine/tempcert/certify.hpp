@@ -156,6 +156,15 @@ TightResult tight_exhaustive(const Model &m, const CertifyOptions &o, const Rati
 // symbolic profile bound (every word up to o.n), beta_lo refuted by the word
 // attaining it. Undecided for unique-hard ties between different values.
 TightResult tight_symbolic(const Model &m, const CertifyOptions &o, const Rational &rel);
+// The tight bracket of layer-1 heads whose scores read no symbol, for
+// irrational features where the symbolic analysis stops
+// (src/certify/tight_position_scores.cpp; proofs/symbolic-gap.md,
+// "Position-only scores with irrational features"): tv, features free of n.
+// beta_hi certified at every critical configuration, beta_lo refuted by a
+// word. Undecided where an order of scores is not decided or a unique-hard
+// head ties. position_scores_apply says why not (why_not) otherwise.
+bool position_scores_apply(const Model &m, const CertifyOptions &o, std::string &why_not);
+TightResult tight_position_scores(const Model &m, const CertifyOptions &o, const Rational &rel);
 // The tv criterion at the one query `w` names of a head of the first layer
 // with heads (w.layer must be that layer; w.layer and w.head are 1-based),
 // the hard model exactly and the soft one in intervals, precision raised as
