@@ -78,19 +78,27 @@ void write_certificate(CertifyAnswer &a, const std::string &path) {
 
 namespace tempcert {
 
-namespace {} // namespace
-
+// Where no certificate of beta_hi can be made (no certifying method
+// reaches n, or certify does not certify it), the bracket stands without
+// one: Undecided, which tight -o reports as "no certificate written" (exit
+// 3) after printing the bracket. An interrupt still ends the command.
 void write_upper_end_certificate(TightOutcome &t, const std::string &model_file,
                                  const CertifyOptions &o, const std::string &path) {
     const Rational &hi = t.result.beta_hi;
     BetaChoice beta{to_string(hi), BetaSpec::constant(hi)};
-    CertifyAnswer a = certify_chosen(*t.model, model_file, o, CertifyMethodAsked::Auto, beta);
-    if (verdict_of(a) != Verdict::Certified)
-        throw LimitError("no certificate written: certify at beta_hi " + to_string(hi) +
-                         " did not certify it (" + certificate_method(a) + ")");
-    write_certificate(a, path);
+    std::optional<CertifyAnswer> a;
+    try {
+        a = certify_chosen(*t.model, model_file, o, CertifyMethodAsked::Auto, beta);
+    } catch (const LimitError &e) {
+        throw Undecided("no certificate written: certifying beta_hi " + to_string(hi) +
+                        " for every word up to n: " + e.what());
+    }
+    if (verdict_of(*a) != Verdict::Certified)
+        throw Undecided("no certificate written: certify at beta_hi " + to_string(hi) +
+                        " did not certify it (" + certificate_method(*a) + ")");
+    write_certificate(*a, path);
     t.written = path;
-    t.written_method = certificate_method(a);
+    t.written_method = certificate_method(*a);
 }
 
 } // namespace tempcert

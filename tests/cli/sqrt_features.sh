@@ -164,6 +164,11 @@ import re, sys
 lo, hi = map(float, re.search(r'tight beta in \[([0-9.e+]+), ([0-9.e+]+)\]', sys.argv[1]).groups())
 assert 1.05343e13 < lo <= hi < 1.05345e13 and (hi - lo) <= 1e-6 * hi, (lo, hi)" "$out"
 check "... its lower end refuted by a word" grep -q 'beta_lo .*: refuted by a\{1000\} (TV at layer 1 head 1 query 1000' <<<"$out"
+out=$("$tempcert" tight "$model" --n 100 --eps 1/100 -o t100.cert 2>&1)
+check "tight -o at n = 100, where no certificate reaches: exit 3" [ $? = 3 ]
+check "... the bracket still printed" grep -q '^tight beta in \[1016969' <<<"$out"
+check "... and why no certificate" grep -q 'no certificate written: certifying beta_hi .* for every word up to n: enumerating' <<<"$out"
+check "... nothing written" [ ! -e t100.cert ]
 [ "$fail" = 0 ] || cat hunt.out positional.out
 echo "sqrt_features: $pass passed, $fail failed"
 [ "$fail" = 0 ]
