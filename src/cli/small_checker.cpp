@@ -111,14 +111,21 @@ std::string before_mark(std::string s, const std::string &mark) {
     return s;
 }
 
+// The small checker `exe` on cert and model at the run's threads, under its
+// limits (Ctrl-C and --time-limit stop it), its output captured.
+ProgramRun small_checker_run(const std::string &exe, const std::string &cert,
+                             const std::string &model, const Limits &limits) {
+    return run_program_captured({exe, cert, "--model", model, "--threads", threads_of(limits)},
+                                limits, 64 << 10);
+}
+
 } // namespace
 
 SmallCheck run_small_checker(const std::string &cert, const std::string &model,
                              const Limits &limits) {
     const std::string exe = small_checker_path();
     if (exe.empty()) return {SmallCheckVerdict::Absent, "no tempcert-check beside tempcert"};
-    ProgramRun r = run_program_captured(
-        {exe, cert, "--model", model, "--threads", threads_of(limits)}, limits, 64 << 10);
+    ProgramRun r = small_checker_run(exe, cert, model, limits);
     const std::string out = one_line(r.output);
     if (!r.started) return {SmallCheckVerdict::Absent, "could not start " + exe};
     switch (r.exit_code) {
@@ -209,8 +216,7 @@ int run_small_checker_for_check(const std::string &cert, const std::string &mode
                          "which is not beside this tempcert");
     const std::optional<PrivateFile> once = copy_if_once_readable(cert, limits);
     const std::string read = once ? once->path : cert;
-    ProgramRun r = run_program_captured(
-        {exe, read, "--model", model, "--threads", threads_of(limits)}, limits, 64 << 10);
+    ProgramRun r = small_checker_run(exe, read, model, limits);
     if (once) r.output = replaced(r.output, once->path, cert);
     if (!r.started) throw InputError(cert, "tempcert check", "could not start " + exe);
     const int code = r.exit_code < 0 ? kExitUndecided : r.exit_code;
