@@ -19,6 +19,7 @@ void SqrtSum::add(const Q &c, const mpz_class &u) {
             if (it->c == 0) terms_.erase(it);
             return;
         }
+    if (terms_.size() >= 64) throw Failure{3, "", "a number with more than 64 square roots"};
     terms_.push_back({c, u});
 }
 
@@ -69,7 +70,7 @@ int SqrtSum::sign() const { // x != 0 unless rational: some precision decides
         Iv x = enclose(prec);
         if (x.above(0) || x.below(Q(0))) return x.above(0) ? 1 : -1;
     }
-    if (!rational()) unsupported("", "the sign of " + text().substr(0, 200) + " at 2^16 bits");
+    if (!rational()) throw Failure{3, "", "the sign of " + text().substr(0, 200) + " at 2^16 bits"};
     return sgn(r_);
 }
 

@@ -57,6 +57,8 @@ edit "del $H['min_gap_enclosure']" 2 'min_gap_enclosure: missing'
 edit "$H['min_gap_enclosure'] = ['0.00027031', '0.0003']" 1 'does not contain the gap'
 edit "$H['min_gap'] = 'log(2)'" 2 'expected an exact number, or a constant with sqrt'
 edit "$H['min_gap'] = 'sqrt(1 + sqrt(2))'" 3 'sqrt of an irrational value'
+edit "$H['min_gap'] = ' + '.join('sqrt(%d)' % p for p in range(2, 400))" 3 'a number with more than 64 square roots'
+edit "$H['min_gap'] = 'sqrt(10^200 + 1) - 10^100'" 1 'heads\[0\].min_gap: claims'
 edit "c['beta']['spec'] = '10000'" 1 'claims certified, but on word aaaaaaa, tv at layer 1 head 1 query 7'
 edit "$H['beta_gap_up'] = '23628'" 1 'beta_gap_up: is not ln(594)/gamma rounded up'
 out=$("$tempcert" certify "$model" --n 7 --eps 1/100 --beta 17000 -o low.cert 2>&1)
