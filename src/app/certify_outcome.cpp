@@ -42,12 +42,17 @@ void refuse_irrational_gaps(const GapReport &gaps) {
 void refuse_unreadable_values(const CertJson &doc) {
     const CertJson &cx = doc["counterexample"];
     if (!cx.is_object()) return;
+    if (cx.contains("hard_y") && cx["hard_y"].is_array())
+        throw LimitError("no certificate written: the counterexample's hard value is irrational "
+                         "with no exact form in square roots of rationals, which a certificate "
+                         "states; without -o the verdict is printed");
     for (const char *key : {"value", "hard_y"}) {
         if (!cx.contains(key)) continue;
         const CertJson &v = cx[key];
         for (const CertJson &end : v.is_array() ? v : CertJson::array({v})) {
-            std::string why;
-            if (!parse_rational_scientific(end.get<std::string>(), why, 4000))
+            std::string why; // an exact form in square roots is read as an expression
+            const bool form = end.get<std::string>().find("sqrt(") != std::string::npos;
+            if (!form && !parse_rational_scientific(end.get<std::string>(), why, 4000))
                 throw LimitError("no certificate written: the counterexample's " +
                                  std::string(key) + " " + end.get<std::string>() +
                                  " is not a number the certificate format carries (" + why +

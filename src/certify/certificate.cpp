@@ -16,6 +16,15 @@ CertJson real_text(const Real &r) {
     return CertJson::array({r.interval()->lower_decimal(), r.interval()->upper_decimal()});
 }
 
+// An exact value: "p/q", or an irrational one as its exact form in sqrt
+// atoms (the small checker compares either exactly); without a form its
+// enclosure, which no checker reads as exact (write_certificate refuses it).
+CertJson exact_text(const Real &r) {
+    const Form *form = r.stored_form();
+    std::optional<std::string> text = form ? form->expression() : std::nullopt;
+    return r.is_exact() || !text ? real_text(r) : CertJson(*text);
+}
+
 // A least gap: "p/q", "inf", or an irrational one as its exact form in
 // sqrt atoms with its enclosure beside it (min_gap_enclosure); without a
 // form it stays an enclosure, which no checker reads (write_certificate
@@ -46,7 +55,7 @@ CertJson violation_json(const Violation &v, const Model &m) {
         j["query"] = v.query;
     } else {
         j["position"] = v.query;
-        j["hard_y"] = real_text(v.hard_value);
+        j["hard_y"] = exact_text(v.hard_value);
     }
     j["value"] = real_text(v.value);
     j["detail"] = v.detail;
