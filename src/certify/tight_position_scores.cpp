@@ -156,6 +156,14 @@ struct Config {
     std::vector<std::size_t> argmax;
 };
 
+// sum e^{-beta d} at beta in doubles: a choice, not a claim.
+double sum_at(const Config &c, double beta) {
+    double x = 0;
+    for (const GapEnds &d : c.gaps)
+        x += std::exp(-beta * d.lo);
+    return x;
+}
+
 // The threshold of sum e^{-beta d} = target in doubles: a choice, not a claim.
 double estimate(const Config &c, double target) {
     if (static_cast<double>(c.gaps.size()) <= target) return 0;
@@ -165,10 +173,7 @@ double estimate(const Config &c, double target) {
     double lo = 0, hi = std::log(static_cast<double>(c.gaps.size()) / target) / least;
     for (int step = 0; step < 200 && hi - lo > 1e-12 * hi; ++step) {
         const double mid = (lo + hi) / 2;
-        double x = 0;
-        for (const GapEnds &d : c.gaps)
-            x += std::exp(-mid * d.lo);
-        (x > target ? lo : hi) = mid;
+        (sum_at(c, mid) > target ? lo : hi) = mid;
     }
     return hi;
 }
@@ -268,11 +273,17 @@ TightResult tight_position_scores(const Model &m, const CertifyOptions &o, const
         return t;
     }
     // the largest estimate chooses beta; the checks decide
-    std::vector<double> est(configs.size());
-    std::size_t top = 0;
+    // A configuration whose sum at the largest estimate so far is within
+    // its target cannot raise it: one pass instead of a bisection (-1: not
+    // estimated). The last queries come first: in the lookups this method
+    // serves their thresholds are the largest, so most take that one pass.
     const double target_d = static_cast<double>(factor);
-    for (std::size_t c = 0; c < configs.size(); ++c) {
-        est[c] = estimate(configs[c], target_d * static_cast<double>(configs[c].k));
+    auto target_of = [&](const Config &c) { return target_d * static_cast<double>(c.k); };
+    std::vector<double> est(configs.size(), -1);
+    std::size_t top = configs.size() - 1;
+    for (std::size_t c = configs.size(); c-- > 0;) {
+        if (est[top] >= 0 && sum_at(configs[c], est[top]) <= target_of(configs[c])) continue;
+        est[c] = estimate(configs[c], target_of(configs[c]));
         if (est[c] > est[top]) top = c;
     }
     const double r = std::max(static_cast<double>(rel) / 4, 1e-12);
@@ -286,6 +297,8 @@ TightResult tight_position_scores(const Model &m, const CertifyOptions &o, const
         if (!failing) break;
         if (round >= 8)
             throw Undecided("position-only scores: beta_hi not certified after 8 rounds");
+        if (est[*failing] < 0)
+            est[*failing] = estimate(configs[*failing], target_of(configs[*failing]));
         top = est[*failing] > est[top] ? *failing : top;
         hi = std::max(hi * (1 + 4 * r), est[*failing] * (1 + r));
     }
