@@ -11,6 +11,7 @@
 #include <mpfr.h>
 
 #include <cmath>
+#include <memory>
 
 namespace tempcert {
 
@@ -152,9 +153,32 @@ struct GapEnds {
 // One critical configuration: its gaps, and where it is.
 struct Config {
     std::size_t head = 0, query = 0, length = 0, k = 1;
-    std::vector<GapEnds> gaps;
+    std::vector<GapEnds> gaps; // filled in a pass, then released
     std::vector<std::size_t> argmax;
+    double estimate = -1; // of its threshold in doubles; -1: below an earlier one
 };
+
+// The gaps of configuration c (argmax set known) from its query's scores,
+// rounded outward into doubles; with g, the head's least gap and its
+// witness follow. Recomputed in each pass: n = 10^4 would hold 10^8 gaps.
+void fill(const Profiles &pr, const Model &m, Config &c, Prec prec, HeadGap *g) {
+    const Head &head = m.layers[0].heads[c.head];
+    c.gaps.clear();
+    const Interval top = pr.score(c.query, c.argmax.front()); // a copy: the row moves
+    for (std::size_t j : allowed_positions(head.mask, c.query, c.length, m.has_bos())) {
+        if (std::find(c.argmax.begin(), c.argmax.end(), j) != c.argmax.end()) continue;
+        const Interval gap = sub(top, pr.score(c.query, j), prec);
+        c.gaps.push_back(
+            {mpfr_get_d(&gap.raw()->left, MPFR_RNDD), mpfr_get_d(&gap.raw()->right, MPFR_RNDU)});
+        if (!(c.gaps.back().lo > 0))
+            throw Undecided("position-only scores: a gap at query " + std::to_string(c.query) +
+                            " is not shown positive");
+        if (g && (!g->min_gap || less(gap, *g->min_gap->interval()) == Tri::True)) {
+            g->min_gap = Real(gap);
+            g->witness = Witness{Word(c.length, 0), 1, c.head + 1, c.query, c.argmax, j};
+        }
+    }
+}
 
 // sum e^{-beta d} at beta in doubles: a choice, not a claim.
 double sum_at(const Config &c, double beta) {
@@ -222,46 +246,46 @@ TightResult tight_position_scores(const Model &m, const CertifyOptions &o, const
     t.gaps = empty_gap_report(m, o.n);
     t.gaps.method = GapMethod::Symbolic;
     std::vector<Config> configs;
-    // each query holds at least its last length's gaps: refuse before the work
-    const double held = static_cast<double>(o.n + 1) *
-                        static_cast<double>(max_allowed(Mask::None, o.n, m.has_bos())) *
-                        static_cast<double>(m.layers[0].heads.size());
-    if (held / 2 > static_cast<double>(o.limits.max_queries / 20))
-        throw LimitError("position-only scores would hold about " +
-                         std::to_string(static_cast<long long>(held / 2)) +
-                         " score gaps or more, above --max-queries / 20 = " +
-                         std::to_string(o.limits.max_queries / 20) +
-                         " (16 bytes each; n^2 / 2 per head at least)");
+    double best = 0; // the largest estimate so far
+    // each query examines at least its last length's gaps, in each pass
+    const double examined = static_cast<double>(o.n + 1) *
+                            static_cast<double>(max_allowed(Mask::None, o.n, m.has_bos())) *
+                            static_cast<double>(m.layers[0].heads.size()) / 2;
+    if (examined > static_cast<double>(o.limits.max_queries))
+        throw LimitError("position-only scores would examine about " +
+                         std::to_string(static_cast<long long>(examined)) +
+                         " score gaps or more, above --max-queries " +
+                         std::to_string(o.limits.max_queries) + " (n^2 / 2 per head at least)");
+    std::vector<std::unique_ptr<Profiles>> profiles;
+    // the last queries first: in the lookups this method serves their
+    // thresholds are the largest, so the estimates below skip most others
     for (std::size_t h = 0; h < m.layers[0].heads.size(); ++h) {
         const Head &head = m.layers[0].heads[h];
-        const Profiles pr(m, head, o.n, prec);
-        HeadGap &g = t.gaps.heads[h];
-        for (std::size_t i = m.has_bos() ? 0 : 1; i <= o.n; ++i)
+        profiles.push_back(std::make_unique<Profiles>(m, head, o.n, prec));
+        const Profiles &pr = *profiles.back();
+        for (std::size_t i = o.n + 1; i-- > (m.has_bos() ? 0 : 1);)
             for (std::size_t len : pr.critical_lengths(i)) {
                 check_budget(o.limits);
-                Config c{h, i, len, 1, {}, pr.argmax(i, len)};
+                Config c{h, i, len, 1, {}, pr.argmax(i, len), -1};
                 if (c.argmax.empty()) continue;
                 c.k = c.argmax.size();
                 if (c.k > 1 && head.kind != AttnKind::Average)
                     throw Undecided("position-only scores: layer 1 head " + std::to_string(h + 1) +
                                     " ties positions at query " + std::to_string(i) +
                                     ", which a unique-hard head cannot simulate here");
-                const Interval top = pr.score(i, c.argmax.front()); // a copy: the row moves
-                for (std::size_t j : allowed_positions(head.mask, i, len, m.has_bos())) {
-                    if (std::find(c.argmax.begin(), c.argmax.end(), j) != c.argmax.end()) continue;
-                    const Interval gap = sub(top, pr.score(i, j), prec);
-                    c.gaps.push_back({mpfr_get_d(&gap.raw()->left, MPFR_RNDD),
-                                      mpfr_get_d(&gap.raw()->right, MPFR_RNDU)});
-                    if (!(c.gaps.back().lo > 0))
-                        throw Undecided("position-only scores: a gap at query " +
-                                        std::to_string(i) + " is not shown positive");
-                    if (!g.min_gap || less(gap, *g.min_gap->interval()) == Tri::True) {
-                        g.min_gap = Real(gap);
-                        g.witness = Witness{Word(len, 0), 1, h + 1, i, c.argmax, j};
-                    }
-                }
-                if (!c.gaps.empty()) configs.push_back(std::move(c));
+                fill(pr, m, c, prec, &t.gaps.heads[h]);
+                if (c.gaps.empty()) continue;
+                // the largest estimate chooses beta, the checks below decide: a
+                // configuration whose sum at the largest estimate so far is
+                // within its target cannot raise it (one pass, no bisection)
+                const double target = static_cast<double>(factor) * static_cast<double>(c.k);
+                c.estimate =
+                    !configs.empty() && sum_at(c, best) <= target ? -1 : estimate(c, target);
+                best = std::max(best, c.estimate);
+                c.gaps = {}; // recomputed where needed
+                configs.push_back(std::move(c));
             }
+        const HeadGap &g = t.gaps.heads[h];
         if (g.min_gap && (!t.gaps.min_gap ||
                           less(*g.min_gap->interval(), *t.gaps.min_gap->interval()) == Tri::True))
             t.gaps.min_gap = g.min_gap;
@@ -272,40 +296,36 @@ TightResult tight_position_scores(const Model &m, const CertifyOptions &o, const
         t.note = "no query needs beta > 0";
         return t;
     }
-    // the largest estimate chooses beta; the checks decide
-    // A configuration whose sum at the largest estimate so far is within
-    // its target cannot raise it: one pass instead of a bisection (-1: not
-    // estimated). The last queries come first: in the lookups this method
-    // serves their thresholds are the largest, so most take that one pass.
-    const double target_d = static_cast<double>(factor);
-    auto target_of = [&](const Config &c) { return target_d * static_cast<double>(c.k); };
-    std::vector<double> est(configs.size(), -1);
-    std::size_t top = configs.size() - 1;
-    for (std::size_t c = configs.size(); c-- > 0;) {
-        if (est[top] >= 0 && sum_at(configs[c], est[top]) <= target_of(configs[c])) continue;
-        est[c] = estimate(configs[c], target_of(configs[c]));
-        if (est[c] > est[top]) top = c;
-    }
+    auto target_of = [&](const Config &c) {
+        return static_cast<double>(factor) * static_cast<double>(c.k);
+    };
+    std::size_t top = 0;
+    for (std::size_t c = 0; c < configs.size(); ++c)
+        if (configs[c].estimate > configs[top].estimate) top = c;
     const double r = std::max(static_cast<double>(rel) / 4, 1e-12);
-    double hi = est[top] * (1 + r);
+    double hi = configs[top].estimate * (1 + r);
     for (int round = 0;; ++round) {
-        check_budget(o.limits);
         std::optional<std::size_t> failing;
-        for (std::size_t c = 0; c < configs.size() && !failing; ++c)
-            if (within(configs[c], Rational(hi), factor * configs[c].k, prec) != Tri::True)
-                failing = c;
+        for (std::size_t c = 0; c < configs.size() && !failing; ++c) {
+            check_budget(o.limits);
+            Config &cf = configs[c];
+            fill(*profiles[cf.head], m, cf, prec, nullptr);
+            if (within(cf, Rational(hi), factor * cf.k, prec) != Tri::True) failing = c;
+            if (cf.estimate < 0 && failing) cf.estimate = estimate(cf, target_of(cf));
+            cf.gaps = {};
+        }
         if (!failing) break;
         if (round >= 8)
             throw Undecided("position-only scores: beta_hi not certified after 8 rounds");
-        if (est[*failing] < 0)
-            est[*failing] = estimate(configs[*failing], target_of(configs[*failing]));
-        top = est[*failing] > est[top] ? *failing : top;
-        hi = std::max(hi * (1 + 4 * r), est[*failing] * (1 + r));
+        const double e = configs[*failing].estimate;
+        top = e > configs[top].estimate ? *failing : top;
+        hi = std::max(hi * (1 + 4 * r), e * (1 + r));
     }
     t.beta_hi = Rational(hi);
     // beta_lo: below the top configuration's threshold, refuted by its word
-    const Config &c = configs[top];
-    double lo = est[top] * (1 - r);
+    Config &c = configs[top];
+    fill(*profiles[c.head], m, c, prec, nullptr);
+    double lo = c.estimate * (1 - r);
     while (lo > 0 && within(c, Rational(lo), factor * c.k, prec) != Tri::False)
         lo *= 1 - 4 * r;
     t.beta_lo = Rational(lo);
