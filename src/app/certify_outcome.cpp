@@ -1,6 +1,7 @@
 // certify by enumeration, its certificate and its renderings
 // (include/engine/tempcert/outcome.hpp).
 #include "render_parts.hpp"
+#include "tempcert/certificate.hpp"
 #include "tempcert/error.hpp"
 #include "tempcert/method.hpp"
 #include "tempcert/outcome.hpp"
@@ -26,8 +27,7 @@ Rational safe_slack(const Rational &eps, const Rational &value) {
 // certificate.
 void refuse_irrational_gaps(const GapReport &gaps) {
     for (const auto &h : gaps.heads)
-        if (h.min_gap && !h.min_gap->is_exact() &&
-            !(h.min_gap->stored_form() && h.min_gap->stored_form()->expression()))
+        if (h.min_gap && !h.min_gap->is_exact() && !stated_form(*h.min_gap))
             throw LimitError("no certificate written: layer " + std::to_string(h.layer) + " head " +
                              std::to_string(h.head) +
                              " has an irrational least gap with no exact form in square roots "

@@ -16,27 +16,27 @@ CertJson real_text(const Real &r) {
     return CertJson::array({r.interval()->lower_decimal(), r.interval()->upper_decimal()});
 }
 
-// An exact value: "p/q", or an irrational one as its exact form in sqrt
-// atoms (the small checker compares either exactly); without a form its
-// enclosure, which no checker reads as exact (write_certificate refuses it).
+// An exact value: "p/q", or an irrational one as its stated form (the
+// small checker compares either exactly); without a form its enclosure,
+// which no checker reads as exact (write_certificate refuses it).
 CertJson exact_text(const Real &r) {
-    const Form *form = r.stored_form();
-    std::optional<std::string> text = form ? form->expression() : std::nullopt;
-    return r.is_exact() || !text ? real_text(r) : CertJson(*text);
+    const std::optional<std::string> text = stated_form(r);
+    return text ? CertJson(*text) : real_text(r);
 }
 
-// A least gap: "p/q", "inf", or an irrational one as its exact form in
-// sqrt atoms with its enclosure beside it (min_gap_enclosure); without a
-// form it stays an enclosure, which no checker reads (write_certificate
-// refuses it before).
+// A least gap: exact_text, or "inf"; an irrational one with its enclosure
+// beside it (min_gap_enclosure).
 void put_gap(CertJson &obj, const std::optional<Real> &gap) {
-    const Form *form = gap ? gap->stored_form() : nullptr;
-    std::optional<std::string> text = form ? form->expression() : std::nullopt;
-    obj["min_gap"] = !gap ? CertJson("inf") : text ? CertJson(*text) : real_text(*gap);
-    if (text) obj["min_gap_enclosure"] = real_text(*gap);
+    obj["min_gap"] = gap ? exact_text(*gap) : CertJson("inf");
+    if (gap && stated_form(*gap)) obj["min_gap_enclosure"] = real_text(*gap);
 }
 
 } // namespace
+
+std::optional<std::string> stated_form(const Real &r) {
+    const Form *form = r.is_exact() ? nullptr : r.stored_form();
+    return form ? form->expression() : std::nullopt;
+}
 
 CertJson witness_json(const Witness &w, const Model &m) {
     return {{"word", format_word(w.word, m.alphabet)},

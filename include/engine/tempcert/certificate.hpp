@@ -27,6 +27,11 @@ struct CertificateInput {
 };
 
 CertJson witness_json(const Witness &w, const Model &m);
+// The exact form a certificate states for an irrational value: its form in
+// square roots of rationals, in the model format's expression syntax;
+// nullopt for a rational value or one without such a form (log features,
+// a form past the caps of form.hpp), which gets no certificate.
+std::optional<std::string> stated_form(const Real &r);
 CertJson violation_json(const Violation &v, const Model &m);
 CertJson gaps_json(const GapReport &g, const Model &m, const Rational &eps, Prec prec);
 CertJson certificate_json(const CertificateInput &in);
