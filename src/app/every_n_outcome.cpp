@@ -41,6 +41,21 @@ Json excess_json(const EveryNResult &r) {
     return j;
 }
 
+// Theorem L's per-layer needs over every length, layers with heads only.
+Json layer_sups_json(const EveryNResult &r) {
+    Json ls = Json::array();
+    for (std::size_t l = 0; l < r.layer_sups.size(); ++l)
+        if (r.layer_sups[l].hi > 0)
+            ls.push_back({{"layer", l + 1},
+                          {"beta_lo", decimal_significant(r.layer_sups[l].lo, 15, false)},
+                          {"beta_hi", decimal_significant(r.layer_sups[l].hi, 15, true)}});
+    return ls;
+}
+
+const char *method_name(const EveryNResult &r) {
+    return r.by_layers ? "layers" : r.windows ? "windows" : "tail";
+}
+
 } // namespace
 
 Json to_json(const EveryNOutcome &o) {
@@ -52,8 +67,9 @@ Json to_json(const EveryNOutcome &o) {
            {"bounded", r.bounded}};
     if (r.bounded) {
         app::add_bracket_json(j, r.beta_lo, r.beta_hi, r.lo_witness, *o.model);
+        if (r.by_layers) j["layer_sups"] = layer_sups_json(r);
         j.update(Json{{"converged", r.converged},
-                      {"method", r.windows ? "windows" : "tail"},
+                      {"method", method_name(r)},
                       {"n0", r.n0},
                       {"finite_n", r.n_finite},
                       {"finite_beta_hi", decimal_significant(r.finite_hi, 15, true)},
@@ -102,7 +118,17 @@ std::string to_text(const EveryNOutcome &o) {
     }
     out << "sup over n of the tight beta in [" << decimal_significant(r.beta_lo, 15, false) << ", "
         << decimal_significant(r.beta_hi, 15, true) << "]\n";
-    if (r.windows) {
+    if (r.by_layers) {
+        out << "  beta_hi " << decimal_significant(r.beta_hi, 15, true)
+            << ": certified for every word of every length by layers (Theorem L: exact "
+               "rounding, each layer's need over every length";
+        for (std::size_t l = 0; l < r.layer_sups.size(); ++l)
+            if (r.layer_sups[l].hi > 0)
+                out << "; layer " << l + 1 << " in ["
+                    << decimal_significant(r.layer_sups[l].lo, 15, false) << ", "
+                    << decimal_significant(r.layer_sups[l].hi, 15, true) << "]";
+        out << ")\n";
+    } else if (r.windows) {
         out << "  beta_hi " << decimal_significant(r.beta_hi, 15, true)
             << ": certified for every word of every length (Theorem T: the profile's series over "
                "every window of offsets, with its tail bound)\n";

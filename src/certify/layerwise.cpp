@@ -97,7 +97,8 @@ void keep_first_layer_witness(const std::vector<Vector> &inputs, const ProfileRe
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
                           const Rational &eps, const Limits &limits, bool with_profile,
-                          const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info) {
+                          const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info,
+                          const VirtualHeadSup *every_n) {
     std::map<std::tuple<Vector, Vector, Vector>, Vector> reps;
     for (const auto &d : S)
         reps.emplace(
@@ -123,7 +124,7 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
     v.output.weights.assign(m.width, Rational(0));
     SymbolicOptions so;
     so.limits = limits;
-    if (with_profile) {
+    if (with_profile && !every_n) {
         so.eps = eps;
         so.rel = Rational(1, 1000000);
     }
@@ -134,7 +135,12 @@ HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::
             v.embedding["<bos>"] = B[b];
         }
         SymbolicReport sr = analyse_symbolic(v, n, so);
-        if (with_profile) {
+        if (every_n) {
+            const Bracket sup = (*every_n)(v);
+            info.has_profile = true;
+            info.profile.lo = std::max(info.profile.lo, sup.lo);
+            info.profile.hi = std::max(info.profile.hi, sup.hi);
+        } else if (with_profile) {
             info.has_profile = true;
             if (symbol_inputs && head.kind != AttnKind::Average && B.size() <= 1)
                 keep_first_layer_witness(*symbol_inputs, sr.profile, symbol_values, l, h, info);
@@ -369,16 +375,20 @@ void uniform_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_
 // and the outputs it may add.
 void gap_head_entry(const Model &m, std::size_t l, std::size_t h, std::size_t n,
                     const Rational &eps, const Limits &limits, bool with_profile, const State &st,
-                    LayerwiseLayer &info, LayerOutputs &out) {
+                    LayerwiseLayer &info, LayerOutputs &out, const VirtualHeadSup *every_n) {
     const Head &head = m.layers[l].heads[h];
     HeadGap g;
     if (layerwise_detail::reads_any(head.query, st.counts)) {
+        if (every_n)
+            throw Fail{head_name(l, h) +
+                       " counts: its gaps fall with the length (every-n by layers leaves "
+                       "counting heads out, proofs/every-n.md, Theorem L)"};
         out.counting = true;
         g = layerwise_detail::counting_head_gap(head, l, h, st.S, st.B, st.counts, n, m.has_bos(),
                                                 limits);
     } else {
         g = symbolic_head_gap(m, head, l, h, st.S, st.B, n, eps, limits, with_profile,
-                              st.symbol_inputs ? &*st.symbol_inputs : nullptr, info);
+                              st.symbol_inputs ? &*st.symbol_inputs : nullptr, info, every_n);
     }
     GapBound b = lemma_gt(g.max_allowed, g.min_gap, eps, kPrecStart);
     if (!b.trivial && (info.beta.trivial || b.beta_up > info.beta.beta_up)) info.beta = b;
@@ -416,7 +426,8 @@ std::set<std::size_t> perturbation(const Vector &span, const Rational &eps,
 // One layer of the argument (proofs/layerwise.md, "Per layer").
 LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, const Rational &eps,
                                  const Limits &limits, bool with_profile,
-                                 const std::set<std::size_t> &features, State &st) {
+                                 const std::set<std::size_t> &features, State &st,
+                                 const VirtualHeadSup *every_n) {
     const Layer &layer = m.layers[l];
     LayerwiseLayer info;
     info.values = st.S.size();
@@ -429,10 +440,16 @@ LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, c
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const Head &head = layer.heads[h];
         if (layerwise_detail::uniform_head(head) &&
-            head_outputs(head, {&st.S, &st.B}, false, m.width).size() > 1)
+            head_outputs(head, {&st.S, &st.B}, false, m.width).size() > 1) {
+            if (every_n)
+                throw Fail{head_name(l, h) +
+                           " is uniform: its outputs take values that grow with the length "
+                           "(every-n by layers leaves count coordinates out, proofs/every-n.md, "
+                           "Theorem L)"};
             uniform_head_entry(m, l, h, n, st, info, out);
-        else
-            gap_head_entry(m, l, h, n, eps, limits, with_profile, st, info, out);
+        } else {
+            gap_head_entry(m, l, h, n, eps, limits, with_profile, st, info, out, every_n);
+        }
     }
     if (out.counting) { // its need is Lemma GT's alone
         info.has_profile = false;
@@ -463,7 +480,8 @@ LayerwiseLayer certify_one_layer(const Model &m, std::size_t l, std::size_t n, c
 } // namespace
 
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
-                                  const Limits &limits, bool with_profile) {
+                                  const Limits &limits, bool with_profile,
+                                  const VirtualHeadSup *every_n) {
     LayerwiseResult res;
     try {
         if (!m.is_rational()) throw Fail{"the model has irrational features"};
@@ -479,7 +497,7 @@ LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational 
         for (std::size_t l = 0; l < m.layers.size(); ++l) {
             check_budget(limits);
             res.layers.push_back(
-                certify_one_layer(m, l, n, eps, limits, with_profile, features, st));
+                certify_one_layer(m, l, n, eps, limits, with_profile, features, st, every_n));
         }
         const std::vector<std::size_t> read = m.output.coordinates();
         for (const auto &[c, cc] : st.counts)

@@ -89,11 +89,13 @@ void check_feature_use(const Model &m, const std::set<std::size_t> &features);
 // between positions with different values. With profiles, widens
 // info.profile by the head's, and with `symbol_inputs` (each symbol's input
 // to layer l, no layer before having heads) keeps in info the word
-// attaining the profile's lower end.
+// attaining the profile's lower end. With `every_n`, the profile is the
+// virtual models' supremum over every length instead.
 HeadGap symbolic_head_gap(const Model &m, const Head &head, std::size_t l, std::size_t h,
                           const std::vector<Vector> &S, const std::vector<Vector> &B, std::size_t n,
                           const Rational &eps, const Limits &limits, bool with_profile,
-                          const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info);
+                          const std::vector<Vector> *symbol_inputs, LayerwiseLayer &info,
+                          const VirtualHeadSup *every_n = nullptr);
 // the half-activations: every start vector plus one output of each head in
 // turn, distinct; fails beyond limits.max_values of them (--max-values) at
 // layer l; polls --time-limit and Ctrl-C.

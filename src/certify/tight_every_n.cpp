@@ -2,6 +2,7 @@
 // length of the tight inverse temperature, bracketed by a tight bracket at
 // a finite length (the queries below n0) and the tail bound (every query at
 // n0 or beyond, at every length), or shown unbounded with its growth law.
+#include "every_n_layers.hpp"
 #include "every_n_poly.hpp"
 #include "every_n_tail.hpp"
 #include "every_n_windows.hpp"
@@ -259,7 +260,9 @@ EveryNResult tight_every_n_tail(const Model &m, const CertifyOptions &o, const R
 EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Rational &rel,
                            bool envelope_excess) {
     // version 1 where its scope holds; Theorem T where version 1 is out of
-    // scope (a mask that looks forward, keys not affine) and T's holds
+    // scope (a mask that looks forward, keys not affine) and T's holds;
+    // Theorem L where heads lie past layer 1
+    if (every_n::needs_layers(m)) return every_n::tight_every_n_layers(m, o, rel);
     std::string why_windows;
     const std::optional<every_n::WindowPlan> windows = every_n::plan_windows(m, o, why_windows);
     if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {

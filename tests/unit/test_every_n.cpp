@@ -5,7 +5,9 @@
 #include "helpers.hpp"
 #include "hunt_seed.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/eval.hpp"
 #include "tempcert/every_n.hpp"
+#include "tempcert/ltl.hpp"
 
 #include <doctest/doctest.h>
 
@@ -338,4 +340,100 @@ TEST_CASE("Theorem T's bracket holds tight(N) at growing N on random lookups") {
                         << positive);
     CHECK(by_windows >= static_cast<int>(seeds) / 4);
     CHECK(positive >= static_cast<int>(seeds) / 8);
+}
+
+namespace {
+
+// A random formula of past operators over {a, b}, depth at most `depth`.
+std::string random_past_formula(std::mt19937 &rng, int depth) {
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    if (depth == 0 || pick(0, 3) == 0) return pick(0, 1) ? "a" : "b";
+    switch (pick(0, 6)) {
+    case 0:
+        return "!" + random_past_formula(rng, depth - 1);
+    case 1:
+        return "Y " + random_past_formula(rng, depth - 1);
+    case 2:
+        return "H " + random_past_formula(rng, depth - 1);
+    case 3:
+        return "O " + random_past_formula(rng, depth - 1);
+    case 4:
+        return "(" + random_past_formula(rng, depth - 1) + " & " +
+               random_past_formula(rng, depth - 1) + ")";
+    case 5:
+        return "(" + random_past_formula(rng, depth - 1) + " | " +
+               random_past_formula(rng, depth - 1) + ")";
+    default:
+        return "(" + random_past_formula(rng, depth - 1) + " S " +
+               random_past_formula(rng, depth - 1) + ")";
+    }
+}
+
+// The largest TV's lower end over every head and query of `w` at `beta`.
+Rational largest_tv_lower(const Model &m, const Word &w, const Rational &beta) {
+    const Trace hard = evaluate_hard(m, w);
+    const Trace soft = evaluate_soft(m, w, BetaSpec::constant(beta), hard, SoftOptions{});
+    Rational most = 0;
+    for (const auto &layer : soft.layers)
+        for (const auto &head : layer.heads)
+            for (const auto &q : head.queries)
+                if (q.tv)
+                    most = std::max(most, q.tv->is_exact() ? q.tv->exact()
+                                                           : q.tv->interval()->lower_exact());
+    return most;
+}
+
+} // namespace
+
+// Theorem L (proofs/every-n.md): on compiled past formulas, whose heads lie
+// in several layers, the supremum's upper end is at least tight(N)'s refuted
+// lower end at every N, by enumeration (N <= 8) and by layers (N up to
+// 64); and its lower end's word refutes under evaluation.
+TEST_CASE("Theorem L: every-n by layers bounds tight(N) on compiled past formulas") {
+    std::mt19937 rng(hunt_seed(7));
+    const unsigned formulas = reduced() ? 12 : (long_tier() ? 200 : 40);
+    const Rational eps(1, 100), rel(1, 1000000);
+    int in_scope = 0, several_layers = 0, refuted = 0;
+    for (unsigned k = 0; k < formulas; ++k) {
+        const std::string text = random_past_formula(rng, 3);
+        CAPTURE(text);
+        const Formula f = Formula::parse(text, {"a", "b"});
+        Model m;
+        try {
+            m = compile_formula(f, PositionEncoding::Unbounded, false);
+        } catch (const LimitError &) {
+            continue;
+        }
+        EveryNResult e;
+        try {
+            e = tight_every_n(m, claim(eps, 256), rel, false);
+        } catch (const Undecided &x) {
+            if (std::getenv("EVERY_N_WHY"))
+                std::fprintf(stderr, "%s: %s\n", text.c_str(), x.what());
+            continue;
+        }
+        ++in_scope;
+        several_layers += e.by_layers;
+        REQUIRE(e.bounded);
+        CHECK(e.beta_lo <= e.beta_hi);
+        for (std::size_t n : {2, 4, 7}) {
+            CAPTURE(n);
+            const TightResult t = tight_exhaustive(m, claim(eps, n), rel);
+            if (t.lo_witness) CHECK(t.beta_lo <= e.beta_hi);
+        }
+        if (e.by_layers)
+            for (std::size_t n : {16, 64}) {
+                CAPTURE(n);
+                const TightResult t = tight_by_layers(m, claim(eps, n), rel);
+                if (t.lo_witness) CHECK(t.beta_lo <= e.beta_hi);
+            }
+        if (e.lo_witness && e.lo_witness->word.size() <= 300) {
+            ++refuted;
+            CHECK(largest_tv_lower(m, e.lo_witness->word, e.beta_lo) > eps);
+        }
+    }
+    MESSAGE("in scope " << in_scope << " of " << formulas << ", by layers " << several_layers
+                        << ", lower ends refuted by evaluation " << refuted);
+    CHECK(several_layers >= int(formulas) / 4);
+    CHECK(refuted >= int(formulas) / 4);
 }

@@ -48,6 +48,11 @@ struct EveryNResult {
     // series over windows of offsets), not by the tail bound of Lemma E1;
     // n0, the finite part and the tail fields are then unused
     bool windows = false;
+    // by Theorem L (multi-layer, exact rounding): each layer's bracket of
+    // its need over every length (layer_sups[l], {0, 0} for a layer without
+    // heads); beta_hi their largest, beta_lo the tight bracket's at n_lower
+    bool by_layers = false;
+    std::vector<Bracket> layer_sups;
     std::string note;
 };
 

@@ -10,6 +10,7 @@
 #include "tempcert/certify.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 namespace tempcert {
@@ -60,8 +61,16 @@ struct LayerwiseResult {
 // `with_profile` adds each layer's profile bound (proofs/profile-bound.md;
 // used by `theorem`, by `tight` beyond enumeration and by `certify` up to
 // n = 64 or for a given --beta).
+//
+// Every length at once (proofs/every-n.md, Theorem L): with `every_n`, each
+// head's profile is the bracket `every_n` gives for sup_m tight(m) of its
+// virtual model (one per BOS value), in place of the profile at n; uniform
+// and counting heads then fail (their value sets grow with the length).
+// Each layer's need is then its profile.hi alone: Lemma GT at n holds at n.
+using VirtualHeadSup = std::function<Bracket(const Model &virtual_model)>;
 LayerwiseResult certify_layerwise(const Model &m, std::size_t n, const Rational &eps,
-                                  const Limits &limits, bool with_profile = false);
+                                  const Limits &limits, bool with_profile = false,
+                                  const VirtualHeadSup *every_n = nullptr);
 
 // Whether layer l's beta is certainly >= need at every length up to n: an
 // enclosure of beta that cannot be told from need is raised up to the

@@ -1,0 +1,74 @@
+// `tight --every-n` for multi-layer models whose rounding is exact
+// (proofs/every-n.md, Theorem L): the layerwise argument's value sets do
+// not depend on the length, so each layer needs the supremum over every
+// length of its heads' virtual single-layer models, which version 1 or
+// Theorem T brackets. The lower end is the whole model's tight bracket at
+// --n, refuted by a named word.
+#include "every_n_layers.hpp"
+#include "tempcert/error.hpp"
+#include "tempcert/layerwise.hpp"
+
+namespace tempcert::every_n {
+
+bool needs_layers(const Model &m) {
+    for (std::size_t l = 1; l < m.layers.size(); ++l)
+        if (!m.layers[l].heads.empty()) return true;
+    return false;
+}
+
+namespace {
+
+// The length at which the value sets and the finite checks are computed:
+// they are the same at every length (Theorem L), and the symbolic gap
+// analysis run there costs little.
+constexpr std::size_t kValueSetLength = 16;
+
+// sup_m tight(m) of one head's virtual model, or Undecided naming the head
+// (its name says which) when no constant bounds it or it is out of scope.
+Bracket virtual_sup(const Model &v, const CertifyOptions &o, const Rational &rel) {
+    EveryNResult r;
+    try {
+        r = tight_every_n(v, o, rel, false);
+    } catch (const Undecided &e) {
+        throw Undecided("tight --every-n by layers: " + v.name + ": " + e.what());
+    }
+    if (!r.bounded)
+        throw Undecided("tight --every-n by layers: " + v.name + " needs a beta that grows like " +
+                        to_string(r.growth_rate) +
+                        " ln n, so no constant beta serves every length");
+    return Bracket{r.beta_lo, r.beta_hi};
+}
+
+} // namespace
+
+EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    if (o.criterion != Criterion::Tv)
+        throw Undecided("tight --every-n: every-n brackets the tv criterion's temperature "
+                        "(--criterion tv)");
+    const VirtualHeadSup sup = [&](const Model &v) { return virtual_sup(v, o, rel); };
+    const LayerwiseResult lw = certify_layerwise(m, kValueSetLength, o.eps, o.limits, false, &sup);
+    if (!lw.applies)
+        throw Undecided("tight --every-n: the model has heads past layer 1 and the layerwise "
+                        "argument with exact rounding does not apply (" +
+                        lw.failure + ") (proofs/every-n.md, Theorem L)");
+    EveryNResult r;
+    r.by_layers = true;
+    for (const LayerwiseLayer &layer : lw.layers) {
+        r.layer_sups.push_back(layer.has_profile ? layer.profile : Bracket{0, 0});
+        r.beta_hi = std::max(r.beta_hi, r.layer_sups.back().hi);
+    }
+    // sup_n tight(n) >= tight(N) >= the lower end of its bracket
+    CertifyOptions at = o;
+    const TightResult fin = tight_by_layers(m, at, rel);
+    r.n_lower = o.n;
+    r.beta_lo = std::min(fin.beta_lo, r.beta_hi);
+    r.lo_witness = fin.lo_witness;
+    r.converged = r.beta_hi - r.beta_lo <= rel * r.beta_hi && (fin.lo_witness || r.beta_lo == 0);
+    r.note = "beta_hi: each layer's need for every length, the supremum over its heads' "
+             "virtual models (every position any of the layer's hard values), with exact "
+             "rounding (Theorem L); beta_lo: the tight bracket at n = " +
+             std::to_string(o.n) + " (" + fin.note + ")";
+    return r;
+}
+
+} // namespace tempcert::every_n

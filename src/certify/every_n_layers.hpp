@@ -1,0 +1,21 @@
+// Every length at once for multi-layer models by layers (proofs/every-n.md,
+// Theorem L).
+#pragma once
+
+#include "tempcert/certify.hpp"
+#include "tempcert/every_n.hpp"
+
+namespace tempcert::every_n {
+
+// Whether a layer past the first has heads (then version 1 and Theorem T,
+// which read layer 1 alone, do not apply and Theorem L may).
+bool needs_layers(const Model &m);
+
+// sup_n tight(n) by Theorem L: each layer's need over every length (its
+// heads' virtual models' suprema), the lower end the whole model's tight
+// bracket at o.n. Throws Undecided, with the reason, outside the scope: a
+// layerwise precondition, a counting or uniform head, a virtual model
+// out of version 1's and Theorem T's scope or with no constant bound.
+EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const Rational &rel);
+
+} // namespace tempcert::every_n
