@@ -19,15 +19,17 @@ Json failure_json(const Violation &v, const Model &m) {
     return j;
 }
 
-// By Theorem T (no certificate kind covers it): every n at or above the
-// supremum's certified upper end; below its refuted lower end, the first
-// failure within the length of the word that refutes it; between the two,
-// undecided.
-HorizonResult horizon_by_windows(const Model &m, const CertifyOptions &o, const BetaChoice &beta,
+// By Theorem T or L (no certificate kind covers them): every n at or above
+// the supremum's certified upper end; below its refuted lower end, the
+// first failure within the length of the word that refutes it; between
+// the two, undecided.
+HorizonResult horizon_by_bracket(const Model &m, const CertifyOptions &o, const BetaChoice &beta,
                                  const Rational &beta_value, const EveryNResult &sup) {
+    const char *theorem = sup.by_layers ? "L" : "T";
     if (beta_value >= sup.beta_hi) {
         HorizonResult h;
-        h.every_n = h.every_n_windows = true;
+        h.every_n = true;
+        h.every_n_theorem = theorem;
         h.methods = {HorizonMethod::Symbolic};
         return h;
     }
@@ -37,7 +39,8 @@ HorizonResult horizon_by_windows(const Model &m, const CertifyOptions &o, const 
     if (!h.first_failure && !h.undecided)
         h.undecided = "beta lies within the supremum's bracket [" +
                       to_decimal(sup.beta_lo, 10, false) + ", " +
-                      to_decimal(sup.beta_hi, 10, true) + "] (proofs/every-n.md, Theorem T)";
+                      to_decimal(sup.beta_hi, 10, true) + "] (proofs/every-n.md, Theorem " +
+                      theorem + ")";
     return h;
 }
 
@@ -61,7 +64,7 @@ HorizonResult horizon_every_n(const Model &m, const std::string &model_file,
         upto.n = static_cast<std::size_t>(star);
         return horizon(m, beta.second, upto);
     }
-    if (sup.windows) return horizon_by_windows(m, o, beta, beta_value, sup);
+    if (sup.windows || sup.by_layers) return horizon_by_bracket(m, o, beta, beta_value, sup);
     EveryNCertifyOutcome c = certify_every_n(m, model_file, o, beta, beta_value);
     if (c.verdict == Verdict::Certified) {
         HorizonResult h;
@@ -90,10 +93,12 @@ Json to_json(const HorizonOutcome &o) {
                 {"max_n", nullptr},
                 {"certified_up_to", "every"},
                 {"every_n", true},
-                {"n0", h.every_n_windows ? Json() : Json(h.every_n0)},
+                {"n0", h.every_n_theorem.empty() ? Json(h.every_n0) : Json()},
                 {"first_failure", nullptr},
                 {"undecided", nullptr},
-                {"method", h.every_n_windows ? "every-n-windows" : "every-n"},
+                {"method", h.every_n_theorem == "T"   ? "every-n-windows"
+                           : h.every_n_theorem == "L" ? "every-n-layers"
+                                                      : "every-n"},
                 {"words", 0}};
     return {{"model", m.source},
             {"beta", o.beta},
@@ -111,10 +116,10 @@ std::string to_text(const HorizonOutcome &o) {
     const Model &m = *o.model;
     const HorizonResult &h = o.result;
     std::ostringstream out;
-    if (h.every_n_windows) {
+    if (!h.every_n_theorem.empty()) {
         out << "certified for every n (beta " << o.beta << ", eps " << to_string(o.eps) << ", "
-            << to_string(o.criterion)
-            << ", Theorem T of proofs/every-n.md: beta is at least the supremum's certified upper "
+            << to_string(o.criterion) << ", Theorem " << h.every_n_theorem
+            << " of proofs/every-n.md: beta is at least the supremum's certified upper "
                "end; no certificate kind covers it yet)\n";
         return out.str();
     }

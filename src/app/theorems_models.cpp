@@ -5,6 +5,7 @@
 // counterexample a word the exhaustive certifier refuted.
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
+#include "tempcert/every_n.hpp"
 #include "tempcert/layerwise.hpp"
 #include "tempcert/ltl.hpp"
 #include "tempcert/method.hpp"
@@ -289,6 +290,49 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
         dec(gt.back()) + " (like ln n)");
     out.confirmed = true;
     return out;
+}
+
+TheoremOutcome check_ltl_unbounded_pe_every_n(const std::string &formula,
+                                              const std::vector<std::string> &alphabet,
+                                              const Rational &eps,
+                                              const std::optional<Rational> &claimed,
+                                              const Limits &limits) {
+    TheoremOutcome out;
+    Model m = compile_formula(Formula::parse(formula, alphabet), PositionEncoding::Unbounded, false,
+                              limits);
+    CertifyOptions o = tight_options_at(kEveryNLongestExact, eps, limits);
+    const EveryNResult sup = tight_every_n(m, o, Rational(1, 1000000), false);
+    if (!sup.bounded)
+        throw Undecided("ltl-unbounded-pe --every-n: no constant beta serves every length (" +
+                        sup.note + ")");
+    const Rational beta = claimed ? *claimed : round_decimal(sup.beta_hi, 6, true);
+    out.lines.push_back("compiled " + formula + " with the unbounded encoding (" +
+                        std::to_string(m.layers.size()) + " layers)");
+    out.lines.push_back("sup over every n of the tight beta in [" +
+                        decimal_significant(sup.beta_lo, 12, false) + ", " + dec(sup.beta_hi) +
+                        "]: " + sup.note);
+    if (claimed) out.lines.push_back("checking the claimed beta = " + to_string(*claimed));
+    if (beta >= sup.beta_hi) {
+        out.lines.push_back("one constant beta = " + dec(beta) +
+                            " certifies every word of every length n (proofs/every-n.md)");
+        out.confirmed = true;
+        return out;
+    }
+    // below the upper end: refuted only where the lower end's word fails at
+    // beta itself, judged by evaluation
+    if (sup.lo_witness && beta <= sup.beta_lo) {
+        Violation v;
+        Prec used = 0;
+        o.n = sup.lo_witness->word.size();
+        if (certify_word_streamed(m, sup.lo_witness->word, BetaSpec::constant(beta), o, v, used) ==
+            Tri::False) {
+            out.counterexample =
+                "beta = " + dec(beta) + " fails: " + violation_text(m, v.word.size(), v);
+            return out;
+        }
+    }
+    throw Undecided("ltl-unbounded-pe --every-n: beta = " + dec(beta) +
+                    " lies within the supremum's bracket, neither certified nor refuted");
 }
 
 TheoremOutcome check_ltl_temperature_scaling(const std::string &formula,

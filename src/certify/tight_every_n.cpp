@@ -38,6 +38,20 @@ std::string every_n_windows_out_of_scope(const Model &m, const CertifyOptions &o
     return every_n::plan_windows(m, o, why) ? std::string() : why;
 }
 
+bool every_n_by_layers(const Model &m) {
+    return every_n::needs_layers(m);
+}
+
+std::string every_n_unavailable(const Model &m, const CertifyOptions &o) {
+    if (every_n::needs_layers(m))
+        return o.criterion == Criterion::Tv
+                   ? ""
+                   : "every-n brackets the tv criterion's temperature (--criterion tv)";
+    std::string why = every_n_out_of_scope(m, o);
+    if (!why.empty() && every_n_windows_out_of_scope(m, o).empty()) why.clear(); // Theorem T
+    return why;
+}
+
 namespace {
 
 // Whether `meets(prec)` is certified True at rising precision (start,

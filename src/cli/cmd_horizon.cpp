@@ -59,9 +59,7 @@ int run_horizon(const Args &args) {
     o.criterion = read_criterion(vm);
     const bool every = every_length(vm, m);
     if (every) {
-        std::string why = every_n_out_of_scope(m, o);
-        if (!why.empty() && every_n_windows_out_of_scope(m, o).empty()) why.clear(); // Theorem T
-        if (!why.empty())
+        if (const std::string why = every_n_unavailable(m, o); !why.empty())
             throw InputError("", "--max-n",
                              "expected --max-n N: the model declares no max_length to stop at, "
                              "and every length at once does not apply (" +
@@ -84,9 +82,19 @@ int run_horizon(const Args &args) {
             throw InputError("", "--beta",
                              "horizon for every length takes one rational beta (not a list, an "
                              "expression in n, log or sqrt); or give --max-n N");
-        HorizonOutcome out{
-            &m, beta.text(), o.eps, o.criterion,
-            horizon_every_n(m, model_arg(vm, "horizon"), o, {beta_text, beta}, value.exact())};
+        HorizonOutcome out{&m, beta.text(), o.eps, o.criterion, {}};
+        try {
+            out.result =
+                horizon_every_n(m, model_arg(vm, "horizon"), o, {beta_text, beta}, value.exact());
+        } catch (const Undecided &e) {
+            // Theorem L's scope is known only once tried: outside it, as
+            // outside the others', horizon needs a length to stop at
+            if (!every_n_by_layers(m)) throw;
+            throw InputError("", "--max-n",
+                             "expected --max-n N: the model declares no max_length to stop at, "
+                             "and every length at once does not apply (" +
+                                 std::string(e.what()) + ")");
+        }
         render(out, common);
         return exit_code(out);
     }

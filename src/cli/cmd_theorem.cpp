@@ -47,7 +47,20 @@ TheoremOutcome formula_theorem(const std::string &id, const std::vector<std::str
                                const po::variables_map &vm, const Common &common) {
     if (ids.size() < 2) throw InputError("", "tempcert theorem " + id, "expected a FORMULA");
     std::vector<std::string> alphabet = read_alphabet(vm, common.limits);
-    if (!vm.count("range")) throw InputError("", "--range", "expected --range 2..64");
+    if (vm["every-n"].as<bool>()) {
+        if (id != "ltl-unbounded-pe")
+            throw InputError("", "--every-n",
+                             "only ltl-unbounded-pe answers for every length (a constant beta); "
+                             "the others' beta grows with n: give --range");
+        if (vm.count("range"))
+            throw InputError("", "--range", "--every-n answers for every length: drop --range");
+        std::optional<Rational> claimed;
+        if (vm.count("beta")) claimed = read_fraction(vm, "beta");
+        return check_ltl_unbounded_pe_every_n(ids[1], alphabet, read_fraction(vm, "eps"), claimed,
+                                              common.limits);
+    }
+    if (!vm.count("range"))
+        throw InputError("", "--range", "expected --range 2..64 (or --every-n)");
     std::vector<std::size_t> ns =
         parse_n_list(vm["range"].as<std::string>(), common.limits.max_n, "--range");
     Rational eps = read_fraction(vm, "eps");

@@ -124,10 +124,16 @@ const OptionRow kRows[] = {
     {.name = "every-n",
      .commands = "tight",
      .kind = K::Switch,
-     .help = "the supremum over every length (tv, heads in layer 1, polynomial features; "
-             "causal or strict masks with affine keys, or any mask with scores a fixed profile of "
-             "j - i; proofs/every-n.md): a bracket certified for every n, or the growth law; --n "
-             "is then the longest length examined exactly (default 1024)"},
+     .help = "the supremum over every length (tv, polynomial features; heads in layer 1 with "
+             "causal or strict masks and affine keys, or any mask with scores a fixed profile of "
+             "j - i; or several layers with exact rounding, by layers; proofs/every-n.md): a "
+             "bracket certified for every n, or the growth law; --n is then the longest length "
+             "examined exactly (default 1024)"},
+    {.name = "every-n",
+     .commands = "theorem",
+     .kind = K::Switch,
+     .help = "ltl-unbounded-pe: one constant beta for every length n (the supremum of the "
+             "layers' need, proofs/every-n.md, Theorem L), in place of --range"},
     {.name = "pump-length",
      .commands = "tight report",
      .kind = K::Count,

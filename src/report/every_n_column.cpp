@@ -17,7 +17,7 @@ void add_every_n(std::vector<ReportCase> &cases, const ReportOptions &o) {
         co.n = kEveryNLongestExact;
         ReportEveryN &e = c.every_n;
         e = ReportEveryN{};
-        const std::string why = every_n_out_of_scope(c.model, co);
+        const std::string why = every_n_unavailable(c.model, co);
         if (!why.empty()) {
             e.note = "outside every-n's scope: " + why;
             continue;

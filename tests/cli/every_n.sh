@@ -64,6 +64,49 @@ print(d["beta_lo_exact"], d["lo_witness"])') && [ "$rc" = 0 ] ||
     refutes_under_eval "$formula" "$tmp/f.json" ${r% *} ${r#* }
 done
 
+# horizon without --max-n by layers: every n at 4.6052, a first failure at
+# n = 4 at 4.6051 (prev-a-earlier-b, compiled Y a & Y O b); where Theorem L
+# does not apply, horizon asks for --max-n (exit 2)
+out=$("$tc" horizon "$models/prev-a-earlier-b.json" --eps 1/100 --beta 4.6052 --json 2>&1)
+printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["certified_up_to"] == "every" and d["method"] == "every-n-layers", d' ||
+    bad "horizon prev-a-earlier-b at 4.6052: $out"
+out=$("$tc" horizon "$models/prev-a-earlier-b.json" --eps 1/100 --beta 4.6051 --json 2>&1)
+printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["certified_up_to"] == 3 and d["first_failure"]["n"] == 4, d' ||
+    bad "horizon prev-a-earlier-b at 4.6051: $out"
+out=$("$tc" horizon "$models/has-ab-two-layer.json" --eps 1/100 --beta 20 2>&1)
+rc=$?
+[ "$rc" = 2 ] && grep -q "expected --max-n N.*exact rounding does not apply" <<<"$out" ||
+    bad "horizon has-ab-two-layer without --max-n: exit $rc: $out"
+
+# theorem ltl-unbounded-pe --every-n: one constant beta for every length
+# (the paper's first result); a claim below the lower end refuted by its
+# word at the claim, one inside the bracket undecided, --range refused
+out=$("$tc" theorem ltl-unbounded-pe 'a S b' --alphabet a,b --eps 1/100 --every-n 2>&1)
+rc=$?
+[ "$rc" = 0 ] && grep -q "one constant beta = 4.605174 certifies every word of every length" <<<"$out" ||
+    bad "theorem ltl-unbounded-pe --every-n: exit $rc: $out"
+out=$("$tc" theorem ltl-unbounded-pe 'a S b' --alphabet a,b --eps 1/100 --every-n --beta 4.6 2>&1)
+rc=$?
+[ "$rc" = 1 ] && grep -q "beta = 4.6 fails: n = [0-9]*, word b*a: TV at layer 2" <<<"$out" ||
+    bad "theorem ltl-unbounded-pe --every-n --beta 4.6: exit $rc: $out"
+out=$("$tc" theorem ltl-unbounded-pe 'a S b' --alphabet a,b --eps 1/100 --every-n --beta 4.605171 2>&1)
+rc=$?
+[ "$rc" = 3 ] && grep -q "within the supremum's bracket" <<<"$out" ||
+    bad "theorem --every-n inside the bracket: exit $rc: $out"
+out=$("$tc" theorem ltl-unbounded-pe 'a S b' --alphabet a,b --eps 1/100 --every-n --range 2..4 2>&1)
+rc=$?
+[ "$rc" = 2 ] && grep -q "drop --range" <<<"$out" || bad "theorem --every-n --range: exit $rc: $out"
+out=$("$tc" theorem ltl-temperature-scaling 'a S b' --alphabet a,b --eps 1/100 --every-n 2>&1)
+rc=$?
+[ "$rc" = 2 ] && grep -q "only ltl-unbounded-pe" <<<"$out" ||
+    bad "theorem ltl-temperature-scaling --every-n: exit $rc: $out"
+
 # the text form says what is certified for every length
 out=$("$tc" tight "$models/last-cd-is-d.json" --eps 1/100 --every-n 2>&1)
 grep -q "certified for every word of every length" <<<"$out" ||

@@ -46,6 +46,15 @@ TheoremOutcome check_ltl_unbounded_pe(const std::string &formula,
                                       const std::vector<std::string> &alphabet,
                                       const std::vector<std::size_t> &ns, const Rational &eps,
                                       const std::optional<Rational> &claimed, const Limits &limits);
+// ... for every length (--every-n): the supremum of the tight beta over
+// every n (tight --every-n), one constant beta (claimed, or that upper end
+// rounded up) certified for every word of every length; a claim below the
+// lower end refuted by its word; one inside the bracket undecided (exit 3).
+TheoremOutcome check_ltl_unbounded_pe_every_n(const std::string &formula,
+                                              const std::vector<std::string> &alphabet,
+                                              const Rational &eps,
+                                              const std::optional<Rational> &claimed,
+                                              const Limits &limits);
 
 // ltl-temperature-scaling: bounded encoding; scale * beta(n), beta(n) =
 // n ln((n-1)(1-eps)/eps), certifies every n in ns; the tight beta(n)

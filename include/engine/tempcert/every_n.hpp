@@ -68,6 +68,15 @@ std::string every_n_out_of_scope(const Model &m, const CertifyOptions &o);
 // of scope, `tight --every-n` and `horizon` answer by it.
 std::string every_n_windows_out_of_scope(const Model &m, const CertifyOptions &o);
 
+// Why no version of `tight --every-n` can answer for `m` (empty when one
+// may): version 1's and Theorem T's scopes are checked up front; Theorem
+// L's (several layers) only by running it, which throws Undecided with the
+// reason.
+std::string every_n_unavailable(const Model &m, const CertifyOptions &o);
+// Whether a layer past the first has heads: then Theorem L is the version
+// that may answer.
+bool every_n_by_layers(const Model &m);
+
 // sup_n tight(n) (proofs/every-n.md). `o.n` is the longest length examined
 // exactly. Throws Undecided (exit 3) outside the scope, with the reason.
 // `envelope_excess`: also measure an unbounded model's envelope against

@@ -22,11 +22,12 @@ struct HorizonResult {
     std::string methods_text() const; // "exhaustive+layerwise"; "" when none
     std::uint64_t words = 0;          // words the enumeration judged
     // horizon without --max-n (proofs/every-n.md): every length certified,
-    // the tail bound from position every_n0 on, or (every_n_windows) by
-    // Theorem T: beta at least the supremum's certified upper end
+    // the tail bound from position every_n0 on, or (every_n_theorem "T",
+    // "L") by Theorem T or L: beta at least the supremum's certified upper
+    // end, with no certificate kind yet
     bool every_n = false;
     std::size_t every_n0 = 0;
-    bool every_n_windows = false;
+    std::string every_n_theorem;
 };
 
 // The cheapest sound method first. For tv with every head in layer 1, the
