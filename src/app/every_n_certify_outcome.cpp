@@ -55,7 +55,9 @@ EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_fi
             c.finite = certify_chosen(m, model_file, at, CertifyMethodAsked::Layerwise, beta);
         } catch (const Undecided &) {
         }
-        if (!c.finite || verdict_of(*c.finite) != Verdict::Certified) {
+        // by layers (Theorem L) the finite part is the layerwise argument's:
+        // its value sets are what the tail's virtual models read
+        if ((!c.finite || verdict_of(*c.finite) != Verdict::Certified) && !every_n_by_layers(m)) {
             try {
                 c.finite = certify_chosen(m, model_file, at, CertifyMethodAsked::Auto, beta);
             } catch (const LimitError &) { // over --max-words: the search below still runs
@@ -83,7 +85,8 @@ EveryNCertifyOutcome certify_every_n(const Model &m, const std::string &model_fi
                    std::to_string(std::min<std::size_t>(kGrowthSearch, o.limits.max_n));
         return c;
     }
-    TightResult t = tight_symbolic(m, at, Rational(1, 1000000000));
+    TightResult t = every_n_by_layers(m) ? tight_by_layers(m, at, Rational(1, 1000000000))
+                                         : tight_symbolic(m, at, Rational(1, 1000000000));
     Violation v;
     Prec used = 0;
     if (t.lo_witness && beta_value <= t.beta_lo &&

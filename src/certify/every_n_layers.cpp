@@ -41,16 +41,40 @@ Bracket virtual_sup(const Model &v, const CertifyOptions &o, const Rational &rel
 
 } // namespace
 
-EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const Rational &rel) {
+namespace {
+
+LayerwiseResult layers_for_every_n(const Model &m, const CertifyOptions &o,
+                                   const VirtualHeadSup &sup) {
     if (o.criterion != Criterion::Tv)
-        throw Undecided("tight --every-n: every-n brackets the tv criterion's temperature "
-                        "(--criterion tv)");
-    const VirtualHeadSup sup = [&](const Model &v) { return virtual_sup(v, o, rel); };
-    const LayerwiseResult lw = certify_layerwise(m, kValueSetLength, o.eps, o.limits, false, &sup);
+        throw Undecided("every-n brackets the tv criterion's temperature (--criterion tv)");
+    LayerwiseResult lw = certify_layerwise(m, kValueSetLength, o.eps, o.limits, false, &sup);
     if (!lw.applies)
-        throw Undecided("tight --every-n: the model has heads past layer 1 and the layerwise "
-                        "argument with exact rounding does not apply (" +
+        throw Undecided("the model has heads past layer 1 and the layerwise argument with exact "
+                        "rounding does not apply (" +
                         lw.failure + ") (proofs/every-n.md, Theorem L)");
+    return lw;
+}
+
+} // namespace
+
+std::vector<Model> virtual_models(const Model &m, const CertifyOptions &o) {
+    std::vector<Model> models;
+    const VirtualHeadSup collect = [&](const Model &v) {
+        models.push_back(v);
+        return Bracket{0, 0};
+    };
+    layers_for_every_n(m, o, collect);
+    return models;
+}
+
+EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const Rational &rel) {
+    const VirtualHeadSup sup = [&](const Model &v) { return virtual_sup(v, o, rel); };
+    LayerwiseResult lw;
+    try {
+        lw = layers_for_every_n(m, o, sup);
+    } catch (const Undecided &e) {
+        throw Undecided(std::string("tight --every-n: ") + e.what());
+    }
     EveryNResult r;
     r.by_layers = true;
     for (const LayerwiseLayer &layer : lw.layers) {

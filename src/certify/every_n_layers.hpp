@@ -18,4 +18,10 @@ bool needs_layers(const Model &m);
 // out of version 1's and Theorem T's scope or with no constant bound.
 EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const Rational &rel);
 
+// Every head's virtual model, one per BOS value, in layer and head order,
+// as the layerwise argument builds them (what certify --every-n's tail
+// covers by layers). Throws Undecided, with the reason, outside Theorem
+// L's scope.
+std::vector<Model> virtual_models(const Model &m, const CertifyOptions &o);
+
 } // namespace tempcert::every_n

@@ -194,35 +194,87 @@ double growth_failure_length(const Rational &eps, const Rational &rate, const Ra
     return 3 * e / (1 - e) * std::exp(beta.convert_to<double>() / rate.convert_to<double>()) + 4;
 }
 
-EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta) {
-    if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
-        if (every_n_windows_out_of_scope(m, o).empty())
-            why += "; tight --every-n brackets it by Theorem T, for which no certificate kind "
-                   "exists yet";
-        throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
+namespace {
+
+// One plan per model, all with one n0 (at least n0_min): the Cauchy bounds
+// of each set the common n0, and a plan made at a larger n0_min keeps it.
+std::vector<every_n::TailPlan> plans_at_one_n0(const std::vector<Model> &models,
+                                               const CertifyOptions &o, std::size_t n0_min) {
+    for (;;) {
+        std::vector<every_n::TailPlan> plans;
+        std::size_t n0 = n0_min;
+        for (const Model &v : models) {
+            plans.push_back(every_n::plan_tail(v, o, n0_min));
+            n0 = std::max(n0, plans.back().n0);
+        }
+        if (std::all_of(plans.begin(), plans.end(), [&](const auto &p) { return p.n0 == n0; }))
+            return plans;
+        n0_min = n0;
     }
+}
+
+// What the tail covers: the model itself (version 1), or by layers each
+// head's virtual model (Theorem L), every one in version 1's scope.
+std::vector<Model> tail_models(const Model &m, const CertifyOptions &o) {
+    if (!every_n::needs_layers(m)) {
+        if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
+            if (every_n_windows_out_of_scope(m, o).empty())
+                why += "; tight --every-n brackets it by Theorem T, for which no certificate kind "
+                       "exists yet";
+            throw Undecided("certify --every-n: " + why + " (proofs/every-n.md, \"Scope\")");
+        }
+        return {m};
+    }
+    std::vector<Model> models;
+    try {
+        models = every_n::virtual_models(m, o);
+    } catch (const Undecided &e) {
+        throw Undecided(std::string("certify --every-n: ") + e.what());
+    }
+    for (const Model &v : models)
+        if (const std::string why = every_n_out_of_scope(v, o); !why.empty())
+            throw Undecided("certify --every-n by layers: " + v.name + ": " + why +
+                            " (the tail of an every-n certificate covers version 1's scope, "
+                            "proofs/every-n.md)");
+    return models;
+}
+
+} // namespace
+
+EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Rational &beta) {
+    const std::vector<Model> models = tail_models(m, o);
     if (beta <= 0) throw Undecided("certify --every-n: beta must be positive");
-    if (m.layers.empty() || m.layers[0].heads.empty()) return {true, 1, 0, "", std::nullopt};
+    // no heads at all (by layers, every head has its virtual model)
+    if (!every_n::needs_layers(m) && (m.layers.empty() || m.layers[0].heads.empty()))
+        return {true, 1, 0, "", std::nullopt};
     // the least n0 whose tail certifies: the smaller n0, the smaller the
     // finite part (and its certificate) that covers the rest
     std::size_t first = 0;
     for (std::size_t n0_min = 2;; n0_min *= 2) {
-        const every_n::TailPlan plan = every_n::plan_tail(m, o, n0_min);
-        if (!plan.growth.empty()) {
-            const EveryNResult u = unbounded(plan);
-            EveryNTail t{false, plan.n0, 0, u.note, u.growth_rate};
-            return t;
-        }
-        if (first == 0) first = plan.n0;
-        if (plan.n0 - 1 > o.n)
+        const std::vector<every_n::TailPlan> plans = plans_at_one_n0(models, o, n0_min);
+        const std::size_t n0 = plans.front().n0;
+        for (const auto &plan : plans)
+            if (!plan.growth.empty()) {
+                const EveryNResult u = unbounded(plan);
+                EveryNTail t{false, n0, 0, u.note, u.growth_rate};
+                return t;
+            }
+        if (first == 0) first = n0;
+        if (n0 - 1 > o.n)
             return {false, first, 0,
                     "the tail bound does not certify beta " + to_string(beta) +
                         " with the tail starting at any position up to --n " + std::to_string(o.n) +
                         " (tight --every-n gives the least beta it certifies)",
                     std::nullopt};
-        if (certified_rising(
-                o, [&](Prec prec) { return every_n::tail_meets(plan, beta, o.eps, prec); }))
-            return {true, plan.n0, plan.terms(), "", std::nullopt};
+        std::size_t terms = 0;
+        bool all = true;
+        for (const auto &plan : plans) {
+            all = all && certified_rising(o, [&](Prec prec) {
+                      return every_n::tail_meets(plan, beta, o.eps, prec);
+                  });
+            terms += plan.terms();
+        }
+        if (all) return {true, n0, terms, "", std::nullopt};
     }
 }
 

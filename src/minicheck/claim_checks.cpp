@@ -20,6 +20,11 @@ void same(bool equal, const std::string &path, const std::string &claimed,
     if (!equal) rejected(path, "claims " + claimed.substr(0, 200) + ", recomputed " + recomputed);
 }
 
+void same_at(const Json &obj, const std::string &path, const char *key, const Json &want) {
+    auto shown = [](const Json &j) { return j.is_string() ? j.get<std::string>() : j.dump(); };
+    same(at(obj, path, key) == want, path + "." + key, shown(at(obj, path, key)), shown(want));
+}
+
 void same_count(const Json &obj, const std::string &path, const char *key, std::size_t want) {
     same(count_at(obj, path, key) == want, path + "." + key, at(obj, path, key).dump(),
          std::to_string(want));
@@ -97,8 +102,7 @@ std::string check_binding(const Json &cert, const Model &m) {
     only_keys(model, "$.model", {"name", "sha256", "file"});
     std::string sha = text_at(model, "$.model", "sha256");
     same(sha == m.sha256, "$.model.sha256", sha, m.sha256 + " (the model given)");
-    same(text_at(model, "$.model", "name") == m.name, "$.model.name",
-         text_at(model, "$.model", "name"), m.name);
+    same_at(model, "$.model", "name", m.name);
     text_at(model, "$.model", "file"); // provenance, not a claim
     return text_at(cert, "$", "method");
 }

@@ -16,6 +16,8 @@ const long kPrecStart = 128;
 // Rejects (exit 1) with "claims ..., recomputed ..." unless `equal`.
 void same(bool equal, const std::string &path, const std::string &claimed,
           const std::string &recomputed);
+// The key's value is `want` (strings shown bare, the rest as JSON).
+void same_at(const Json &obj, const std::string &path, const char *key, const Json &want);
 // A count the certificate states against the recomputed one.
 void same_count(const Json &obj, const std::string &path, const char *key, std::size_t want);
 // An exact number "p/q" (exit 2 if not one).

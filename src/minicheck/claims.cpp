@@ -111,16 +111,12 @@ void compare_place(const Json &v, const std::string &p, const Model &m, std::siz
                    std::size_t head, const Place &want) {
     same(!v.is_null(), p, "none", "the word " + word_text(m, want.word));
     only_keys(v, p, {"word", "layer", "head", "query", "argmax", "runner_up"});
-    std::string word = word_text(m, want.word);
-    same(text_at(v, p, "word") == word, p + ".word", text_at(v, p, "word"), word);
+    same_at(v, p, "word", word_text(m, want.word));
     same_count(v, p, "layer", layer);
     same_count(v, p, "head", head);
     same_count(v, p, "query", want.query);
-    Json argmax = want.argmax;
-    same(at(v, p, "argmax") == argmax, p + ".argmax", at(v, p, "argmax").dump(), argmax.dump());
-    Json runner = want.runner_up ? Json(*want.runner_up) : Json(nullptr);
-    same(at(v, p, "runner_up") == runner, p + ".runner_up", at(v, p, "runner_up").dump(),
-         runner.dump());
+    same_at(v, p, "argmax", want.argmax);
+    same_at(v, p, "runner_up", want.runner_up ? Json(*want.runner_up) : Json(nullptr));
 }
 
 // The binding head: the largest bound, the first of equal ones (or of ones
@@ -152,10 +148,8 @@ LemmaGt compare_head(const Json &v, const std::string &p, const Model &m, std::s
     same_count(v, p, "layer", l + 1);
     same_count(v, p, "head", h + 1);
     const Head &head = m.layers[l].heads[h];
-    same(text_at(v, p, "kind") == head.kind_text, p + ".kind", text_at(v, p, "kind"),
-         head.kind_text);
-    same(text_at(v, p, "mask") == head.mask_text, p + ".mask", text_at(v, p, "mask"),
-         head.mask_text);
+    same_at(v, p, "kind", head.kind_text);
+    same_at(v, p, "mask", head.mask_text);
     compare_gap(v, p, f.min_gap);
     same_count(v, p, "N", f.N);
     if (f.witness)
@@ -206,19 +200,15 @@ void check_beta_fields(const Json &cert, const std::vector<LemmaGt> &bounds, con
     }
     same(source == "beta_gap", "$.beta.source", source, "\"user\" or \"beta_gap\"");
     only_keys(beta, "$.beta", {"spec", "source", "exact", "decimal_up", "tau_decimal_down"});
-    auto text_is = [&](const char *key, const std::string &want) {
-        std::string got = text_at(beta, "$.beta", key);
-        same(got == want, std::string("$.beta.") + key, got, want);
-    };
     std::optional<LemmaGt> top = largest(bounds, limits);
     if (!top) { // no head needs a beta: the certifier states beta = 1
-        text_is("spec", "1");
-        text_is("exact", "0");
-        text_is("decimal_up", "0");
-        text_is("tau_decimal_down", "inf");
+        same_at(beta, "$.beta", "spec", "1");
+        same_at(beta, "$.beta", "exact", "0");
+        same_at(beta, "$.beta", "decimal_up", "0");
+        same_at(beta, "$.beta", "tau_decimal_down", "inf");
         return;
     }
-    text_is("exact", top->text());
+    same_at(beta, "$.beta", "exact", top->text());
     rounded_up(beta, "$.beta", "spec", *top, limits.prec_cap);
     rounded_up(beta, "$.beta", "decimal_up", *top, limits.prec_cap);
     reciprocal_rounded_down(beta, "$.beta", "tau_decimal_down", *top, limits.prec_cap);
@@ -428,8 +418,7 @@ struct Violation {
 Violation read_place(const Json &cx, const std::string &p, const Model &m, const Word &w,
                      const HardWord &hard, const std::string &criterion) {
     Violation v;
-    same(text_at(cx, p, "quantity") == criterion, p + ".quantity", text_at(cx, p, "quantity"),
-         criterion);
+    same_at(cx, p, "quantity", criterion);
     if (criterion == "tv") {
         only_keys(cx, p, {"word", "quantity", "layer", "head", "query", "value"});
         v.layer = count_at(cx, p, "layer");
@@ -545,8 +534,7 @@ void check_exhaustive_fields(const Json &cert) {
               {"format", "tool", "model", "n", "eps", "criterion", "method", "beta", "gaps",
                "verdict", "counterexample", "words_checked", "proofs"});
     Json proofs = {"proofs/certificate.md", "proofs/lemma-gt.md", "proofs/softmax-enclosure.md"};
-    same(at(cert, "$", "proofs") == proofs, "$.proofs", at(cert, "$", "proofs").dump(),
-         proofs.dump());
+    same_at(cert, "$", "proofs", proofs);
 }
 
 // Words are evaluated whole: n and the number of words are bounded.
@@ -584,9 +572,7 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits) {
     same(at(cert, "$", "counterexample").is_null(), "$.counterexample", "one", "null (certified)");
     read_betas(cert, m);
     if (scan.refusal) std::rethrow_exception(scan.refusal);
-    std::uint64_t claimed = count_at(cert, "$", "words_checked");
-    same(claimed == scan.words, "$.words_checked", std::to_string(claimed),
-         std::to_string(scan.words));
+    same_count(cert, "$", "words_checked", scan.words);
     return std::to_string(scan.words) + " words re-evaluated";
 }
 } // namespace minicheck

@@ -29,7 +29,11 @@ std::string verify(const Json &cert, const Model &m, const Limits &limits);
 // (proofs/perturbation.md: each claimed bound at least its formula from the
 // previous claims) and every-n (proofs/every-n.md: a finite certificate at
 // n0 - 1 and the tail bound for every query at n0 or beyond).
-std::string verify_layerwise(const Json &cert, const Model &m, const Limits &limits);
+// With `entering`, each layer's entering values (S, B) from the layerwise
+// walk, which must have no count coordinate (every-n by layers).
+using Entering = std::vector<std::pair<std::vector<Vec>, std::vector<Vec>>>;
+std::string verify_layerwise(const Json &cert, const Model &m, const Limits &limits,
+                             Entering *entering = nullptr);
 std::string verify_perturbation(const Json &cert, const Model &m, const Limits &limits);
 std::string verify_every_n(const Json &cert, const Model &m, const Limits &limits);
 } // namespace minicheck

@@ -148,12 +148,8 @@ std::optional<Q> counting_gap(const Head &head, const std::vector<Vec> &S,
                 for (std::size_t c = 0; c < g.size(); ++c)
                     g[c] += head.query[row][c] * (p->first[row] - r->first[row]);
             std::set<Q> offsets; // g . d over S, whose count coordinates are 0
-            for (const Vec &d : S) {
-                Q a = 0;
-                for (std::size_t c = 0; c < g.size(); ++c)
-                    a += g[c] * d[c];
-                offsets.insert(a);
-            }
+            for (const Vec &d : S)
+                offsets.insert(dot(g, d));
             Q G = 0;
             for (const auto &[c, z] : counts)
                 G = gcd(G, abs(g[c]) * z.step);

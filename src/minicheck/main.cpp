@@ -13,17 +13,8 @@ namespace {
 const char *const kUsage =
     "usage: tempcert-check CERT --model MODEL [--prec-cap BITS] [--max-n N] [--max-words K]\n"
     "                      [--max-queries K] [--threads T]\n"
-    "Re-verifies a certificate with its own small code: an exhaustive one (every\n"
-    "word up to n, or a refutation's counterexample; exact hard model, also with\n"
-    "sqrt of rationals in features; MPFI soft model), a layerwise, perturbation\n"
-    "or every-n one (rational models).\n"
-    "  --prec-cap BITS  highest MPFI precision tried before a word counts as\n"
-    "                   undecided (default 4096; at least 128)\n"
-    "  --max-n N        exhaustive: longest n checked (default 200)\n"
-    "  --max-words K    exhaustive: most words checked (default 20000000)\n"
-    "  --max-queries K  layerwise: most offers compared per head (default 1000000000)\n"
-    "  --threads T      exhaustive, masks looking back: words walked on T threads\n"
-    "                   (default the cores, at most 8; the verdict does not depend on it)\n"
+    "Re-verifies an exhaustive, layerwise, perturbation or every-n certificate with\n"
+    "its own small code (docs/minicheck.md: the kinds, the options, their defaults).\n"
     "Exit 0 verified, 1 not verified, 2 bad input, 3 outside this checker's class\n"
     "or over a limit.\n";
 

@@ -72,7 +72,6 @@ bool Line::zero_in(long lo, long hi) const {
     return integral_root && below >= lo && below <= hi;
 }
 
-namespace {
 Q dot(const Vec &a, const Vec &b) {
     Q acc = 0;
     for (std::size_t c = 0; c < a.size(); ++c)
@@ -80,6 +79,7 @@ Q dot(const Vec &a, const Vec &b) {
     return acc;
 }
 
+namespace {
 // What the head reads of each distinct value, W_Q d, W_K d and W_V d;
 // the first `free` are S's, then BOS's when there is one.
 struct Reads {

@@ -45,6 +45,7 @@ std::pair<long, long> seen_positions(Mask mask, long i, long len);
 
 // W x, exactly.
 Vec mat_times(const Mat &w, const Vec &x);
+Q dot(const Vec &a, const Vec &b);
 
 mpz_class floor_of(const Q &x);
 mpz_class ceil_of(const Q &x);

@@ -17,6 +17,12 @@ last-cd-is-d (4.6052) and prev-is-a-bos (4.61); each verifies. Then:
     expression in n), n (15, "every "), n0 (0, 1, 2^41, one off), tail_terms
     one off, criterion, the finite part's n, beta, method and verdict, the
     proofs list, a missing or an extra key: never verified;
+  * by layers (Theorem L, heads past layer 1): prev-a-earlier-b (compiled
+    Y a & Y O b) at 4.6052 verifies; a genuine layerwise certificate of
+    the words up to length 2 at 4.6 under a tail claim from n0 = 3 is
+    refused by the tail over the heads' virtual models, and so are its
+    betas below the supremum, tail_terms one off, and an honest exhaustive
+    finite part in place of the layerwise one;
   * the certificate of one model against another model: never verified.
 Exit 1 on any verified forgery or any honest certificate refused."""
 import copy
@@ -147,6 +153,45 @@ if base:
     rc, _ = verdicts(write(base, "other.cert"), "has-b")
     if rc == 0:
         failures.append("last-cd-is-d's certificate verified against has-b")
+
+# by layers (Theorem L)
+pab = os.path.join(work, "pab.cert")
+r = run([tempcert, "certify", model("prev-a-earlier-b"), "--eps", "1/100", "--beta", "4.6052",
+         "--every-n", "-o", pab])
+if r.returncode != 0 or not os.path.exists(pab):
+    failures.append(f"prev-a-earlier-b: certify --every-n exit {r.returncode}: {r.stdout}{r.stderr}")
+else:
+    with open(pab) as f:
+        layers = json.load(f)
+    honest["prev-a-earlier-b"] = layers
+    must_verify(layers, "prev-a-earlier-b", "prev-a-earlier-b by layers as written")
+    if layers["finite"]["method"] != "layerwise":
+        failures.append(f"prev-a-earlier-b: finite part {layers['finite']['method']}")
+    for path, value in [(("beta", "spec"), "4.6051"), (("beta", "spec"), "4.60517"),
+                        (("tail_terms",), layers["tail_terms"] + 1),
+                        (("tail_terms",), layers["tail_terms"] - 1)]:
+        doc = edited(layers, path, value)
+        if path[0] == "beta":
+            doc["finite"]["beta"]["spec"] = value
+        must_refuse(doc, "prev-a-earlier-b", f"by layers: {'.'.join(path)} = {value!r}")
+        refused += 1
+    for method, n, beta in [("layerwise", 2, "4.6"), ("exhaustive", layers["n0"] - 1, "4.6052")]:
+        fin = os.path.join(work, "pab-finite.cert")
+        r = run([tempcert, "certify", model("prev-a-earlier-b"), "--n", str(n), "--eps", "1/100",
+                 "--beta", beta, "--method", method, "-o", fin])
+        if r.returncode != 0:
+            failures.append(f"prev-a-earlier-b --n {n} --method {method}: exit {r.returncode}")
+            continue
+        doc = copy.deepcopy(layers)
+        with open(fin) as f:
+            doc["finite"] = json.load(f)
+        doc["beta"]["spec"], doc["n0"] = beta, n + 1
+        must_refuse(doc, "prev-a-earlier-b", f"by layers: an honest {method} finite part "
+                    f"(n = {n}, beta {beta}) under the tail")
+        refused += 1
+    rc, _ = verdicts(write(layers, "other-layers.cert"), "has-ab-two-layer")
+    if rc == 0:
+        failures.append("prev-a-earlier-b's certificate verified against has-ab-two-layer")
 
 for f in failures:
     print("FAIL:", f)

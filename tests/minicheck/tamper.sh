@@ -434,7 +434,7 @@ pbno pb-radius-zero '\$\.layers\[1\]\.radius\[6\]: claims 0, below the bound' \
 edit pb-radius-short 2 'radius: expected 7 numbers' 'd["layers"][0]["radius"].pop()' perturbation "$abm"
 pbno pb-deviation-low '\$\.readout\.deviation: claims .*, below the bound' \
     "$shrink"'d["readout"]["deviation"] = shrink(d["readout"]["deviation"], Fraction(1, 10**12))'
-pbno pb-margin '\$\.readout\.margin: claims "1/2", recomputed null' 'd["readout"]["margin"] = "1/2"'
+pbno pb-margin '\$\.readout\.margin: claims 1/2, recomputed null' 'd["readout"]["margin"] = "1/2"'
 pbno pb-gap '\$\.layers\[0\]\.heads\[0\]\.min_gap: claims 2, recomputed 1' \
     'd["layers"][0]["heads"][0]["min_gap"] = "2"'
 pbno pb-N '\$\.layers\[1\]\.heads\[0\]\.N: claims 39, recomputed 40' 'd["layers"][1]["heads"][0]["N"] = 39'
