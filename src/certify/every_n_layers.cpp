@@ -30,10 +30,13 @@ Bracket virtual_sup(const Model &v, const CertifyOptions &o, const Rational &rel
     try {
         r = tight_every_n(v, o, rel, false);
     } catch (const Undecided &e) {
-        throw Undecided("tight --every-n by layers: " + v.name + ": " + e.what());
+        // its own "tight --every-n: " prefix dropped: the caller adds one
+        std::string why = e.what();
+        if (why.rfind("tight --every-n: ", 0) == 0) why.erase(0, 17);
+        throw Undecided("by layers: " + v.name + ": " + why);
     }
     if (!r.bounded)
-        throw Undecided("tight --every-n by layers: " + v.name + " needs a beta that grows like " +
+        throw Undecided("by layers: " + v.name + " needs a beta that grows like " +
                         to_string(r.growth_rate) +
                         " ln n, so no constant beta serves every length");
     return Bracket{r.beta_lo, r.beta_hi};
