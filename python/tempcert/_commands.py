@@ -168,27 +168,17 @@ def run(args, progress=None):
     return code, out, err
 
 
-def _json(args, progress=None, with_err=False):
+def _json(args, progress=None):
     """Runs a command with --json; returns (exit code, its result): the
     value the command rendered, as dicts and lists (the same rendering the
-    executable prints with --json, never its text parsed back); with_err,
-    also its standard error as text."""
+    executable prints with --json, never its text parsed back)."""
     code, result, out, err = _call(_core.run_json, args, progress)
     err = err.decode("utf-8", "replace")
     _raise_for(code, result is not None, err)
     if result is None:
         raise InternalError(f"no --json result from tempcert {args[0]} (exit {code}): "
                             f"{out[:200]!r}", exit_code=code)
-    return (code, result, err) if with_err else (code, result)
-
-
-def _not_written(err):
-    """Why certify -o wrote no certificate (the small checker left it out),
-    from the command's standard error; None if it said nothing of it."""
-    for line in err.splitlines():
-        if "no certificate written" in line:
-            return line[line.index("no certificate written"):]
-    return None
+    return code, result
 
 
 def eval(model, word, beta=None, *, width=None, summary=False, **limits):
@@ -244,12 +234,12 @@ def certify(model, n, eps, beta=None, criterion="tv", method="auto", output=None
             args.append("--beta=" + _beta(beta))
         if not filter:
             args.append("--no-filter")
-        _, j, err = _json(args + _options(limits), progress, with_err=True)
+        _, j = _json(args + _options(limits), progress)
         certificate = None
         if os.path.exists(cert_path) and j.get("verdict") != "undecided":
             with open(cert_path) as f:
                 certificate = json.load(f)
-    return R.certify_result(j, certificate, _not_written(err) if certificate is None else None)
+    return R.certify_result(j, certificate, j.get("certificate_not_written"))
 
 
 def tight(model, n, eps, *, criterion="tv", method="auto", rel=None, per_layer=False,

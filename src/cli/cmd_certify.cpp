@@ -63,9 +63,18 @@ std::string write_guarded(const po::variables_map &vm, const std::string &model_
 
 // The answer rendered; then, where the small checker left -o's certificate
 // out, why, and exit 3 (the answer stands, unbacked by a certificate).
+// With --json the answer carries it as "certificate_not_written" (null
+// when nothing was left out), as tight's does.
 template <class Outcome>
 int answer(const Outcome &out, const Common &common, const std::string &not_written) {
-    render(out, common);
+    if (common.json) {
+        nlohmann::ordered_json j = to_json(out);
+        j["certificate_not_written"] =
+            not_written.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(not_written);
+        emit_json(j);
+    } else {
+        render(out, common);
+    }
     if (not_written.empty()) return exit_code(out);
     std::cerr << printable("tempcert: " + not_written, true) << "\n";
     return kExitUndecided;

@@ -32,6 +32,16 @@ check "a certificate the small checker leaves out: exit 3" [ $? = 3 ]
 check "... says why" grep -q 'no certificate written: the small checker leaves it out (\$.positions\[1\].expr: log makes the model irrational' <<<"$out"
 check "... and writes nothing" [ ! -e sq.cert ]
 check "... the answer still printed" grep -q '^verdict: certified' <<<"$out"
+out=$("$tempcert" certify sqrt.json --n 4 --eps 1/100 -o sq.cert --json 2>/dev/null)
+check "... and with --json, certificate_not_written in the answer" /usr/bin/python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["verdict"] == "certified", d
+assert d["certificate_not_written"].startswith("no certificate written: the small checker leaves it out"), d' "$out"
+out=$("$tempcert" certify "$hasb" --n 4 --eps 1/100 -o hb.cert --json 2>/dev/null)
+check "... null where the certificate was written" /usr/bin/python3 -c '
+import json, sys
+assert json.loads(sys.argv[1])["certificate_not_written"] is None' "$out"
 printf '#!/bin/sh\necho "s NOT VERIFIED $1: \\$.beta: below its need"\nexit 1\n' >refuses
 chmod +x refuses
 out=$(TEMPCERT_MINICHECK="$tmp/refuses" "$tempcert" certify "$hasb" --n 4 --eps 1/100 -o f.cert 2>&1)
