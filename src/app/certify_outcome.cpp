@@ -39,20 +39,22 @@ void refuse_irrational_gaps(const GapReport &gaps) {
 // exponent of at most 4 digits; one whose ends are further from 1 (a
 // decision read-out below 1e-9999, say) gets its verdict, but no
 // certificate the checker would refuse as malformed.
-void refuse_unreadable_values(const CertJson &doc) {
-    const CertJson &cx = doc["counterexample"];
-    if (!cx.is_object()) return;
-    if (cx.contains("hard_y") && cx["hard_y"].is_array())
+void refuse_unreadable_values(const CertifyResult &r, const CertJson &doc) {
+    if (!r.counterexample) return;
+    const Violation &v = *r.counterexample;
+    const bool form = v.quantity != "tv" && stated_form(v.hard_value).has_value();
+    if (v.quantity != "tv" && !v.hard_value.is_exact() && !form)
         throw LimitError("no certificate written: the counterexample's hard value is irrational "
                          "with no exact form in square roots of rationals, which a certificate "
                          "states; without -o the verdict is printed");
+    const CertJson &cx = doc["counterexample"];
     for (const char *key : {"value", "hard_y"}) {
-        if (!cx.contains(key)) continue;
-        const CertJson &v = cx[key];
-        for (const CertJson &end : v.is_array() ? v : CertJson::array({v})) {
-            std::string why; // an exact form in square roots is read as an expression
-            const bool form = end.get<std::string>().find("sqrt(") != std::string::npos;
-            if (!form && !parse_rational_scientific(end.get<std::string>(), why, 4000))
+        // an exact form in square roots is an expression, read as one
+        if (!cx.contains(key) || (std::string(key) == "hard_y" && form)) continue;
+        const CertJson &val = cx[key];
+        for (const CertJson &end : val.is_array() ? val : CertJson::array({val})) {
+            std::string why;
+            if (!parse_rational_scientific(end.get<std::string>(), why, 4000))
                 throw LimitError("no certificate written: the counterexample's " +
                                  std::string(key) + " " + end.get<std::string>() +
                                  " is not a number the certificate format carries (" + why +
@@ -127,7 +129,7 @@ void write_certificate(CertifyOutcome &c, const std::string &path) {
     if (c.result.verdict == Verdict::Undecided) return;
     refuse_irrational_gaps(c.gaps);
     const CertJson doc = certificate_of(c);
-    refuse_unreadable_values(doc);
+    refuse_unreadable_values(c.result, doc);
     write_json_file(path, doc, &c.options.limits);
     c.written = path;
 }
