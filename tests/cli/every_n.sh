@@ -34,6 +34,15 @@ print(d["beta_lo_exact"], d["lo_witness"])' "$2"
 # refutes MODEL BETA WORD: eval --summary shows a TV above eps at BETA
 refutes() { refutes_under_eval "$1" "$models/$1.json" "$2" "$3"; }
 
+# horizon_is MODEL BETA ASSERTION: horizon without --max-n; ASSERTION, a
+# Python expression on its JSON answer d, holds
+horizon_is() {
+    local out
+    out=$("$tc" horizon "$models/$1.json" --eps 1/100 --beta "$2" --json 2>&1)
+    printf '%s' "$out" | "$py" -c "import json, sys; d = json.load(sys.stdin); assert $3, d" ||
+        bad "horizon $1 at $2: $out"
+}
+
 for pair in "has-b log(99)/2" "last-cd-is-d log(100)" "prev-is-a-bos log(100)"; do
     m=${pair% *}
     if r=$(bracket "$m" "${pair#* }"); then
@@ -67,18 +76,8 @@ done
 # horizon without --max-n by layers: every n at 4.6052, a first failure at
 # n = 4 at 4.6051 (prev-a-earlier-b, compiled Y a & Y O b); where Theorem L
 # does not apply, horizon asks for --max-n (exit 2)
-out=$("$tc" horizon "$models/prev-a-earlier-b.json" --eps 1/100 --beta 4.6052 --json 2>&1)
-printf '%s' "$out" | "$py" -c '
-import json, sys
-d = json.load(sys.stdin)
-assert d["certified_up_to"] == "every" and d["method"] == "every-n-layers", d' ||
-    bad "horizon prev-a-earlier-b at 4.6052: $out"
-out=$("$tc" horizon "$models/prev-a-earlier-b.json" --eps 1/100 --beta 4.6051 --json 2>&1)
-printf '%s' "$out" | "$py" -c '
-import json, sys
-d = json.load(sys.stdin)
-assert d["certified_up_to"] == 3 and d["first_failure"]["n"] == 4, d' ||
-    bad "horizon prev-a-earlier-b at 4.6051: $out"
+horizon_is prev-a-earlier-b 4.6052 'd["certified_up_to"] == "every" and d["method"] == "every-n-layers"'
+horizon_is prev-a-earlier-b 4.6051 'd["certified_up_to"] == 3 and d["first_failure"]["n"] == 4'
 out=$("$tc" horizon "$models/has-ab-two-layer.json" --eps 1/100 --beta 20 2>&1)
 rc=$?
 [ "$rc" = 2 ] && grep -q "expected --max-n N.*exact rounding does not apply" <<<"$out" ||
@@ -160,25 +159,10 @@ done
 [ -e "$tmp/c.cert" ] && bad "--every-n -o wrote $tmp/c.cert"
 
 # horizon without --max-n: every n at 4.6052, a finite first failure at 4.6051
-out=$("$tc" horizon "$models/last-cd-is-d.json" --eps 1/100 --beta 4.6052 --json 2>&1)
-printf '%s' "$out" | "$py" -c '
-import json, sys
-d = json.load(sys.stdin)
-assert d["certified_up_to"] == "every" and d["every_n"] is True, d' ||
-    bad "horizon last-cd-is-d at 4.6052: $out"
-out=$("$tc" horizon "$models/last-cd-is-d.json" --eps 1/100 --beta 4.6051 --json 2>&1)
-printf '%s' "$out" | "$py" -c '
-import json, sys
-d = json.load(sys.stdin)
-assert d["certified_up_to"] == 3 and d["first_failure"]["n"] == 4, d' ||
-    bad "horizon last-cd-is-d at 4.6051: $out"
+horizon_is last-cd-is-d 4.6052 'd["certified_up_to"] == "every" and d["every_n"] is True'
+horizon_is last-cd-is-d 4.6051 'd["certified_up_to"] == 3 and d["first_failure"]["n"] == 4'
 # no constant beta: the first failure from Lemma E3's word family
-out=$("$tc" horizon "$models/earlier-b-strict.json" --eps 1/100 --beta 10 --json 2>&1)
-printf '%s' "$out" | "$py" -c '
-import json, sys
-d = json.load(sys.stdin)
-assert d["certified_up_to"] == 224 and d["first_failure"]["n"] == 225, d' ||
-    bad "horizon earlier-b-strict at 10: $out"
+horizon_is earlier-b-strict 10 'd["certified_up_to"] == 224 and d["first_failure"]["n"] == 225'
 out=$("$tc" horizon "$models/first-is-a-bounded.json" --eps 1/100 --beta 5 2>&1)
 rc=$?
 [ "$rc" = 2 ] && grep -q "reads n" <<<"$out" || bad "horizon first-is-a-bounded without --max-n: exit $rc: $out"
