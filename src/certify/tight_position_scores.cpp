@@ -5,6 +5,7 @@
 // outward-rounded sums at every critical configuration, beta_lo refuted by
 // an evaluated word. Doubles only choose which beta to try.
 #include "../eval/layer_ops.hpp"
+#include "../gap/critical_lengths.hpp"
 #include "tempcert/certify.hpp"
 #include "tempcert/error.hpp"
 
@@ -95,19 +96,18 @@ class Profiles {
                         std::to_string(i) + " (neither their enclosures nor exact forms do)");
     }
 
-    // The query's critical lengths (Lemma 4): one for masks that look back.
+    // The query's critical lengths (Lemma 4): one for masks that look back;
+    // the walk is symbolic.cpp's, its scores ordered by compare().
     std::vector<std::size_t> critical_lengths(std::size_t i) const {
         const std::size_t n0 = std::max<std::size_t>(i, 1);
         if (head_.mask == Mask::Causal || head_.mask == Mask::Strict) return {n0};
         std::vector<std::size_t> out;
-        std::optional<std::size_t> top = argmax(i, n0).front();
-        for (std::size_t len = n0; len < n_; ++len) {
-            const std::size_t p = len + 1;
-            if (!mask_allows(head_.mask, i, p)) continue;
-            const int c = top ? compare(i, p, *top) : 1;
-            if (c >= 0) out.push_back(len);
-            if (c > 0) top = p;
-        }
+        detail::lengths_before_rises(
+            head_.mask, i, n0, n_, m_.has_bos(),
+            [&](std::size_t j) {
+                return Ordered{this, i, j};
+            },
+            out);
         out.push_back(n_);
         return out;
     }
@@ -128,6 +128,14 @@ class Profiles {
     }
 
   private:
+    // Query i's score at j, ordered by compare() (the critical-length walk).
+    struct Ordered {
+        const Profiles *pr;
+        std::size_t i, j;
+        bool operator<(const Ordered &o) const { return pr->compare(i, j, o.j) < 0; }
+        bool operator>(const Ordered &o) const { return pr->compare(i, j, o.j) > 0; }
+    };
+
     const Model &m_;
     const Head &head_;
     std::size_t n_;

@@ -26,6 +26,7 @@
 #include "../eval/layer_ops.hpp"
 #include "../parallel/task_pool.hpp"
 #include "affine_features.hpp"
+#include "critical_lengths.hpp"
 #include "integer_scores.hpp"
 #include "profile_stream.hpp"
 #include "symbolic_affine.hpp"
@@ -710,25 +711,6 @@ bool grows_at_the_end(Mask mask) {
     return mask == Mask::None || mask == Mask::Future || mask == Mask::StrictFuture;
 }
 
-// Appends to `out` the lengths n0..n - 1 whose next position scores at
-// least the maximum so far, for one query's `score` (rational or integer).
-template <class Score>
-void lengths_before_rises(Mask mask, std::size_t i, std::size_t n0, std::size_t n, bool bos,
-                          const Score &score, std::vector<std::size_t> &out) {
-    using Value = decltype(score(std::size_t{0}));
-    std::optional<Value> most;
-    for (std::size_t j : allowed_positions(mask, i, n0, bos)) {
-        const Value s = score(j);
-        if (!most || s > *most) most = s;
-    }
-    for (std::size_t len = n0 + 1; len <= n; ++len) {
-        const Value s = score(len); // position len: allowed from length len on
-        if (most && s < *most) continue;
-        out.push_back(len - 1);
-        most = s;
-    }
-}
-
 // The critical lengths of query position i (every symbol's), increasing:
 // n, and each n' from the query's first length on whose next position's
 // least offer is at least the largest least offer so far (Lemma 4' of
@@ -742,7 +724,7 @@ std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_
     for (std::size_t a = 0; a < (i == 0 ? 1 : k); ++a) {
         const Vector q = query_row(t, i, i == 0 ? -1 : static_cast<int>(a), k);
         if (std::optional<detail::IntegerQuery> iq = keys ? keys->query(q) : std::nullopt) {
-            lengths_before_rises(
+            detail::lengths_before_rises(
                 mask, i, n0, t.n, bos, [&](std::size_t j) { return keys->score(*iq, j); }, out);
         } else {
             // least offers (Lemma 4'): BOS and the query's own position
@@ -757,7 +739,7 @@ std::vector<std::size_t> critical_lengths(const Tables &t, Mask mask, std::size_
                 const Rational &part = j == 0 ? A[k] : j == i ? own : least_free;
                 return Rational(part + dot(q, t.KP()[j]));
             };
-            lengths_before_rises(mask, i, n0, t.n, bos, least, out);
+            detail::lengths_before_rises(mask, i, n0, t.n, bos, least, out);
         }
         out.push_back(t.n);
     }
