@@ -62,6 +62,16 @@ if [ -n "$r" ]; then
     [ $? = 1 ] && grep -q "verdict: refuted" "$tmp/low.txt" || bad "beta 9.38 is not refuted"
 fi
 
+# n = 14 and 16 within the word budget: auto takes the symbolic threshold
+# (the one enumeration finds, in milliseconds), and --method exhaustive
+# agrees at 14
+for n in 14 16; do
+    r=$("$tc" tight "$model" --n $n --eps 1/100 --json 2>/dev/null | holds_root $((n - 1)) symbolic) ||
+        bad "tight at n = $n by auto: $r"
+done
+r=$("$tc" tight "$model" --n 14 --eps 1/100 --method exhaustive --json 2>/dev/null |
+    holds_root 13 "") || bad "tight at n = 14 by enumeration: $r"
+
 # the same program with 101 one-hot positions, at n = 100: beyond
 # enumeration, by the symbolic method, against the root for 99 positions
 big=$cases/programs/prev-token-onehot-100.json
