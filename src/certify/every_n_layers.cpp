@@ -8,6 +8,8 @@
 #include "tempcert/error.hpp"
 #include "tempcert/layerwise.hpp"
 
+#include <stdexcept>
+
 namespace tempcert::every_n {
 
 bool needs_layers(const Model &m) {
@@ -88,7 +90,12 @@ EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const
     CertifyOptions at = o;
     const TightResult fin = tight_by_layers(m, at, rel);
     r.n_lower = o.n;
-    r.beta_lo = std::min(fin.beta_lo, r.beta_hi);
+    // a word refuting above a bound certified for every length is a bug
+    if (fin.beta_lo > r.beta_hi)
+        throw std::logic_error("tight --every-n by layers: the lower end " +
+                               to_string(fin.beta_lo) + " at n = " + std::to_string(o.n) +
+                               " lies above the certified upper end " + to_string(r.beta_hi));
+    r.beta_lo = fin.beta_lo;
     r.lo_witness = fin.lo_witness;
     r.converged = r.beta_hi - r.beta_lo <= rel * r.beta_hi && (fin.lo_witness || r.beta_lo == 0);
     r.note = "beta_hi: each layer's need for every length, the supremum over its heads' "
