@@ -18,6 +18,11 @@ the scope and are skipped), with [lo, hi] the bracket of the supremum:
   * `tight --n 200`'s refuted lower end is at most hi;
   * an unbounded model's envelope, as written, is never refuted by
     `certify --n 24 --beta EXPR`.
+Then, by layers (Theorem L), COUNT / 5 random formulas of past operators
+compiled with unbounded positional features: where `tight --every-n`
+answers, `certify --every-n` at hi is certified and verified, the
+certificate with beta lowered to lo is refused, and `certify --every-n` at
+lo is never certified.
 Prints a summary; exit 1 on any violation."""
 import json
 import os
@@ -158,11 +163,58 @@ for i in range(count):
             failures.append(f"model {i}: tight --n 200 refutes {tl['beta_lo']} above the "
                             f"every-n upper end {float(hi)}")
 
+
+def past_formula(depth):
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice("ab")
+    k = rng.randrange(7)
+    if k < 4:
+        return ["!", "Y ", "H ", "O "][k] + past_formula(depth - 1)
+    return "(" + past_formula(depth - 1) + [" & ", " | ", " S "][k - 4] + past_formula(depth - 1) + ")"
+
+
+stats["by layers"] = stats["by layers certified at hi"] = 0
+for i in range(max(4, count // 5)):
+    formula = past_formula(3)
+    path = os.path.join(work, f"f{i}.json")
+    if run([tempcert, "compile", formula, "--alphabet", "a,b", "-o", path]).returncode != 0:
+        continue
+    r = run([tempcert, "tight", path, "--eps", "1/100", "--every-n", "--json"])
+    if r.returncode != 0 or not r.stdout.strip():
+        continue
+    d = json.loads(r.stdout)
+    if d.get("method") != "layers":
+        continue
+    stats["by layers"] += 1
+    lo, hi = Fraction(d["beta_lo_exact"]), Fraction(d["beta_hi_exact"])
+    hi_text, lo_text = decimal(hi, True), decimal(lo, False)
+    cert = os.path.join(work, f"f{i}.cert")
+    c = run([tempcert, "certify", path, "--eps", "1/100", "--beta", hi_text, "--every-n", "-o",
+             cert])
+    if c.returncode != 0 or not os.path.exists(cert):
+        failures.append(f"{formula}: certify --every-n at hi {hi_text}: exit {c.returncode}: "
+                        f"{c.stdout}{c.stderr}")
+        continue
+    stats["by layers certified at hi"] += 1
+    if run([tempcert, "check", cert, "--model", path]).returncode != 0:
+        failures.append(f"{formula}: tempcert check refuses the certificate by layers")
+    with open(cert) as f:
+        doc = json.load(f)
+    doc["beta"]["spec"] = doc["finite"]["beta"]["spec"] = lo_text
+    forged = os.path.join(work, f"f{i}.forged")
+    with open(forged, "w") as f:
+        json.dump(doc, f)
+    if run([mini, forged, "--model", path]).returncode == 0:
+        failures.append(f"{formula}: the small checker verifies beta {lo_text} by layers")
+    if run([tempcert, "certify", path, "--eps", "1/100", "--beta", lo_text, "--every-n"]
+           ).returncode == 0:
+        failures.append(f"{formula}: certify --every-n certifies {lo_text} by layers")
+
 for f in failures:
     print("FAIL:", f)
 print("every-n agree:", ", ".join(f"{k} {v}" for k, v in stats.items()),
       f"of {count} models; {len(failures)} failures")
-if stats["certified at hi"] < count // 10 - 1:
+if stats["certified at hi"] < count // 10 - 1 or stats["by layers certified at hi"] < 2:
     print("FAIL: too few models certified to say anything")
     sys.exit(1)
 sys.exit(1 if failures else 0)
