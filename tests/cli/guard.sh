@@ -9,15 +9,7 @@
 set -u
 tempcert=$1
 cases=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # description command...
-    local what=$1
-    shift
-    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 hasb="$cases/models/has-b.json"
 /usr/bin/python3 - "$hasb" "$tmp/sqrt.json" <<'PY'
 import json, sys
@@ -74,5 +66,4 @@ check "tight -o left out by the small checker: exit 3" [ $? = 3 ]
 check "... the bracket printed" grep -q '^tight beta in \[4\.6051701[0-9]*, 4\.6051744[0-9]*\] (bracket)' <<<"$out"
 check "... and why no certificate" grep -q '^  no certificate written: the small checker leaves it out (\$.layers\[0\].heads\[0\]: judging its profile would take more than --max-queries / 20' <<<"$out"
 check "... none written" [ ! -e pae.cert ]
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_done

@@ -6,17 +6,9 @@ set -u
 tempcert=$(readlink -f "$1")
 checker=$(readlink -f "$2")
 cases=$(readlink -f "$3")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/checks.sh"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-pass=0
-fail=0
-check() {
-    local name=$1
-    shift
-    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
 abb="$cases/models/has-abb-three-layer.json"
 hasab="$cases/models/has-ab-two-layer.json"
 
@@ -155,5 +147,4 @@ tvs = [q for l in d["soft"]["layers"] for h in l["heads"] for q in h["queries"]]
 assert any(F(q["tv"][0]) > F(1, 100) for q in tvs if "tv" in q), "no TV above eps"
 PY
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_done

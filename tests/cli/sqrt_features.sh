@@ -20,15 +20,7 @@ export samples
 tempcert=$1
 fastcheck=$2
 model="$3/literature/layernorm-hash-lookup.json"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # description command...
-    local what=$1
-    shift
-    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 cd "$tmp" || exit 1
 out=$("$tempcert" certify "$model" --n 7 --eps 1/100 --beta 30000 -o ln.cert 2>&1)
 check "certify at 30000: exit 0" [ $? = 0 ]
@@ -221,5 +213,4 @@ check "... the bracket still printed" grep -q '^tight beta in \[1016969' <<<"$ou
 check "... and why no certificate" grep -q 'no certificate written: certifying beta_hi .* for every word up to n: enumerating' <<<"$out"
 check "... nothing written" [ ! -e t100.cert ]
 [ "$fail" = 0 ] || cat hunt.out hunt2.out positional.out
-echo "sqrt_features: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_done sqrt_features

@@ -4,23 +4,9 @@
 set -u
 tempcert=$(readlink -f "$1")
 cases=$(readlink -f "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/checks.sh"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
-# check NAME CONDITION-COMMAND...: passes when the command succeeds
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
 hasb="$cases/models/has-b.json"
 # stops_on_sigint NAME DELAY CMD...: CMD, started in the background, gets
 # SIGINT after DELAY seconds and must have exited 130 within a second
@@ -541,5 +527,4 @@ html = open(os.path.join(d, "report.html"), encoding="utf-8").read()
 assert "\\u202Ey\\uFFFF.json" in html, "the file name is not shown escaped"
 PY
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+checks_done
