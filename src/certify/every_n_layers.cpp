@@ -10,13 +10,17 @@
 
 #include <stdexcept>
 
-namespace tempcert::every_n {
+namespace tempcert {
 
-bool needs_layers(const Model &m) {
+bool every_n_by_layers(const Model &m) {
     for (std::size_t l = 1; l < m.layers.size(); ++l)
         if (!m.layers[l].heads.empty()) return true;
     return false;
 }
+
+} // namespace tempcert
+
+namespace tempcert::every_n {
 
 namespace {
 
@@ -43,10 +47,6 @@ Bracket virtual_sup(const Model &v, const CertifyOptions &o, const Rational &rel
                         " ln n, so no constant beta serves every length");
     return Bracket{r.beta_lo, r.beta_hi};
 }
-
-} // namespace
-
-namespace {
 
 LayerwiseResult layers_for_every_n(const Model &m, const CertifyOptions &o,
                                    const VirtualHeadSup &sup) {
@@ -87,8 +87,7 @@ EveryNResult tight_every_n_layers(const Model &m, const CertifyOptions &o, const
         r.beta_hi = std::max(r.beta_hi, r.layer_sups.back().hi);
     }
     // sup_n tight(n) >= tight(N) >= the lower end of its bracket
-    CertifyOptions at = o;
-    const TightResult fin = tight_by_layers(m, at, rel);
+    const TightResult fin = tight_by_layers(m, o, rel);
     r.n_lower = o.n;
     // a word refuting above a bound certified for every length is a bug
     if (fin.beta_lo > r.beta_hi)

@@ -7,10 +7,6 @@
 
 namespace tempcert::every_n {
 
-// Whether a layer past the first has heads (then version 1 and Theorem T,
-// which read layer 1 alone, do not apply and Theorem L may).
-bool needs_layers(const Model &m);
-
 // sup_n tight(n) by Theorem L: each layer's need over every length (its
 // heads' virtual models' suprema), the lower end the whole model's tight
 // bracket at o.n. Throws Undecided, with the reason, outside the scope: a

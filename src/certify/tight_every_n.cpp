@@ -38,12 +38,8 @@ std::string every_n_windows_out_of_scope(const Model &m, const CertifyOptions &o
     return every_n::plan_windows(m, o, why) ? std::string() : why;
 }
 
-bool every_n_by_layers(const Model &m) {
-    return every_n::needs_layers(m);
-}
-
 std::string every_n_unavailable(const Model &m, const CertifyOptions &o) {
-    if (every_n::needs_layers(m))
+    if (every_n_by_layers(m))
         return o.criterion == Criterion::Tv
                    ? ""
                    : "every-n brackets the tv criterion's temperature (--criterion tv)";
@@ -216,7 +212,7 @@ std::vector<every_n::TailPlan> plans_at_one_n0(const std::vector<Model> &models,
 // What the tail covers: the model itself (version 1), or by layers each
 // head's virtual model (Theorem L), every one in version 1's scope.
 std::vector<Model> tail_models(const Model &m, const CertifyOptions &o) {
-    if (!every_n::needs_layers(m)) {
+    if (!every_n_by_layers(m)) {
         if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
             if (every_n_windows_out_of_scope(m, o).empty())
                 why += "; tight --every-n brackets it by Theorem T, for which no certificate kind "
@@ -245,7 +241,7 @@ EveryNTail every_n_tail_at(const Model &m, const CertifyOptions &o, const Ration
     const std::vector<Model> models = tail_models(m, o);
     if (beta <= 0) throw Undecided("certify --every-n: beta must be positive");
     // no heads at all (by layers, every head has its virtual model)
-    if (!every_n::needs_layers(m) && (m.layers.empty() || m.layers[0].heads.empty()))
+    if (!every_n_by_layers(m) && (m.layers.empty() || m.layers[0].heads.empty()))
         return {true, 1, 0, "", std::nullopt};
     // the least n0 whose tail certifies: the smaller n0, the smaller the
     // finite part (and its certificate) that covers the rest
@@ -328,7 +324,7 @@ EveryNResult tight_every_n(const Model &m, const CertifyOptions &o, const Ration
     // version 1 where its scope holds; Theorem T where version 1 is out of
     // scope (a mask that looks forward, keys not affine) and T's holds;
     // Theorem L where heads lie past layer 1
-    if (every_n::needs_layers(m)) return every_n::tight_every_n_layers(m, o, rel);
+    if (every_n_by_layers(m)) return every_n::tight_every_n_layers(m, o, rel);
     std::string why_windows;
     const std::optional<every_n::WindowPlan> windows = every_n::plan_windows(m, o, why_windows);
     if (std::string why = every_n_out_of_scope(m, o); !why.empty()) {
